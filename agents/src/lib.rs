@@ -1,0 +1,12 @@
+//! Built-in agents of arena, one module per game, each behind
+//! [`games::Agent`]. Depends on `games` only: no clocks (agents read the
+//! [`games::Timer`] they are given), no I/O, no threads.
+//!
+//! Every game module exposes a registry: `AGENTS` (names and one-line
+//! descriptions) and `make(name, params, seed)`, which the harness calls to
+//! build a fresh agent for each episode.
+
+pub mod bait;
+pub mod params;
+
+pub use params::{AgentError, AgentInfo, AgentParams, ParamValue};

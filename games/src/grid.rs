@@ -1,0 +1,113 @@
+//! Small helpers shared by grid games: fixed-size bit sets over cells and the
+//! parse error type for level files.
+
+use std::fmt;
+
+/// A fixed-size set of cell indices `0..64*W`, stored inline (no heap), so that
+/// states built from it clone with a `memcpy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    /// Number of cells a set can hold.
+    pub const CAPACITY: usize = 64 * W;
+
+    /// The empty set.
+    pub const fn new() -> Self {
+        Bits([0; W])
+    }
+    /// Whether cell `i` is in the set.
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        (self.0[i >> 6] >> (i & 63)) & 1 != 0
+    }
+    /// Add cell `i`.
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+    /// Remove cell `i`.
+    #[inline]
+    pub fn clear(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+    /// Number of cells in the set.
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    /// The cells in the set, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    None
+                } else {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Some(wi * 64 + b)
+                }
+            })
+        })
+    }
+}
+
+impl<const W: usize> fmt::Debug for Bits<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+/// An error in a level or map text, located by 1-based line and column
+/// (column 0 when the whole line or file is at fault). The harness adds the
+/// file name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseError {
+    /// 1-based line number (0 when the error concerns the whole text).
+    pub line: usize,
+    /// 1-based column number (0 when the error concerns the whole line).
+    pub column: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl ParseError {
+    /// A new error at `line`, `column`.
+    pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_set_get_clear_iter() {
+        let mut b = Bits::<2>::new();
+        assert!(b.is_empty());
+        b.set(0);
+        b.set(63);
+        b.set(64);
+        b.set(127);
+        assert!(b.get(63) && b.get(64) && !b.get(1));
+        assert_eq!(b.iter().collect::<Vec<_>>(), vec![0, 63, 64, 127]);
+        b.clear(63);
+        assert_eq!(b.count(), 3);
+    }
+}

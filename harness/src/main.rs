@@ -1,0 +1,2 @@
+//! The `arena` binary (skeleton; the runner lands next).
+fn main() {}
