@@ -63,8 +63,8 @@ impl<G: Game> Agent<G> for RandomAgent {
 
 /// The heuristic value of a Bait state in the spirit of GVGAI's
 /// `SimpleStateHeuristic`: a win is worth everything, a loss nothing, and
-/// otherwise the score minus the distance to what the avatar needs next (the
-/// key, then the door).
+/// otherwise the score, plus a bonus for holding the key, minus the distance
+/// to what the avatar needs next (the key, then the door).
 pub fn simple_heuristic(s: &Bait) -> f64 {
     if s.is_over() {
         return if s.won() { 1e9 } else { -1e9 };
@@ -80,7 +80,8 @@ pub fn simple_heuristic(s: &Bait) -> f64 {
         .map(|&(c, r)| c.abs_diff(ac) + r.abs_diff(ar))
         .min()
         .unwrap_or(0) as f64;
-    s.score(0) * 100.0 - dist
+    let key_bonus = if s.has_key() { 50.0 } else { 0.0 };
+    s.score(0) * 100.0 + key_bonus - dist
 }
 
 /// GVGAI's `sampleonesteplookahead`: advance a copy with each move and keep
