@@ -1,1 +1,14 @@
-//! The arena harness (skeleton).
+//! The arena harness: it owns time, processes, concurrency, files and
+//! reports. Game rules live in crate `games`, built-in agents in crate
+//! `agents`; this crate turns a TOML config into episodes, plays them under
+//! GVGAI-style time limits, and writes CSV tables.
+//!
+//! Agent misbehaviour (timeouts, crashes, illegal moves) is an outcome in a
+//! result row, never an `Err`: errors here are harness faults and bad input.
+
+pub mod cli;
+pub mod commands;
+pub mod error;
+pub mod games;
+
+pub use error::{exit, HarnessError};

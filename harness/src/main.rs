@@ -1,2 +1,40 @@
-//! The `arena` binary (skeleton; the runner lands next).
-fn main() {}
+//! The `arena` binary: a thin layer over the `harness` library.
+
+use clap::Parser;
+use harness::cli::{Cli, Command};
+use harness::{exit, HarnessError};
+use std::io::Write;
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            let code = err
+                .downcast_ref::<HarnessError>()
+                .map(HarnessError::exit_code)
+                .unwrap_or(exit::FAILURE);
+            eprintln!("error: {err:#}");
+            code
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> anyhow::Result<i32> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        Command::Trace(a) => harness::commands::trace(&a, &mut out)?,
+        Command::Solve(a) => harness::commands::solve(&a, &mut out)?,
+        Command::Generate(a) => harness::commands::generate(&a, &mut out)?,
+        Command::Verify(a) => harness::commands::verify(&a, &mut out)?,
+        Command::Perft(a) => harness::commands::perft(&a, &mut out)?,
+        Command::Bench(a) => harness::commands::bench(&a, &mut out)?,
+        Command::Run(_) | Command::List(_) => {
+            anyhow::bail!("not implemented yet")
+        }
+    }
+    out.flush().ok();
+    Ok(exit::OK)
+}

@@ -1,0 +1,264 @@
+//! Command-line arguments of `arena` (clap derive). Kept in the library so
+//! that per-game command implementations in [`crate::games`] take them as
+//! parameters.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// arena: play game-AI agents against each other under GVGAI-style time
+/// limits and write win / score / step / time tables to CSV.
+#[derive(Debug, Parser)]
+#[command(
+    name = "arena",
+    version,
+    about,
+    long_about = "arena plays game-AI agents against each other under GVGAI-style per-action time \
+limits (a soft budget past which the move becomes a no-op, a hard limit past which the agent is \
+disqualified), and writes win / score / step / time tables to CSV.\n\n\
+Start with `arena list` to see games, levels and agents, then `arena run configs/demo.toml`.",
+    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a tournament described by a TOML config and write CSV tables.
+    Run(RunArgs),
+    /// List games, built-in levels and agents.
+    List(ListArgs),
+    /// Print the state after each action as JSON lines (conformance traces).
+    Trace(TraceArgs),
+    /// Run a planning agent once with a whole time budget and print its plan.
+    Solve(SolveArgs),
+    /// Generate levels or instances (Sokoban, supply maze).
+    Generate(GenerateArgs),
+    /// Replay solutions against levels and report each as valid or invalid.
+    Verify(VerifyArgs),
+    /// Count leaf nodes of the move tree (move-generator check).
+    Perft(PerftArgs),
+    /// Measure forward-model or agent speed and print a table.
+    Bench(BenchArgs),
+}
+
+/// `arena run`.
+#[derive(Debug, Args)]
+#[command(after_help = "The config keys are documented in configs/demo.toml and the README.\n\
+Results go to results/<name>/episodes.csv and summary.csv unless --out is given.")]
+pub struct RunArgs {
+    /// The tournament config (TOML), e.g. configs/demo.toml.
+    pub config: PathBuf,
+    /// Output folder (default: results/<run name>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Override the config's run name.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the number of episodes played at once.
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
+    /// Override the config's master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the number of repetitions per level and lineup.
+    #[arg(long)]
+    pub repetitions: Option<u32>,
+    /// No progress bar and no summary table on the terminal.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `arena list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only this game.
+    pub game: Option<String>,
+}
+
+/// `arena trace`.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The game: bait or snake.
+    pub game: String,
+    /// A built-in level name (e.g. 0-4 for Bait) or a level/map file.
+    #[arg(long)]
+    pub level: String,
+    /// Comma-separated actions (Bait: UP,DOWN,LEFT,RIGHT,NIL; Snake: d0/d1 per round).
+    #[arg(long, allow_hyphen_values = true, default_value = "")]
+    pub actions: String,
+}
+
+/// `arena solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game: bait, sokoban or supply.
+    pub game: String,
+    /// A built-in level name or a level file (one level).
+    #[arg(long)]
+    pub level: Option<String>,
+    /// A file of levels (Sokoban, supply maze).
+    #[arg(long)]
+    pub levels: Option<PathBuf>,
+    /// The agent (planner) to run.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Agent parameters as key=value (repeatable), e.g. --param weight=2.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Time budget per level, e.g. 10s, 500ms, 1m.
+    #[arg(long, value_parser = parse_duration, default_value = "60s")]
+    pub time_limit: Duration,
+    /// Write a CSV table of the results here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Levels solved at once (default: number of cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Which level of --levels (0-based index), if only one.
+    #[arg(long = "index")]
+    pub index: Option<usize>,
+}
+
+/// `arena generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// The game: sokoban or supply.
+    pub game: String,
+    /// How many levels.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Master seed (same seed, same levels).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Size as WxH (Sokoban: columns x rows) or MxN (supply: rows x columns).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Number of boxes (Sokoban).
+    #[arg(long)]
+    pub boxes: Option<usize>,
+    /// Food capacity T (supply maze).
+    #[arg(long)]
+    pub food: Option<u32>,
+    /// Keep only levels whose difficulty score is at least this (Sokoban).
+    #[arg(long)]
+    pub min_score: Option<f64>,
+    /// Write here instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `arena verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The game: sokoban.
+    pub game: String,
+    /// The level file.
+    #[arg(long)]
+    pub levels: PathBuf,
+    /// The solutions file.
+    #[arg(long)]
+    pub solutions: PathBuf,
+}
+
+/// `arena perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The game: xiangqi.
+    pub game: String,
+    /// Position in FEN (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long, default_value_t = 3)]
+    pub depth: u32,
+    /// Print the node count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// `arena bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The game to benchmark.
+    pub game: String,
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Depth (perft benchmarks).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Levels file (solver benchmarks).
+    #[arg(long)]
+    pub levels: Option<PathBuf>,
+    /// Time limit per level or per act (solver/agent benchmarks).
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Parallel jobs.
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+/// Parse a human duration such as `40ms`, `1s`, `2m`, `1.5s`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if let Some(secs) = t.strip_suffix('s').filter(|s| !s.ends_with('m') && !s.ends_with('u') && !s.ends_with('n')) {
+        if let Ok(v) = secs.parse::<f64>() {
+            if v >= 0.0 && v.is_finite() {
+                return Ok(Duration::from_secs_f64(v));
+            }
+        }
+    }
+    humantime::parse_duration(t).map_err(|e| format!("`{t}` is not a duration like 40ms, 1s, 1.5s, 2m: {e}"))
+}
+
+/// Parse `key=value` agent parameters (value: integer, float, true/false, or string).
+pub fn parse_params(items: &[String]) -> Result<agents::AgentParams, String> {
+    let mut p = agents::AgentParams::new();
+    for item in items {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--param `{item}`: expected KEY=VALUE"))?;
+        p.insert(k.trim(), parse_value(v.trim()));
+    }
+    Ok(p)
+}
+
+fn parse_value(v: &str) -> agents::ParamValue {
+    use agents::ParamValue;
+    if let Ok(i) = v.parse::<i64>() {
+        ParamValue::Int(i)
+    } else if let Ok(f) = v.parse::<f64>() {
+        ParamValue::Float(f)
+    } else if v == "true" || v == "false" {
+        ParamValue::Bool(v == "true")
+    } else {
+        ParamValue::Str(v.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_in_human_form() {
+        assert_eq!(parse_duration("40ms").unwrap(), Duration::from_millis(40));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("fast").is_err());
+    }
+
+    #[test]
+    fn params_parse_typed_values() {
+        let p = parse_params(&["depth=3".into(), "weight=1.5".into(), "mode=fast".into()]).unwrap();
+        assert_eq!(p.u64("x", "depth", 0).unwrap(), 3);
+        assert_eq!(p.f64("x", "weight", 0.0).unwrap(), 1.5);
+        assert_eq!(p.str("x", "mode", "").unwrap(), "fast");
+        assert!(parse_params(&["depth".into()]).is_err());
+    }
+}

@@ -1,0 +1,105 @@
+//! Errors of the harness library and the exit codes of the `arena` binary.
+//!
+//! Agent misbehaviour is never an error here: it is an [`crate::outcome::Outcome`]
+//! in a result row. These errors are harness faults and bad input: an
+//! unreadable config or level, a CSV that cannot be written.
+
+use std::path::PathBuf;
+
+/// Exit codes of `arena`, defined in one place.
+pub mod exit {
+    /// Success.
+    pub const OK: i32 = 0;
+    /// Unexpected internal failure.
+    pub const FAILURE: i32 = 1;
+    /// Bad input: config, level file, command-line value.
+    pub const BAD_INPUT: i32 = 2;
+    /// A run could not write its results (I/O).
+    pub const IO: i32 = 3;
+    /// A check failed (e.g. `arena verify` found an invalid solution).
+    pub const CHECK_FAILED: i32 = 4;
+    /// Interrupted by the user (Ctrl-C).
+    pub const INTERRUPTED: i32 = 130;
+}
+
+/// A harness error.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    /// A config file or command-line value is invalid.
+    #[error("{0}")]
+    Config(String),
+    /// A level or map file is malformed.
+    #[error("{path}: {source}")]
+    Level {
+        /// The file (or built-in level name).
+        path: String,
+        /// Where and what.
+        #[source]
+        source: games::grid::ParseError,
+    },
+    /// A level that is neither a built-in name nor a readable file.
+    #[error("{0}")]
+    BadLevel(String),
+    /// An agent could not be built from its name and parameters.
+    #[error(transparent)]
+    Agent(#[from] agents::AgentError),
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing CSV failed.
+    #[error("{path}: {source}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The CSV error.
+        #[source]
+        source: csv::Error,
+    },
+    /// A command that the named game does not support.
+    #[error("`arena {command}` does not support game `{game}`; it supports: {supported}")]
+    Unsupported {
+        /// The subcommand.
+        command: &'static str,
+        /// The game asked for.
+        game: String,
+        /// The games that support it.
+        supported: String,
+    },
+    /// A check reported failures (e.g. invalid solutions).
+    #[error("{0}")]
+    CheckFailed(String),
+}
+
+impl HarnessError {
+    /// The exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            HarnessError::Config(_)
+            | HarnessError::Level { .. }
+            | HarnessError::BadLevel(_)
+            | HarnessError::Agent(_)
+            | HarnessError::Unsupported { .. } => exit::BAD_INPUT,
+            HarnessError::Io { .. } | HarnessError::Csv { .. } => exit::IO,
+            HarnessError::CheckFailed(_) => exit::CHECK_FAILED,
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        HarnessError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Read a whole text file, with the path in the error.
+pub fn read_text(path: &std::path::Path) -> Result<String, HarnessError> {
+    std::fs::read_to_string(path).map_err(|e| HarnessError::io(path, e))
+}
