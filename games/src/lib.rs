@@ -10,4 +10,6 @@ pub mod api;
 pub mod bait;
 pub mod grid;
 
-pub use api::{Agent, AgentStats, Game, Plan, PlayerResult, Seat, StepTimer, Timer, UnlimitedTimer};
+pub use api::{
+    Agent, AgentStats, Game, Plan, PlayerResult, Seat, StepTimer, Timer, UnlimitedTimer,
+};
