@@ -91,7 +91,7 @@ pub struct RunConfig {
     pub repetitions: u32,
     /// Master seed.
     pub seed: u64,
-    /// Episodes played at once.
+    /// Episodes played at once (default: cores / players, at least 1).
     pub concurrency: usize,
     /// Optional game-length limit.
     pub max_steps: Option<u32>,
@@ -445,6 +445,13 @@ fn validate<G: ArenaGame>(mut cfg: RunConfig, path: &Path) -> Result<RunConfig, 
                 G::NAME
             ),
         ));
+    }
+    if cfg.concurrency == 0 {
+        // Default: one core per thinking agent.
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        cfg.concurrency = (cores / players.max(1)).max(1);
     }
     for (i, a) in cfg.agents.iter().enumerate() {
         match &a.kind {

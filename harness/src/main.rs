@@ -32,6 +32,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Perft(a) => harness::commands::perft(&a, &mut out)?,
         Command::Bench(a) => harness::commands::bench(&a, &mut out)?,
         Command::Run(a) => {
+            harness::run::install_interrupt_handler();
             harness::run::run(&a, &mut out)?;
         }
         Command::List(a) => harness::run::list(a.game.as_deref(), &mut out)?,

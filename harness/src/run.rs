@@ -8,7 +8,23 @@ use crate::report::{self, EpisodeRow, EpisodeWriter};
 use crate::runner::{self, run_tournament};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by the first Ctrl-C (see [`install_interrupt_handler`]): no new
+/// episodes start, running ones finish and are written, the summary is
+/// written, and `arena` exits with [`crate::exit::INTERRUPTED`].
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Install the Ctrl-C handler: the first press stops the run gracefully
+/// (finished episodes are never lost), a second press exits at once.
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(crate::exit::INTERRUPTED);
+        }
+        eprintln!("\ninterrupted: finishing running episodes (Ctrl-C again to quit at once)");
+    });
+}
 
 /// How progress is shown on the terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +48,8 @@ pub fn progress_mode(stderr_is_terminal: bool, is_ci: bool, quiet: bool) -> Prog
 /// What a finished run produced.
 #[derive(Debug)]
 pub struct RunOutput {
+    /// Whether every planned episode was played (false after Ctrl-C).
+    pub complete: bool,
     /// The folder the tables were written to.
     pub dir: PathBuf,
     /// Every episode row.
@@ -89,6 +107,13 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
             write!(out, "{}", report::crosstable_table(&result.crosstable)).map_err(io)?;
         }
     }
+    if !result.complete {
+        return Err(HarnessError::Interrupted(format!(
+            "interrupted: {} finished episode rows kept in {}",
+            result.rows.len(),
+            result.dir.display()
+        )));
+    }
     Ok(result)
 }
 
@@ -125,13 +150,12 @@ pub fn run_config<G: ArenaGame>(
     };
     let mut rows: Vec<EpisodeRow> = Vec::new();
     let mut write_err: Option<HarnessError> = None;
-    let stop = AtomicBool::new(false);
-    let played = run_tournament::<G>(cfg, &episodes, &stop, &mut |rec| {
+    let played = run_tournament::<G>(cfg, &episodes, &INTERRUPTED, &mut |rec| {
         let new_rows = report::episode_rows(cfg, &rec);
         if write_err.is_none() {
             if let Err(e) = writer.write(cfg, &rec, &new_rows) {
                 write_err = Some(e);
-                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                INTERRUPTED.store(true, Ordering::Relaxed);
             }
         }
         rows.extend(new_rows);
@@ -157,6 +181,7 @@ pub fn run_config<G: ArenaGame>(
         Vec::new()
     };
     Ok(RunOutput {
+        complete: rows.len() == episodes.iter().map(|e| e.seats.len()).sum::<usize>(),
         dir: dir.to_path_buf(),
         rows,
         summary,
