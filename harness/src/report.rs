@@ -45,8 +45,10 @@ pub struct EpisodeRow {
     pub score: f64,
     /// Ticks played.
     pub steps: u32,
-    /// Init + all acts, ms.
+    /// Init + all acts, ms (on the judging clock).
     pub total_ms: f64,
+    /// CPU time of the agent's thread over init + all acts, ms (empty where not measured).
+    pub cpu_ms: Option<f64>,
     /// Mean act time, ms.
     pub mean_act_ms: f64,
     /// Longest act, ms.
@@ -115,6 +117,11 @@ pub fn episode_rows(cfg: &RunConfig, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
                 score: s.score,
                 steps: rec.steps,
                 total_ms: round3(s.total_ms()),
+                cpu_ms: if s.cpu_ms > 0.0 {
+                    Some(round3(s.cpu_ms))
+                } else {
+                    None
+                },
                 mean_act_ms: round3(mean),
                 max_act_ms: round3(max),
                 p99_act_ms: round3(percentile(&s.act_ms, 99.0)),

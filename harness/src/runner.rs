@@ -112,6 +112,8 @@ pub struct SeatRecord {
     pub act_ms: Vec<f64>,
     /// Time of init, in ms.
     pub init_ms: f64,
+    /// CPU time of the agent's thread over init and all acts, in ms (where measured).
+    pub cpu_ms: f64,
     /// Acts (and init) past the soft budget but within the hard limit.
     pub overruns: u32,
     /// Nodes expanded, if the agent reports them.
@@ -144,7 +146,9 @@ fn judge<A>(
     reply: Reply<A>,
     limits: &TimeLimits,
     phase: Phase,
+    record: &mut SeatRecord,
 ) -> (Result<Option<A>, Failure>, bool, f64) {
+    record.cpu_ms += reply.cpu.map(ms).unwrap_or(0.0);
     let used = match limits.clock {
         Clock::Wall => reply.wall,
         Clock::Cpu => reply.cpu.unwrap_or(reply.wall),
@@ -218,6 +222,7 @@ pub fn play_episode<G: ArenaGame>(
             score: 0.0,
             act_ms: Vec::new(),
             init_ms: 0.0,
+            cpu_ms: 0.0,
             overruns: 0,
             expanded: None,
         })
@@ -245,7 +250,12 @@ pub fn play_episode<G: ArenaGame>(
     }
     for s in 0..players {
         if let Some(c) = contestants[s].as_mut() {
-            let (r, over, t) = judge(c.wait(deadlines[s]), &specs[s].time, Phase::Init);
+            let (r, over, t) = judge(
+                c.wait(deadlines[s]),
+                &specs[s].time,
+                Phase::Init,
+                &mut seats[s],
+            );
             seats[s].init_ms = t;
             seats[s].overruns += over as u32;
             if let Err(f) = r {
@@ -275,7 +285,12 @@ pub fn play_episode<G: ArenaGame>(
             let c = contestants[s]
                 .as_mut()
                 .expect("no failure means a contestant");
-            let (r, over, t) = judge(c.wait(deadlines[s]), &specs[s].time, Phase::Act);
+            let (r, over, t) = judge(
+                c.wait(deadlines[s]),
+                &specs[s].time,
+                Phase::Act,
+                &mut seats[s],
+            );
             seats[s].act_ms.push(t);
             match r {
                 Err(f) => failed[s] = Some(f),

@@ -115,7 +115,7 @@ fn run_writes_tables_and_prints_the_summary() {
     );
     let episodes = std::fs::read_to_string(out_dir.join("episodes.csv")).unwrap();
     assert_eq!(episodes.lines().count(), 3);
-    assert!(episodes.starts_with("run,game,level,repetition,episode,seed,seat,agent,opponent,result,outcome,score,steps,total_ms,mean_act_ms,max_act_ms,p99_act_ms,overruns"));
+    assert!(episodes.starts_with("run,game,level,repetition,episode,seed,seat,agent,opponent,result,outcome,score,steps,total_ms,cpu_ms,mean_act_ms,max_act_ms,p99_act_ms,overruns"));
     let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 3, "{summary}"); // header, level 0, all
 }
