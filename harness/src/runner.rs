@@ -278,8 +278,8 @@ pub fn play_episode<G: ArenaGame>(
             deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.act_hard);
         }
         names.clear();
-        for s in 0..players {
-            joint[s] = state.fallback_action(s);
+        for (s, a) in joint.iter_mut().enumerate() {
+            *a = state.fallback_action(s);
         }
         for &s in &active {
             let c = contestants[s]
