@@ -9,6 +9,7 @@
 pub mod api;
 pub mod bait;
 pub mod grid;
+pub mod supply;
 
 pub use api::{
     Agent, AgentStats, Game, Plan, PlayerResult, Seat, StepTimer, Timer, UnlimitedTimer,
