@@ -9,5 +9,6 @@
 pub mod bait;
 pub mod fixtures;
 pub mod params;
+pub mod supply;
 
 pub use params::{AgentError, AgentInfo, AgentParams, ParamValue};
