@@ -142,6 +142,9 @@ pub struct SearchResult {
     pub outcome: SearchOutcome,
     /// Nodes expanded (see the module docs).
     pub expanded: u64,
+    /// Work done before the search: [`SupplyHeuristic::work`] when
+    /// `astar-supply` built its tables in this call, else 0.
+    pub precompute: u64,
 }
 
 /// How often (in expansions) a search reads the timer.
@@ -197,12 +200,13 @@ fn path_to(nodes: &[Node], mut i: usize) -> Vec<Dir> {
 /// Let `D(x, y)` be the maze distance (shortest path length over non-wall
 /// cells, ignoring food) and `T` the capacity. A *relaxed route* from a state
 /// `(c, f)` is either a direct leg `c → exit` with `D(c, exit) ≤ f`, or a
-/// leg `c → s₁` to a supply cell with `D(c, s₁) ≤ f + 1`, then legs
+/// first leg into a supply cell `s₁` of length `L₁ = D(c, s₁)` (or `2` if
+/// `s₁ = c`: step out and back in) with `L₁ ≤ f + 1`, then legs
 /// `sᵢ → sᵢ₊₁` between supply cells with `D ≤ T`, then `s_k → exit` with
-/// `D ≤ T − 1`; its length is the sum of the `D`s. The heuristic is
+/// `D ≤ T − 1`; its length is the sum of the leg lengths. The heuristic is
 /// `h(c, f)` = the length of the shortest relaxed route (∞ if none), computed
-/// as `min(D(c, exit) if ≤ f; min over supplies s with D(c, s) ≤ f + 1 of
-/// D(c, s) + H(s))`, where `H(s)` is the shortest relaxed route from a supply
+/// as `min(D(c, exit) if ≤ f; min over supplies s with L(c, s) ≤ f + 1 of
+/// L(c, s) + H(s))`, where `H(s)` is the shortest relaxed route from a supply
 /// cell (Dijkstra on the graph of supply cells and the exit).
 ///
 /// *Admissible.* Cut any real path from `(c, f)` to the exit at the supply
@@ -211,31 +215,36 @@ fn path_to(nodes: &[Node], mut i: usize) -> Vec<Dir> {
 /// and at most `f + 1` if it ends at a supply cell (the last move may be made
 /// at food 0); a piece from a supply cell (left with `T − 1`) has at most `T`
 /// moves to the next supply cell and `T − 1` to the exit. Each piece is at
-/// least as long as the maze distance between its ends, so the pieces give a
-/// relaxed route no longer than the path: `h ≤ h*`. In particular `h = ∞`
-/// only for states from which the exit is unreachable: such states are
-/// pruned, which is safe.
+/// least as long as the maze distance between its ends (at least 2 if it
+/// returns to its own start), so the pieces give a relaxed route no longer
+/// than the path: `h ≤ h*`. In particular `h = ∞` only for states from
+/// which the exit is unreachable: such states are pruned, which is safe.
 ///
-/// *Consistent.* For a move `(c, f) → (c', f')`: if `c'` is not a supply
-/// cell (`f' = f − 1`), every relaxed route from `(c', f')` extends by the
-/// move to one from `(c, f)` (the first leg grows by at most 1 while the
-/// allowance grows by exactly 1: `D(c, ·) ≤ 1 + D(c', ·)`); if `c'` is a
-/// supply cell, the route "step into `c'`, then the best route from `c'`"
-/// is a relaxed route from `(c, f)` (`D(c, c') = 1 ≤ f + 1`) of length
-/// `1 + H(c')`, and `H(c') ≤ h(c', T − 1)` since each option of
-/// `h(c', T − 1)` is an edge of the supply graph. Either way
-/// `h(c, f) ≤ 1 + h(c', f')`, and `h(exit, f) = 0`.
+/// *Exact, in fact.* Conversely every relaxed route can be walked: follow a
+/// maze-shortest path for each leg. Along a leg of length `L` from food `f`,
+/// moves `1..L−1` need food `f, f−1, …, f−L+2 > 0`, i.e. `L ≤ f + 1`, and
+/// the last move may enter a supply cell at food 0 (or needs food `> 0` to
+/// enter the exit, i.e. `L ≤ f`); a supply cell passed on the way only
+/// refills, and passing the exit early only shortens the walk. So `h = h*`:
+/// the food-feasible distance through supply cells *is* the optimal cost,
+/// and A* with it expands only the nodes of one optimal path (with the
+/// deeper-first tie-breaking). The unit tests check `h = h*` on every
+/// state of 60 small maps. The price is paid before the search (below),
+/// not in `expanded`.
+///
+/// *Consistent* (follows from exactness: `h* (s) ≤ 1 + h*(s')` for every
+/// move; and `h(exit, f) = 0`).
 ///
 /// *Stronger than Manhattan.* Every relaxed route is at least `D(c, exit)`
 /// long (triangle inequality), and `D ≥` Manhattan; so A* with it never
 /// needs more expansions than `astar`, up to ties.
 ///
 /// *Cost.* Building it runs one BFS over the cells from the exit and from
-/// each supply cell (`(S + 1) × cells` work, `S × cells` memory) plus an
-/// `O(S²)` Dijkstra; evaluating it is `O(S)`. Above [`Self::MAX_TABLE`]
-/// table entries it keeps only the exit table and falls back to the maze
-/// distance `D(c, exit)` (still admissible and consistent, ∞ for cells cut
-/// off from the exit).
+/// each supply cell (`(S + 1) × cells` work, `S × cells` memory, reported by
+/// [`Self::work`]) plus an `O(S²)` Dijkstra; evaluating it is `O(S)`. Above
+/// [`Self::MAX_TABLE`] table entries it keeps only the exit table and falls
+/// back to the maze distance `D(c, exit)` (admissible and consistent, not
+/// exact; ∞ for cells cut off from the exit).
 #[derive(Clone, Debug)]
 pub struct SupplyHeuristic {
     full: bool,
@@ -244,6 +253,7 @@ pub struct SupplyHeuristic {
     to_supply: Vec<Vec<u32>>,
     /// `route[k]` = H(supplies[k]).
     route: Vec<u32>,
+    work: u64,
 }
 
 const INF: u32 = u32::MAX;
@@ -283,6 +293,7 @@ impl SupplyHeuristic {
                 to_exit,
                 to_supply: Vec::new(),
                 route: Vec::new(),
+                work: map.num_cells() as u64,
             };
         }
         let to_supply: Vec<Vec<u32>> = sup.iter().map(|&s| bfs_dist(map, s)).collect();
@@ -324,7 +335,14 @@ impl SupplyHeuristic {
             to_exit,
             to_supply,
             route,
+            work: (n as u64 + 1) * map.num_cells() as u64 + (n as u64) * (n as u64),
         }
+    }
+
+    /// The work of building the tables: cells scanned by the BFSs
+    /// (`(S + 1) × cells`) plus `S²` for the Dijkstra on the supply graph.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// Whether the full tables were built (not the maze-distance fallback).
@@ -346,8 +364,11 @@ impl SupplyHeuristic {
         let allow = food as u64 + 1;
         for (k, tab) in self.to_supply.iter().enumerate() {
             let ds = tab[c];
-            if ds != INF && (ds as u64) <= allow && self.route[k] != INF {
-                best = best.min(ds + self.route[k]);
+            // Standing on this supply, a leg back into it leaves and
+            // re-enters: 2 moves (the refill of a state happened on entering).
+            let leg = if ds == 0 { 2 } else { ds };
+            if ds != INF && (leg as u64) <= allow && self.route[k] != INF {
+                best = best.min(leg + self.route[k]);
             }
         }
         (best != INF).then_some(best)
@@ -380,7 +401,11 @@ pub fn search_from(
                     &built
                 }
             };
-            best_first(map, cell, food, stop, |c, f| h.h(c, f))
+            let mut r = best_first(map, cell, food, stop, |c, f| h.h(c, f));
+            if heuristic.is_none() {
+                r.precompute = h.work();
+            }
+            r
         }
     }
 }
@@ -395,12 +420,12 @@ pub fn solve(map: &SupplyMap, algo: Algo, timer: &dyn Timer) -> SearchResult {
 fn bfs(map: &SupplyMap, cell: u32, food: u32, stop: &dyn Fn() -> bool) -> SearchResult {
     let exit = map.exit();
     let mut expanded = 0;
-    let done = |outcome| SearchResult {
-        outcome,
-        expanded: 0,
-    };
     if cell == exit {
-        return done(SearchOutcome::Found(Vec::new()));
+        return SearchResult {
+            outcome: SearchOutcome::Found(Vec::new()),
+            expanded,
+            precompute: 0,
+        };
     }
     let mut nodes = vec![Node {
         cell,
@@ -418,6 +443,7 @@ fn bfs(map: &SupplyMap, cell: u32, food: u32, stop: &dyn Fn() -> bool) -> Search
             return SearchResult {
                 outcome: SearchOutcome::Interrupted,
                 expanded,
+                precompute: 0,
             };
         }
         let n = nodes[head];
@@ -441,6 +467,7 @@ fn bfs(map: &SupplyMap, cell: u32, food: u32, stop: &dyn Fn() -> bool) -> Search
                 return SearchResult {
                     outcome: SearchOutcome::Found(path_to(&nodes, nodes.len() - 1)),
                     expanded,
+                    precompute: 0,
                 };
             }
         }
@@ -449,6 +476,7 @@ fn bfs(map: &SupplyMap, cell: u32, food: u32, stop: &dyn Fn() -> bool) -> Search
     SearchResult {
         outcome: SearchOutcome::Unreachable,
         expanded,
+        precompute: 0,
     }
 }
 
@@ -465,6 +493,7 @@ fn best_first(
         return SearchResult {
             outcome: SearchOutcome::Unreachable,
             expanded,
+            precompute: 0,
         };
     };
     let mut nodes = vec![Node {
@@ -490,12 +519,14 @@ fn best_first(
             return SearchResult {
                 outcome: SearchOutcome::Found(path_to(&nodes, i as usize)),
                 expanded,
+                precompute: 0,
             };
         }
         if expanded % POLL == POLL - 1 && stop() {
             return SearchResult {
                 outcome: SearchOutcome::Interrupted,
                 expanded,
+                precompute: 0,
             };
         }
         nodes[i as usize].closed = true;
@@ -540,6 +571,7 @@ fn best_first(
     SearchResult {
         outcome: SearchOutcome::Unreachable,
         expanded,
+        precompute: 0,
     }
 }
 

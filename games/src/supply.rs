@@ -61,6 +61,11 @@ mod parse;
 pub use generate::{classify, generate, maze_distance, reference_distance, Generated, Status};
 pub use parse::{parse_instances, Instance};
 
+/// The shipped instance set (`games/data/supply/set.txt`, made by
+/// `games/data/supply/make-set.sh` with fixed seeds), in the integer form;
+/// the harness names its instances `set:0`, `set:1`, ...
+pub const SET: &str = include_str!("../data/supply/set.txt");
+
 /// The largest number of cells (rows × columns) an instance may have.
 pub const MAX_CELLS: usize = 1 << 22;
 

@@ -24,14 +24,18 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("solve", &args.game, &[]))
+    match args.game.as_str() {
+        "supply" => crate::games::supply::solve(args, out),
+        other => Err(unsupported("solve", other, &["supply"])),
+    }
 }
 
 /// `arena generate <game>`.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("generate", &args.game, &[]))
+    match args.game.as_str() {
+        "supply" => crate::games::supply::generate(args, out),
+        other => Err(unsupported("generate", other, &["supply"])),
+    }
 }
 
 /// `arena verify <game>`.

@@ -105,10 +105,13 @@ fn states(map: &SupplyMap) -> impl Iterator<Item = (u32, u32)> + '_ {
 }
 
 #[test]
-fn supply_heuristic_is_admissible_and_consistent_on_every_state() {
+fn supply_heuristic_is_exact_hence_admissible_and_consistent_on_every_state() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut checked = 0;
-    for g in generate(&mut rng, 5, 6, 3, 40).unwrap() {
+    let maps = [(5, 6, 3), (4, 7, 1), (6, 5, 2), (5, 5, 5)]
+        .into_iter()
+        .flat_map(|(r, c, t)| generate(&mut rng, r, c, t, 15).unwrap());
+    for g in maps {
         let map = &g.map;
         let h = SupplyHeuristic::new(map);
         for (c, f) in states(map) {
@@ -118,7 +121,9 @@ fn supply_heuristic_is_admissible_and_consistent_on_every_state() {
             };
             let hv = h.h(c, f);
             match (hv, truth) {
-                (Some(hv), Some(t)) => assert!(hv <= t, "h {hv} > h* {t} at {c},{f}"),
+                // Admissible, and in fact exact (see the SupplyHeuristic docs).
+                (Some(hv), Some(t)) => assert_eq!(hv, t, "h {hv} vs h* {t} at {c},{f}"),
+                (Some(hv), None) => panic!("h = {hv} but the exit is unreachable from {c},{f}"),
                 (None, Some(t)) => panic!("h = ∞ but h* = {t} at {c},{f}"),
                 _ => {}
             }
@@ -218,6 +223,25 @@ proptest! {
         }
         if let Status::Solvable { steps, maze_distance } = g.status {
             prop_assert!(steps >= maze_distance);
+        }
+    }
+}
+
+#[test]
+fn shipped_set_matches_its_status_comments_for_every_planner() {
+    let set = games::supply::parse_instances(games::supply::SET).unwrap();
+    assert!(set.len() >= 20);
+    for (i, inst) in set.iter().enumerate() {
+        let want = inst
+            .comment_value("status")
+            .and_then(Status::parse_comment)
+            .unwrap_or_else(|| panic!("set:{i} has no status comment"));
+        for algo in Algo::ALL {
+            assert_eq!(
+                path_len(&inst.map, algo).map(|n| n as u32),
+                want,
+                "set:{i} {algo:?}"
+            );
         }
     }
 }

@@ -8,6 +8,7 @@
 //! supports in [`crate::commands`].
 
 pub mod bait;
+pub mod supply;
 
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
@@ -97,11 +98,13 @@ pub fn build_agent<G: ArenaGame>(
 pub enum GameKind {
     /// GVGAI's Bait.
     Bait,
+    /// The supply maze (report 002).
+    Supply,
 }
 
 impl GameKind {
     /// Every game, in the order `arena list` shows them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Bait];
+    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Supply];
 
     /// The game's name.
     pub fn name(self) -> &'static str {
@@ -147,6 +150,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Bait => {
                 type $G = ::games::bait::Bait;
+                $body
+            }
+            $crate::games::GameKind::Supply => {
+                type $G = ::games::supply::Supply;
                 $body
             }
         }
