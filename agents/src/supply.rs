@@ -303,7 +303,7 @@ impl SupplyHeuristic {
             .iter()
             .map(|&s| {
                 let d = to_exit[s as usize];
-                if d <= t - 1 {
+                if d < t {
                     d
                 } else {
                     INF

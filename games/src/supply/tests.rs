@@ -206,7 +206,7 @@ fn generated_instances_are_flagged_correctly() {
     let got = generate(&mut rng, 8, 9, 5, 40).unwrap();
     assert_eq!(got.len(), 40);
     let solvable = got.iter().filter(|g| g.status.is_solvable()).count();
-    assert!(solvable >= 20 && solvable < 40, "{solvable} of 40 solvable");
+    assert!((20..40).contains(&solvable), "{solvable} of 40 solvable");
     for g in &got {
         assert_eq!(classify(&g.map), g.status);
         assert_eq!((g.map.rows(), g.map.cols(), g.map.capacity()), (8, 9, 5));
