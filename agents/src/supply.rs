@@ -150,6 +150,12 @@ pub struct SearchResult {
 /// How often (in expansions) a search reads the timer.
 const POLL: u64 = 1024;
 
+/// The most states a search stores (about 1 GB): past it the search stops
+/// as [`SearchOutcome::Interrupted`], like a timeout. Only absurd inputs get
+/// there (e.g. a huge grid with a huge `T` and an unreachable exit, where the
+/// `(cell, food)` space has `cells × (T + 1)` states).
+pub const MAX_NODES: usize = 1 << 24;
+
 /// A multiplicative hasher for the `u64` state keys (std's SipHash is ~3x slower here).
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -376,7 +382,8 @@ impl SupplyHeuristic {
 }
 
 /// Run `algo` on `map` from state `(cell, food)`; `stop` is polled every
-/// [`POLL`] expansions and interrupts the search when it returns true.
+/// 1,024 expansions and interrupts the search when it returns true (as does
+/// storing more than [`MAX_NODES`] states).
 pub fn search_from(
     map: &SupplyMap,
     cell: u32,
@@ -439,7 +446,7 @@ fn bfs(map: &SupplyMap, cell: u32, food: u32, stop: &dyn Fn() -> bool) -> Search
     seen.insert(key(cell, food), ());
     let mut head = 0;
     while head < nodes.len() {
-        if expanded % POLL == POLL - 1 && stop() {
+        if expanded % POLL == POLL - 1 && (stop() || nodes.len() > MAX_NODES) {
             return SearchResult {
                 outcome: SearchOutcome::Interrupted,
                 expanded,
@@ -522,7 +529,7 @@ fn best_first(
                 precompute: 0,
             };
         }
-        if expanded % POLL == POLL - 1 && stop() {
+        if expanded % POLL == POLL - 1 && (stop() || nodes.len() > MAX_NODES) {
             return SearchResult {
                 outcome: SearchOutcome::Interrupted,
                 expanded,

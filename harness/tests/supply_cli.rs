@@ -144,3 +144,28 @@ fn the_comparison_config_runs_and_astar_expands_fewer_nodes_with_equal_steps() {
     assert!(total["astar"] * 2 < total["ucs"], "{total:?}");
     assert!(total["astar-supply"] <= total["astar"], "{total:?}");
 }
+
+#[test]
+fn trace_shows_food_and_steps_and_stops_at_the_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, "2 7 4\n@.....E\n....S..\n").unwrap();
+    let f = file.to_str().unwrap();
+    let (code, out, err) = arena(&[
+        "trace",
+        "supply",
+        "--level",
+        f,
+        "--actions",
+        "R,R,R,R,D,R,R,U,L",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9, "the move after the win is not played");
+    assert!(lines[4].contains(r#""food":0"#), "{}", lines[4]);
+    assert!(lines[5].contains(r#""food":3"#), "{}", lines[5]);
+    assert!(lines[8].contains(r#""result":"win""#) && lines[8].contains(r#""steps":8"#));
+    let (code, _, err) = arena(&["trace", "supply", "--level", f, "--actions", "R,R,R,R,R"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("item 5 `R` is not legal"), "{err}");
+}

@@ -300,3 +300,36 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessE
             .map_err(|e| HarnessError::io("<stdout>", e)),
     }
 }
+
+/// `arena trace supply --level SPEC --actions R,R,D`: the initial state,
+/// then the state after each move, one JSON object per line (`pos` is
+/// `[row, col]`), stopping after the move that ends the game. Actions are
+/// `U`/`D`/`L`/`R` (or `UP`...), comma-separated; an illegal move is an error.
+pub fn trace(args: &crate::cli::TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let mut state = Supply::load_level(&args.level, 0)?;
+    let io = |e| HarnessError::io("<stdout>", e);
+    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
+    for (i, name) in args.actions.split(',').map(str::trim).enumerate() {
+        if name.is_empty() {
+            continue;
+        }
+        if state.is_over() {
+            break;
+        }
+        let d = games::supply::Dir::parse(name).ok_or_else(|| {
+            HarnessError::Config(format!(
+                "--actions: item {} `{name}` is not a move; expected U, D, L or R",
+                i + 1
+            ))
+        })?;
+        if !state.is_legal(0, d) {
+            return Err(HarnessError::Config(format!(
+                "--actions: item {} `{name}` is not legal here (wall, edge, or no food)",
+                i + 1
+            )));
+        }
+        state.advance(&[d]);
+        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
+    }
+    Ok(())
+}
