@@ -50,6 +50,18 @@ fn solve_prints_the_path_last_and_reports_unreachable_as_an_outcome() {
     let spec = format!("{f}:0");
     let (code, out, _) = arena(&["solve", "supply", "--level", &spec]);
     assert_eq!((code, out.trim().len()), (0, 8));
+    // A search cut by the time limit is an outcome too.
+    let (code, out, err) = arena(&[
+        "solve",
+        "supply",
+        "--level",
+        "set:22",
+        "--agent",
+        "ucs",
+        "--time-limit",
+        "0s",
+    ]);
+    assert_eq!((code, out.trim()), (0, "timeout"), "{err}");
     // The shipped set.
     let (code, out, err) = arena(&["solve", "supply", "--level", "set:0", "--agent", "astar"]);
     assert_eq!(code, 0, "{err}");
