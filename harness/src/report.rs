@@ -418,7 +418,8 @@ pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), HarnessErr
 /// The summary as an aligned text table (the `all` rows, or every row when
 /// `per_level`).
 pub fn summary_table(rows: &[SummaryRow], per_level: bool) -> String {
-    let header = [
+    let with_expanded = rows.iter().any(|r| r.mean_expanded.is_some());
+    let mut header = vec![
         "agent",
         "level",
         "episodes",
@@ -431,9 +432,12 @@ pub fn summary_table(rows: &[SummaryRow], per_level: bool) -> String {
         "DQ",
         "fail",
     ];
+    if with_expanded {
+        header.push("mean expanded");
+    }
     let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for r in rows.iter().filter(|r| per_level || r.level == "all") {
-        lines.push(vec![
+        let mut line = vec![
             r.agent.clone(),
             r.level.clone(),
             r.episodes.to_string(),
@@ -448,7 +452,15 @@ pub fn summary_table(rows: &[SummaryRow], per_level: bool) -> String {
             r.overruns.to_string(),
             r.disqualifications.to_string(),
             r.other_failures.to_string(),
-        ]);
+        ];
+        if with_expanded {
+            line.push(
+                r.mean_expanded
+                    .map(|e| format!("{e:.0}"))
+                    .unwrap_or_default(),
+            );
+        }
+        lines.push(line);
     }
     align(&lines)
 }
