@@ -5,6 +5,7 @@
 //! See `configs/demo.toml` for a commented example of every key.
 
 use crate::error::HarnessError;
+use crate::external::{ExternalSpec, ProcessLimits, ProtocolKind, Sandbox};
 use crate::games::{ArenaGame, GameKind};
 use crate::timing::Clock;
 use agents::{AgentParams, ParamValue};
@@ -65,6 +66,8 @@ pub enum AgentKind {
         /// Its parameters.
         params: AgentParams,
     },
+    /// A program run as a supervised subprocess (see [`crate::external`]).
+    External(ExternalSpec),
 }
 
 /// One agent entry of a config, resolved.
@@ -101,6 +104,9 @@ pub struct RunConfig {
     pub agents: Vec<AgentSpec>,
     /// The config file it came from.
     pub source: PathBuf,
+    /// Where external agents' stderr logs go (set by the run to
+    /// `<output folder>/logs`; `None`: not kept).
+    pub log_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -114,6 +120,7 @@ struct RawConfig {
     concurrency: Option<i64>,
     max_steps: Option<i64>,
     time: Option<RawTime>,
+    sandbox: Option<String>,
     agents: Vec<RawAgent>,
 }
 
@@ -141,10 +148,107 @@ struct RawTime {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAgent {
-    agent: String,
+    agent: Option<String>,
+    command: Option<Vec<String>>,
+    protocol: Option<String>,
+    workdir: Option<String>,
+    sandbox: Option<String>,
+    memory_mb: Option<u64>,
+    cpu_seconds: Option<u64>,
+    max_processes: Option<u64>,
+    max_file_mb: Option<u64>,
+    max_line_kb: Option<u64>,
+    max_output_kb: Option<u64>,
+    max_stderr_kb: Option<u64>,
+    #[serde(default, deserialize_with = "opt_duration")]
+    grace: Option<Duration>,
     name: Option<String>,
     params: Option<toml::Table>,
     time: Option<RawTime>,
+}
+
+fn parse_sandbox(v: &str, path: &Path, key: &str) -> Result<Sandbox, HarnessError> {
+    Sandbox::parse(v).ok_or_else(|| {
+        cfg_err(
+            path,
+            format!("{key} = \"{v}\": expected \"none\", \"rlimit\" or \"bwrap\""),
+        )
+    })
+}
+
+/// Resolve the external-agent keys of `a` (which has `command`).
+fn external_spec(
+    a: &RawAgent,
+    command: &[String],
+    default_sandbox: Sandbox,
+    base_dir: &Path,
+    path: &Path,
+    key: &str,
+) -> Result<ExternalSpec, HarnessError> {
+    if command.is_empty() || command[0].is_empty() {
+        return Err(cfg_err(
+            path,
+            format!("{key}.command: name a program to run"),
+        ));
+    }
+    if a.params.is_some() {
+        return Err(cfg_err(
+            path,
+            format!("{key}.params: only built-in agents take params; pass arguments in `command`"),
+        ));
+    }
+    let protocol = match &a.protocol {
+        None => ProtocolKind::Jsonl,
+        Some(p) => ProtocolKind::parse(p).ok_or_else(|| {
+            cfg_err(
+                path,
+                format!(
+                    "{key}.protocol = \"{p}\": expected one of {}",
+                    ProtocolKind::NAMES
+                ),
+            )
+        })?,
+    };
+    let sandbox = match &a.sandbox {
+        None => default_sandbox,
+        Some(v) => parse_sandbox(v, path, &format!("{key}.sandbox"))?,
+    };
+    let base = if base_dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        base_dir
+    };
+    let workdir = match &a.workdir {
+        None => base.to_path_buf(),
+        Some(w) => base.join(w),
+    };
+    let workdir = std::fs::canonicalize(&workdir)
+        .map_err(|e| cfg_err(path, format!("{key}.workdir {}: {e}", workdir.display())))?;
+    let d = ProcessLimits::default();
+    let positive = |v: Option<u64>, name: &str, default: u64| -> Result<u64, HarnessError> {
+        match v {
+            None => Ok(default),
+            Some(0) => Err(cfg_err(path, format!("{key}.{name} must be more than 0"))),
+            Some(x) => Ok(x),
+        }
+    };
+    let limits = ProcessLimits {
+        memory_mb: positive(a.memory_mb, "memory_mb", d.memory_mb)?,
+        cpu_seconds: positive(a.cpu_seconds, "cpu_seconds", d.cpu_seconds)?,
+        max_processes: positive(a.max_processes, "max_processes", d.max_processes)?,
+        max_file_mb: positive(a.max_file_mb, "max_file_mb", d.max_file_mb)?,
+        max_line_kb: positive(a.max_line_kb, "max_line_kb", d.max_line_kb)?,
+        max_output_kb: positive(a.max_output_kb, "max_output_kb", d.max_output_kb)?,
+        max_stderr_kb: positive(a.max_stderr_kb, "max_stderr_kb", d.max_stderr_kb)?,
+        grace: a.grace.unwrap_or(d.grace),
+    };
+    Ok(ExternalSpec {
+        command: command.to_vec(),
+        protocol,
+        workdir,
+        sandbox,
+        limits,
+    })
 }
 
 /// A duration given as a string (`"40ms"`, `"1.5s"`) or as a number of milliseconds.
@@ -350,6 +454,10 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         "time",
     )?;
     let base_dir = path.parent().unwrap_or(Path::new("."));
+    let default_sandbox = match &raw.sandbox {
+        None => Sandbox::None,
+        Some(v) => parse_sandbox(v, path, "sandbox")?,
+    };
     let mut agents_out: Vec<AgentSpec> = Vec::new();
     if raw.agents.is_empty() {
         return Err(cfg_err(
@@ -359,15 +467,77 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
     }
     for (i, a) in raw.agents.iter().enumerate() {
         let key = format!("agents[{i}]");
-        let params = match &a.params {
-            Some(t) => to_params(t, path, &key)?,
-            None => AgentParams::new(),
+        let kind = match (&a.agent, &a.command) {
+            (Some(name), None) => {
+                let external_only = [
+                    (a.protocol.is_some(), "protocol"),
+                    (a.workdir.is_some(), "workdir"),
+                    (a.sandbox.is_some(), "sandbox"),
+                    (a.memory_mb.is_some(), "memory_mb"),
+                    (a.cpu_seconds.is_some(), "cpu_seconds"),
+                    (a.max_processes.is_some(), "max_processes"),
+                    (a.max_file_mb.is_some(), "max_file_mb"),
+                    (a.max_line_kb.is_some(), "max_line_kb"),
+                    (a.max_output_kb.is_some(), "max_output_kb"),
+                    (a.max_stderr_kb.is_some(), "max_stderr_kb"),
+                    (a.grace.is_some(), "grace"),
+                ];
+                if let Some((_, k)) = external_only.iter().find(|(set, _)| *set) {
+                    return Err(cfg_err(
+                        path,
+                        format!("{key}.{k}: only external agents (`command = [...]`) take `{k}`"),
+                    ));
+                }
+                let params = match &a.params {
+                    Some(t) => to_params(t, path, &key)?,
+                    None => AgentParams::new(),
+                };
+                AgentKind::BuiltIn {
+                    name: name.clone(),
+                    params,
+                }
+            }
+            (None, Some(cmd)) => AgentKind::External(external_spec(
+                a,
+                cmd,
+                default_sandbox,
+                base_dir,
+                path,
+                &key,
+            )?),
+            (Some(_), Some(_)) => {
+                return Err(cfg_err(
+                    path,
+                    format!(
+                        "{key}: give either `agent` (built-in) or `command` (external), not both"
+                    ),
+                ))
+            }
+            (None, None) => return Err(cfg_err(
+                path,
+                format!(
+                    "{key}: missing `agent` (a built-in agent) or `command` (an external program)"
+                ),
+            )),
         };
         let agent_time = match &a.time {
             Some(t) => apply_time(time, t, path, &format!("{key}.time"))?,
             None => time,
         };
-        let label = a.name.clone().unwrap_or_else(|| a.agent.clone());
+        let label = match (&a.name, &a.agent, &a.command) {
+            (Some(n), _, _) => n.clone(),
+            (None, Some(agent), _) => agent.clone(),
+            (None, None, Some(cmd)) => cmd
+                .last()
+                .map(|c| {
+                    Path::new(c)
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| c.clone())
+                })
+                .unwrap_or_else(|| "external".into()),
+            (None, None, None) => unreachable!("checked above"),
+        };
         if agents_out.iter().any(|x| x.label == label) {
             return Err(cfg_err(
                 path,
@@ -378,10 +548,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         }
         agents_out.push(AgentSpec {
             label,
-            kind: AgentKind::BuiltIn {
-                name: a.agent.clone(),
-                params,
-            },
+            kind,
             time: agent_time,
         });
     }
@@ -422,6 +589,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         time,
         agents: agents_out,
         source: path.to_path_buf(),
+        log_dir: None,
     };
     crate::with_game!(game, G => validate::<G>(cfg, path))
 }
@@ -457,6 +625,10 @@ fn validate<G: ArenaGame>(mut cfg: RunConfig, path: &Path) -> Result<RunConfig, 
         match &a.kind {
             AgentKind::BuiltIn { name, params } => {
                 crate::games::build_agent::<G>(name, params, 0)
+                    .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
+            }
+            AgentKind::External(spec) => {
+                crate::external::validate(spec)
                     .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
             }
         }

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod external;
 pub mod games;
 pub mod outcome;
 pub mod player;

@@ -127,6 +127,9 @@ pub fn run_config<G: ArenaGame>(
     dir: &std::path::Path,
     mode: ProgressMode,
 ) -> Result<RunOutput, HarnessError> {
+    let mut cfg_logs = cfg.clone();
+    cfg_logs.log_dir = Some(dir.join("logs"));
+    let cfg = &cfg_logs;
     let players = G::load_level(&cfg.levels[0], cfg.seed)?.num_players();
     let episodes = runner::plan(cfg, players);
     let mut writer = EpisodeWriter::create(dir)?;

@@ -178,12 +178,33 @@ fn judge<A>(
     }
 }
 
-/// Build the contestant for `spec` in one episode.
+/// Build the contestant for `spec` in seat `seat` of episode `ep`.
 pub fn make_contestant<G: ArenaGame>(
+    cfg: &RunConfig,
+    ep: &Episode,
+    seat: usize,
     spec: &AgentSpec,
     seed: u64,
 ) -> Result<Box<dyn Contestant<G>>, Failure> {
     match &spec.kind {
+        AgentKind::External(ext) => {
+            let log = cfg.log_dir.as_ref().map(|d| {
+                let safe: String = spec
+                    .label
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                d.join(format!("ep{:04}-seat{seat}-{safe}.stderr.log", ep.index))
+            });
+            let c = crate::external::Subprocess::<G>::spawn(ext, &ep.level, spec.time, log)?;
+            Ok(Box::new(c))
+        }
         AgentKind::BuiltIn { name, params } => {
             match crate::games::build_agent::<G>(name, params, seed) {
                 Ok(agent) => Ok(Box::new(InProcess::spawn(
@@ -230,7 +251,7 @@ pub fn play_episode<G: ArenaGame>(
     let mut failed: Vec<Option<Failure>> = vec![None; players];
     let mut contestants: Vec<Option<Box<dyn Contestant<G>>>> = Vec::with_capacity(players);
     for (s, spec) in specs.iter().enumerate() {
-        match make_contestant::<G>(spec, agent_seed(ep.seed, s)) {
+        match make_contestant::<G>(cfg, ep, s, spec, agent_seed(ep.seed, s)) {
             Ok(c) => contestants.push(Some(c)),
             Err(f) => {
                 failed[s] = Some(f);

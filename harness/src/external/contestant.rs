@@ -1,0 +1,172 @@
+//! [`Subprocess`]: an external agent as a [`Contestant`], one process per game.
+
+use super::process::{AgentProcess, Received};
+use super::{jsonl, ExternalSpec};
+use crate::config::TimeLimits;
+use crate::games::ArenaGame;
+use crate::outcome::Outcome;
+use crate::player::{Contestant, Failure, Phase, Reply};
+use crate::timing::ms;
+use games::{AgentStats, Seat};
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// An external agent speaking `arena-jsonl/1`, kept alive for one game.
+///
+/// The process is started by [`Subprocess::spawn`]; `init` sends the start
+/// message and waits for `ready`, each act sends an `act` request and waits
+/// for one line. Any failure stops the process group at once; a timeout
+/// (no answer by the runner's hard deadline) is [`Outcome::Timeout`] and the
+/// group is killed. The soft budget is judged by the runner from the wall
+/// time measured here.
+pub struct Subprocess<G: ArenaGame> {
+    process: Option<AgentProcess>,
+    broken: Option<Failure>,
+    level: String,
+    limits: TimeLimits,
+    started: Option<Instant>,
+    phase: Phase,
+    pending: Option<(G, Seat)>,
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G: ArenaGame> Subprocess<G> {
+    /// Start the agent of `spec` for a game on `level`, under `limits`; its
+    /// stderr goes to `log` when given.
+    pub fn spawn(
+        spec: &ExternalSpec,
+        level: &str,
+        limits: TimeLimits,
+        log: Option<PathBuf>,
+    ) -> Result<Self, Failure> {
+        let process = AgentProcess::spawn(spec, log)?;
+        Ok(Subprocess {
+            process: Some(process),
+            broken: None,
+            level: level.to_string(),
+            limits,
+            started: None,
+            phase: Phase::Init,
+            pending: None,
+            _game: PhantomData,
+        })
+    }
+
+    /// Stop the process (if running) and remember `f` as the agent's state.
+    fn fail(&mut self, f: Failure) -> Failure {
+        if let Some(p) = self.process.as_mut() {
+            p.stop();
+        }
+        self.broken = Some(f.clone());
+        f
+    }
+
+    /// Processes of this agent found alive after it was stopped (and killed).
+    pub fn leaked(&self) -> usize {
+        self.process.as_ref().map(|p| p.leaked()).unwrap_or(0)
+    }
+
+    /// The last few KiB of the agent's stderr.
+    pub fn stderr_tail(&self) -> String {
+        self.process
+            .as_ref()
+            .map(|p| p.stderr_tail())
+            .unwrap_or_default()
+    }
+}
+
+impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
+    fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration) {
+        self.started = Some(start);
+        self.phase = phase;
+        if self.broken.is_some() {
+            return;
+        }
+        let Some(p) = self.process.as_mut() else {
+            return;
+        };
+        let msg = match phase {
+            Phase::Init => jsonl::start_message(state, &self.level, seat, &self.limits),
+            Phase::Act => jsonl::act_message(state, seat, budget.saturating_sub(start.elapsed())),
+        };
+        p.send(&msg);
+        // Remember the state for parsing the answer.
+        self.pending = Some((state.clone(), seat));
+    }
+
+    fn wait(&mut self, deadline: Instant) -> Reply<G::Action> {
+        let start = self.started.unwrap_or_else(Instant::now);
+        let fail = |f: Failure, wall| Reply {
+            result: Err(f),
+            wall,
+            cpu: None,
+        };
+        if let Some(f) = &self.broken {
+            return fail(f.clone(), Duration::ZERO);
+        }
+        let Some(p) = self.process.as_mut() else {
+            return fail(
+                Failure {
+                    outcome: Outcome::Crash,
+                    detail: "no process".into(),
+                },
+                Duration::ZERO,
+            );
+        };
+        let got = p.recv_line(deadline);
+        let wall = start.elapsed();
+        let line = match got {
+            Received::Line(l) => l,
+            Received::Failed(f) => {
+                let f = Failure {
+                    outcome: f.outcome,
+                    detail: format!("{} (during {})", f.detail, self.phase.as_str()),
+                };
+                return fail(self.fail(f), wall);
+            }
+            Received::TimedOut => {
+                let f = Failure {
+                    outcome: Outcome::Timeout,
+                    detail: format!(
+                        "{} gave no answer within {:.1} ms, past the hard limit; process group killed",
+                        self.phase.as_str(),
+                        ms(wall)
+                    ),
+                };
+                return fail(self.fail(f), wall);
+            }
+        };
+        let parsed = match (self.phase, self.pending.take()) {
+            (Phase::Init, _) => jsonl::parse_ready(&line).map(|()| None),
+            (Phase::Act, Some((state, seat))) => jsonl::parse_action(&state, seat, &line).map(Some),
+            (Phase::Act, None) => Err(Failure {
+                outcome: Outcome::BadOutput,
+                detail: "an answer nobody asked for".into(),
+            }),
+        };
+        match parsed {
+            Ok(a) => Reply {
+                result: Ok(a),
+                wall,
+                cpu: None,
+            },
+            Err(f) => fail(self.fail(f), wall),
+        }
+    }
+
+    fn end(&mut self, state: &G, seat: Seat) {
+        if let Some(p) = self.process.as_mut() {
+            if self.broken.is_none() {
+                p.send(&jsonl::end_message(state, seat));
+            }
+            // A well-behaved agent exits when its stdin closes; anything left
+            // (including children) is stopped with the group.
+            p.finish(Duration::from_millis(200));
+        }
+    }
+
+    fn stats(&mut self) -> AgentStats {
+        AgentStats::default()
+    }
+}

@@ -1,0 +1,201 @@
+//! The generic line-JSON protocol `arena-jsonl/1` (specified in
+//! `docs/protocol.md`): one JSON object per line in each direction.
+//!
+//! Harness → agent: `start` (once), `act` (once per decision), `end` (once).
+//! Agent → harness: `{"type":"ready"}` after `start`, `{"action":"NAME"}`
+//! after each `act`, nothing after `end`.
+
+use crate::config::TimeLimits;
+use crate::games::ArenaGame;
+use crate::outcome::Outcome;
+use crate::player::Failure;
+use crate::timing::ms;
+use games::Seat;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The protocol's name and version, sent in the start message.
+pub const VERSION: &str = "arena-jsonl/1";
+
+/// The names of `seat`'s legal actions in `state`.
+pub fn legal_names<G: ArenaGame>(state: &G, seat: Seat) -> Vec<String> {
+    state
+        .legal_actions_vec(seat)
+        .into_iter()
+        .map(|a| state.action_name(a))
+        .collect()
+}
+
+fn round_ms(d: Duration) -> f64 {
+    (ms(d) * 1000.0).round() / 1000.0
+}
+
+/// The start message.
+pub fn start_message<G: ArenaGame>(
+    state: &G,
+    level: &str,
+    seat: Seat,
+    limits: &TimeLimits,
+) -> String {
+    json!({
+        "type": "start",
+        "protocol": VERSION,
+        "game": G::NAME,
+        "level": level,
+        "seat": seat,
+        "players": state.num_players(),
+        "time": {
+            "act_ms": round_ms(limits.act),
+            "act_hard_ms": round_ms(limits.act_hard),
+            "init_ms": round_ms(limits.init),
+            "init_hard_ms": round_ms(limits.init_hard),
+        },
+        "state": state.state_json(seat),
+    })
+    .to_string()
+}
+
+/// The request for one decision.
+pub fn act_message<G: ArenaGame>(state: &G, seat: Seat, remaining: Duration) -> String {
+    json!({
+        "type": "act",
+        "tick": state.tick(),
+        "state": state.state_json(seat),
+        "legal": legal_names(state, seat),
+        "remaining_ms": round_ms(remaining),
+    })
+    .to_string()
+}
+
+/// The end message.
+pub fn end_message<G: ArenaGame>(state: &G, seat: Seat) -> String {
+    json!({
+        "type": "end",
+        "result": state.result(seat).as_str(),
+        "score": state.score(seat),
+        "tick": state.tick(),
+        "state": state.state_json(seat),
+    })
+    .to_string()
+}
+
+fn bad_output(detail: String) -> Failure {
+    Failure {
+        outcome: Outcome::BadOutput,
+        detail,
+    }
+}
+
+fn quote(line: &str) -> String {
+    let s: String = line.chars().take(80).collect();
+    if s.len() < line.len() {
+        format!("{s:?}...")
+    } else {
+        format!("{s:?}")
+    }
+}
+
+fn parse_object(line: &str) -> Result<serde_json::Map<String, Value>, Failure> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(bad_output(format!(
+            "expected a JSON object, got {}",
+            quote(line)
+        ))),
+        Err(e) => Err(bad_output(format!("not JSON ({e}): {}", quote(line)))),
+    }
+}
+
+/// Check the answer to the start message: `{"type":"ready"}` (other keys
+/// are ignored).
+pub fn parse_ready(line: &str) -> Result<(), Failure> {
+    let m = parse_object(line)?;
+    match m.get("type").and_then(Value::as_str) {
+        Some("ready") => Ok(()),
+        _ => Err(bad_output(format!(
+            "expected {{\"type\":\"ready\"}} after start, got {}",
+            quote(line)
+        ))),
+    }
+}
+
+/// Parse the answer to an act message: `{"action":"NAME"}` (other keys are
+/// ignored). Wrong shape: bad-output; a name the game does not know:
+/// illegal-move (legality in the state is checked by the runner).
+pub fn parse_action<G: ArenaGame>(state: &G, seat: Seat, line: &str) -> Result<G::Action, Failure> {
+    let m = parse_object(line)?;
+    let Some(v) = m.get("action") else {
+        return Err(bad_output(format!(
+            "expected {{\"action\":\"NAME\"}}, got {}",
+            quote(line)
+        )));
+    };
+    let Some(name) = v.as_str() else {
+        return Err(bad_output(format!(
+            "\"action\" must be a string, got {}",
+            quote(&v.to_string())
+        )));
+    };
+    state.parse_action(seat, name).ok_or_else(|| Failure {
+        outcome: Outcome::IllegalMove,
+        detail: format!(
+            "tick {}: `{}` is not an action of {} (legal: {})",
+            state.tick(),
+            name.chars().take(40).collect::<String>(),
+            G::NAME,
+            legal_names(state, seat).join(", ")
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::bait::Bait;
+    use games::Game;
+
+    #[test]
+    fn messages_have_the_documented_shape() {
+        let s = Bait::level(0).unwrap();
+        let start: Value =
+            serde_json::from_str(&start_message(&s, "0", 0, &TimeLimits::default())).unwrap();
+        assert_eq!(start["type"], "start");
+        assert_eq!(start["protocol"], "arena-jsonl/1");
+        assert_eq!(start["game"], "bait");
+        assert_eq!(start["time"]["act_ms"], 40.0);
+        assert_eq!(start["time"]["act_hard_ms"], 50.0);
+        let act: Value =
+            serde_json::from_str(&act_message(&s, 0, Duration::from_millis(39))).unwrap();
+        assert_eq!(act["type"], "act");
+        assert_eq!(act["tick"], 0);
+        assert_eq!(act["remaining_ms"], 39.0);
+        let legal: Vec<&str> = act["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(legal, ["LEFT", "RIGHT", "DOWN", "UP"]);
+        let end: Value = serde_json::from_str(&end_message(&s, 0)).unwrap();
+        assert_eq!(end["type"], "end");
+        assert_eq!(end["result"], s.result(0).as_str());
+    }
+
+    #[test]
+    fn replies_are_classified() {
+        let s = Bait::level(0).unwrap();
+        let a = parse_action(&s, 0, r#"{"action":"UP"}"#).unwrap();
+        assert_eq!(s.action_name(a), "UP");
+        let o = |l: &str| parse_action(&s, 0, l).unwrap_err().outcome;
+        assert_eq!(o("UP"), Outcome::BadOutput);
+        assert_eq!(o("[1,2]"), Outcome::BadOutput);
+        assert_eq!(o(r#"{"move":"UP"}"#), Outcome::BadOutput);
+        assert_eq!(o(r#"{"action":3}"#), Outcome::BadOutput);
+        assert_eq!(o(r#"{"action":"JUMP"}"#), Outcome::IllegalMove);
+        assert!(parse_ready(r#"{"type":"ready","name":"x"}"#).is_ok());
+        assert_eq!(
+            parse_ready(r#"{"action":"UP"}"#).unwrap_err().outcome,
+            Outcome::BadOutput
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! External agents: any program, in any language, run as a supervised
+//! subprocess that speaks a line protocol on stdin/stdout.
+//!
+//! - [`ExternalSpec`]: what a config's `command = [...]` agent resolves to
+//!   (command, protocol, working directory, sandbox, limits).
+//! - [`process`]: the supervisor. Each agent process runs in its own process
+//!   group; the harness talks to it through tokio tasks (stdin writer, capped
+//!   stdout line reader, capped stderr logger), kills the whole group with
+//!   SIGTERM, a grace period, then SIGKILL, always reaps it, and checks after
+//!   every game that nothing of it survives.
+//! - [`jsonl`]: the generic line-JSON protocol `arena-jsonl/1` (see
+//!   `docs/protocol.md`).
+//! - [`Subprocess`]: the [`crate::player::Contestant`] that ties them
+//!   together for one agent in one episode (one process per game).
+//!
+//! The runner is synchronous (std threads); the supervisor runs on one
+//! shared tokio runtime ([`runtime`]) and the contestant bridges with
+//! `block_on` bounded by the runner's deadlines.
+
+pub mod contestant;
+pub mod jsonl;
+pub mod process;
+pub mod sandbox;
+
+pub use contestant::Subprocess;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The shared tokio runtime of all external agents (one worker thread: the
+/// work is I/O-bound and every wait is driven by `block_on` on the episode
+/// threads anyway).
+pub fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("arena-supervisor")
+            .enable_all()
+            .build()
+            .expect("the tokio runtime of the external-agent supervisor starts")
+    })
+}
+
+/// The wire protocol an external agent speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProtocolKind {
+    /// `arena-jsonl/1`: one JSON object per line, every game (docs/protocol.md).
+    Jsonl,
+    /// Botzone's JSON protocol (Snake). Not available yet.
+    Botzone,
+    /// UCI (Xiangqi engines). Not available yet.
+    Uci,
+    /// UCCI (Xiangqi engines). Not available yet.
+    Ucci,
+}
+
+impl ProtocolKind {
+    /// Every protocol name accepted in configs.
+    pub const NAMES: &'static str = "jsonl, botzone, uci, ucci";
+
+    /// The name in configs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolKind::Jsonl => "jsonl",
+            ProtocolKind::Botzone => "botzone",
+            ProtocolKind::Uci => "uci",
+            ProtocolKind::Ucci => "ucci",
+        }
+    }
+
+    /// Parse a config value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "jsonl" => Some(ProtocolKind::Jsonl),
+            "botzone" => Some(ProtocolKind::Botzone),
+            "uci" => Some(ProtocolKind::Uci),
+            "ucci" => Some(ProtocolKind::Ucci),
+            _ => None,
+        }
+    }
+}
+
+/// How an external agent is contained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Sandbox {
+    /// No containment beyond the process group and the output caps (trusted
+    /// code: your own agents, known engines).
+    #[default]
+    None,
+    /// Resource limits (address space, CPU seconds, processes, file size);
+    /// when arena runs as root the agent also runs under an unprivileged uid
+    /// of its own (the kernel ignores the process limit for root).
+    Rlimit,
+    /// bubblewrap: no network, read-only system, only the agent's folder
+    /// visible (read-only), private /tmp, own PID namespace, plus the rlimits.
+    Bwrap,
+}
+
+impl Sandbox {
+    /// The name in configs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sandbox::None => "none",
+            Sandbox::Rlimit => "rlimit",
+            Sandbox::Bwrap => "bwrap",
+        }
+    }
+
+    /// Parse a config value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "none" => Some(Sandbox::None),
+            "rlimit" => Some(Sandbox::Rlimit),
+            "bwrap" => Some(Sandbox::Bwrap),
+            _ => None,
+        }
+    }
+}
+
+/// Per-agent process limits (config keys of the same names). The resource
+/// limits (`memory_mb`, `cpu_seconds`, `max_processes`, `max_file_mb`) apply
+/// under `sandbox = "rlimit"` and `"bwrap"`; the output caps always apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProcessLimits {
+    /// Address-space limit (`RLIMIT_AS`), MiB. Default 2048.
+    pub memory_mb: u64,
+    /// CPU-time limit of the process (`RLIMIT_CPU`), seconds, for the whole game. Default 600.
+    pub cpu_seconds: u64,
+    /// Process limit (`RLIMIT_NPROC`, counted per uid). Default 32.
+    pub max_processes: u64,
+    /// Largest file the agent may write (`RLIMIT_FSIZE`), MiB. Default 16.
+    pub max_file_mb: u64,
+    /// Longest stdout line, KiB. Default 1024.
+    pub max_line_kb: u64,
+    /// Total stdout per game, KiB. Default 65536 (64 MiB).
+    pub max_output_kb: u64,
+    /// stderr kept in the agent's log file per game, KiB (the rest is
+    /// drained and dropped). Default 1024.
+    pub max_stderr_kb: u64,
+    /// Time between SIGTERM and SIGKILL when the process is stopped. Default 100 ms.
+    pub grace: Duration,
+}
+
+impl Default for ProcessLimits {
+    fn default() -> Self {
+        ProcessLimits {
+            memory_mb: 2048,
+            cpu_seconds: 600,
+            max_processes: 32,
+            max_file_mb: 16,
+            max_line_kb: 1024,
+            max_output_kb: 64 * 1024,
+            max_stderr_kb: 1024,
+            grace: Duration::from_millis(100),
+        }
+    }
+}
+
+/// An external agent, resolved from a config.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalSpec {
+    /// Program and arguments. A program containing `/` is relative to `workdir`.
+    pub command: Vec<String>,
+    /// The protocol it speaks.
+    pub protocol: ProtocolKind,
+    /// Its working directory (absolute); default: the config's folder.
+    pub workdir: PathBuf,
+    /// Its containment.
+    pub sandbox: Sandbox,
+    /// Its limits.
+    pub limits: ProcessLimits,
+}
+
+/// Where `program` resolves to: relative to `workdir` when it contains a
+/// `/`, else the first executable file of that name on `PATH`.
+pub fn resolve_program(program: &str, workdir: &Path) -> Option<PathBuf> {
+    if program.contains('/') {
+        let p = workdir.join(program);
+        return is_executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Check an external spec before a run: the protocol is implemented, the
+/// program exists, and the sandbox can be set up (bwrap installed and
+/// working). Errors are sentences for the config error.
+pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
+    if spec.protocol != ProtocolKind::Jsonl {
+        return Err(format!(
+            "protocol = \"{}\" is not available yet in this build; use \"jsonl\"",
+            spec.protocol.as_str()
+        ));
+    }
+    let Some(program) = spec.command.first() else {
+        return Err("command = []: name a program to run".into());
+    };
+    if !spec.workdir.is_dir() {
+        return Err(format!(
+            "workdir {} is not a folder",
+            spec.workdir.display()
+        ));
+    }
+    if resolve_program(program, &spec.workdir).is_none() {
+        return Err(if program.contains('/') {
+            format!(
+                "command: {} is not an executable file",
+                spec.workdir.join(program).display()
+            )
+        } else {
+            format!("command: `{program}` is not an executable on PATH")
+        });
+    }
+    if spec.sandbox == Sandbox::Bwrap {
+        sandbox::check_bwrap()?;
+    }
+    Ok(())
+}
