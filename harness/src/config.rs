@@ -513,12 +513,14 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     ),
                 ))
             }
-            (None, None) => return Err(cfg_err(
-                path,
-                format!(
+            (None, None) => {
+                return Err(cfg_err(
+                    path,
+                    format!(
                     "{key}: missing `agent` (a built-in agent) or `command` (an external program)"
                 ),
-            )),
+                ))
+            }
         };
         let agent_time = match &a.time {
             Some(t) => apply_time(time, t, path, &format!("{key}.time"))?,

@@ -176,14 +176,22 @@ pub struct ExternalSpec {
 /// Where `program` resolves to: relative to `workdir` when it contains a
 /// `/`, else the first executable file of that name on `PATH`.
 pub fn resolve_program(program: &str, workdir: &Path) -> Option<PathBuf> {
+    resolve_program_for(program, workdir, false)
+}
+
+/// As [`resolve_program`]; with `others` set, only files that any user may
+/// execute (every folder above searchable by others, the file executable by
+/// others) count: what an agent running under an unprivileged uid can start.
+pub fn resolve_program_for(program: &str, workdir: &Path, others: bool) -> Option<PathBuf> {
+    let ok = |p: &Path| is_executable(p) && (!others || others_can_run(p));
     if program.contains('/') {
         let p = workdir.join(program);
-        return is_executable(&p).then_some(p);
+        return ok(&p).then_some(p);
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(program))
-        .find(|p| is_executable(p))
+        .find(|p| ok(p))
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -191,6 +199,25 @@ fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p)
         .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         .unwrap_or(false)
+}
+
+fn others_can_run(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(real) = std::fs::canonicalize(p) else {
+        return false;
+    };
+    let mode = |q: &Path| {
+        std::fs::metadata(q)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0)
+    };
+    mode(&real) & 0o001 != 0 && real.ancestors().skip(1).all(|d| mode(d) & 0o001 != 0)
+}
+
+/// Whether agents of this sandbox run under an unprivileged uid of their own
+/// (sandboxed, and arena runs as root).
+pub fn drops_privileges(sandbox: Sandbox) -> bool {
+    sandbox != Sandbox::None && rustix::process::geteuid().is_root()
 }
 
 /// Check an external spec before a run: the protocol is implemented, the
@@ -212,8 +239,16 @@ pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
             spec.workdir.display()
         ));
     }
-    if resolve_program(program, &spec.workdir).is_none() {
-        return Err(if program.contains('/') {
+    let others = drops_privileges(spec.sandbox);
+    if resolve_program_for(program, &spec.workdir, others).is_none() {
+        return Err(if others {
+            format!(
+                "command: `{program}` is not a program that the sandbox's unprivileged uid may run \
+                 (arena runs as root, so sandboxed agents run as uid {}+; every folder on the way \
+                 must be readable and searchable by others)",
+                sandbox::SANDBOX_UID_BASE
+            )
+        } else if program.contains('/') {
             format!(
                 "command: {} is not an executable file",
                 spec.workdir.join(program).display()

@@ -73,7 +73,11 @@ pub fn command(spec: &ExternalSpec, token: &str) -> tokio::process::Command {
     let args = &spec.command[1..];
     let mut cmd = match spec.sandbox {
         Sandbox::None | Sandbox::Rlimit => {
-            let resolved = super::resolve_program(program, &spec.workdir);
+            let resolved = super::resolve_program_for(
+                program,
+                &spec.workdir,
+                super::drops_privileges(spec.sandbox),
+            );
             let mut c = match resolved {
                 Some(p) => tokio::process::Command::new(p),
                 None => tokio::process::Command::new(program),
@@ -103,7 +107,7 @@ pub fn command(spec: &ExternalSpec, token: &str) -> tokio::process::Command {
         .process_group(0)
         .kill_on_drop(false);
     if spec.sandbox != Sandbox::None {
-        if rustix::process::geteuid().is_root() {
+        if super::drops_privileges(spec.sandbox) {
             let id = next_uid();
             cmd.uid(id).gid(id);
         }
