@@ -9,5 +9,8 @@
 pub mod api;
 pub mod bait;
 pub mod grid;
+pub mod xiangqi;
 
-pub use api::{Agent, AgentStats, Game, Plan, PlayerResult, Seat, StepTimer, Timer, UnlimitedTimer};
+pub use api::{
+    Agent, AgentStats, Game, Plan, PlayerResult, Seat, StepTimer, Timer, UnlimitedTimer,
+};
