@@ -8,5 +8,6 @@
 
 pub mod bait;
 pub mod params;
+pub mod xiangqi;
 
 pub use params::{AgentError, AgentInfo, AgentParams, ParamValue};

@@ -336,7 +336,8 @@ impl MoveList {
         }
     }
     #[inline(always)]
-    fn push(&mut self, m: Move) {
+    /// Append a move (ignored when the list is full).
+    pub fn push(&mut self, m: Move) {
         // Capacity holds for at most 16 pieces per side (checked by the FEN parser).
         if self.len < MAX_MOVES {
             self.moves[self.len] = m;
@@ -770,7 +771,12 @@ impl Position {
     /// Append the pseudo-legal moves of the side to move (every move the
     /// pieces can make, ignoring whether the own general is left attacked).
     pub fn gen_pseudo(&self, list: &mut MoveList) {
-        let us = self.side;
+        self.gen_pseudo_for(self.side, list);
+    }
+
+    /// Append the pseudo-legal moves `us` would have if it were to move
+    /// (used for mobility terms in evaluations).
+    pub fn gen_pseudo_for(&self, us: usize, list: &mut MoveList) {
         for &s in &self.plist[us] {
             if s != 0 {
                 self.gen_piece(s as usize, us, list);
@@ -908,6 +914,17 @@ impl Position {
         let check = self.in_check();
         for &m in pseudo.as_slice() {
             if self.is_safe(m, check) {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Append the pseudo-legal captures of the side to move.
+    pub fn gen_captures(&self, list: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.gen_pseudo(&mut all);
+        for &m in all.as_slice() {
+            if self.board[m.to()] != EMPTY {
                 list.push(m);
             }
         }

@@ -8,6 +8,7 @@
 //! supports in [`crate::commands`].
 
 pub mod bait;
+pub mod xiangqi;
 
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
@@ -83,11 +84,13 @@ pub fn read_level_file<G: ArenaGame>(spec: &str) -> Result<String, HarnessError>
 pub enum GameKind {
     /// GVGAI's Bait.
     Bait,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 impl GameKind {
     /// Every game, in the order `arena list` shows them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Bait];
+    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Xiangqi];
 
     /// The game's name.
     pub fn name(self) -> &'static str {
@@ -129,6 +132,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Bait => {
                 type $G = ::games::bait::Bait;
+                $body
+            }
+            $crate::games::GameKind::Xiangqi => {
+                type $G = ::games::xiangqi::Xiangqi;
                 $body
             }
         }
