@@ -22,7 +22,11 @@ pub const AGENTS: &[AgentInfo] = &[
 ];
 
 /// Build the Bait agent `name` with `params`, seeded with `seed`.
-pub fn make(name: &str, params: &AgentParams, seed: u64) -> Result<Box<dyn Agent<Bait>>, AgentError> {
+pub fn make(
+    name: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn Agent<Bait>>, AgentError> {
     match name {
         "random" => {
             params.check_keys(name, &[])?;
@@ -150,6 +154,8 @@ mod tests {
     #[test]
     fn unknown_names_list_the_valid_ones() {
         let e = make("alphago", &AgentParams::new(), 0).err().unwrap();
-        assert!(e.to_string().contains("valid agents: random, onesteplookahead"));
+        assert!(e
+            .to_string()
+            .contains("valid agents: random, onesteplookahead"));
     }
 }

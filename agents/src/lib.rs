@@ -7,6 +7,7 @@
 //! build a fresh agent for each episode.
 
 pub mod bait;
+pub mod fixtures;
 pub mod params;
 pub mod xiangqi;
 

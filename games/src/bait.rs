@@ -183,7 +183,11 @@ impl Bait {
             .map(|i| i + 1)
             .unwrap_or(0);
         if rows == 0 {
-            return Err(ParseError::new(0, 0, "empty level: expected rows of w A 0 1 k g m ."));
+            return Err(ParseError::new(
+                0,
+                0,
+                "empty level: expected rows of w A 0 1 k g m .",
+            ));
         }
         let width = lines[0].chars().count();
         if width == 0 {
@@ -268,14 +272,20 @@ impl Bait {
             return Err(ParseError::new(0, 0, "no avatar: the level needs one `A`"));
         }
         if s.goals.is_empty() {
-            return Err(ParseError::new(0, 0, "no goal: the level needs at least one `g`"));
+            return Err(ParseError::new(
+                0,
+                0,
+                "no goal: the level needs at least one `g`",
+            ));
         }
         Ok(s)
     }
 
     /// One of the five original levels, `0..=4`.
     pub fn level(index: usize) -> Option<Bait> {
-        LEVELS.get(index).map(|t| Bait::parse(t).expect("built-in level parses"))
+        LEVELS
+            .get(index)
+            .map(|t| Bait::parse(t).expect("built-in level parses"))
     }
 
     /// Set the step limit (default [`MAX_TIMESTEPS`]).

@@ -72,7 +72,7 @@ impl<const W: usize> fmt::Debug for Bits<W> {
 /// (column 0 when the whole line or file is at fault). The harness adds the
 /// file name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {message}")]
+#[error("{}", self.render())]
 pub struct ParseError {
     /// 1-based line number (0 when the error concerns the whole text).
     pub line: usize,
@@ -83,6 +83,14 @@ pub struct ParseError {
 }
 
 impl ParseError {
+    fn render(&self) -> String {
+        match (self.line, self.column) {
+            (0, _) => self.message.clone(),
+            (l, 0) => format!("line {l}: {}", self.message),
+            (l, c) => format!("line {l}, column {c}: {}", self.message),
+        }
+    }
+
     /// A new error at `line`, `column`.
     pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
         ParseError {
@@ -109,5 +117,15 @@ mod tests {
         assert_eq!(b.iter().collect::<Vec<_>>(), vec![0, 63, 64, 127]);
         b.clear(63);
         assert_eq!(b.count(), 3);
+    }
+
+    #[test]
+    fn parse_errors_show_only_the_location_they_have() {
+        assert_eq!(
+            ParseError::new(2, 3, "bad").to_string(),
+            "line 2, column 3: bad"
+        );
+        assert_eq!(ParseError::new(2, 0, "bad").to_string(), "line 2: bad");
+        assert_eq!(ParseError::new(0, 0, "bad").to_string(), "bad");
     }
 }

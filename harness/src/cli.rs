@@ -48,8 +48,10 @@ pub enum Command {
 
 /// `arena run`.
 #[derive(Debug, Args)]
-#[command(after_help = "The config keys are documented in configs/demo.toml and the README.\n\
-Results go to results/<name>/episodes.csv and summary.csv unless --out is given.")]
+#[command(
+    after_help = "The config keys are documented in configs/demo.toml and the README.\n\
+Results go to results/<name>/episodes.csv and summary.csv unless --out is given."
+)]
 pub struct RunArgs {
     /// The tournament config (TOML), e.g. configs/demo.toml.
     pub config: PathBuf,
@@ -206,14 +208,18 @@ pub struct BenchArgs {
 /// Parse a human duration such as `40ms`, `1s`, `2m`, `1.5s`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
-    if let Some(secs) = t.strip_suffix('s').filter(|s| !s.ends_with('m') && !s.ends_with('u') && !s.ends_with('n')) {
+    if let Some(secs) = t
+        .strip_suffix('s')
+        .filter(|s| !s.ends_with('m') && !s.ends_with('u') && !s.ends_with('n'))
+    {
         if let Ok(v) = secs.parse::<f64>() {
             if v >= 0.0 && v.is_finite() {
                 return Ok(Duration::from_secs_f64(v));
             }
         }
     }
-    humantime::parse_duration(t).map_err(|e| format!("`{t}` is not a duration like 40ms, 1s, 1.5s, 2m: {e}"))
+    humantime::parse_duration(t)
+        .map_err(|e| format!("`{t}` is not a duration like 40ms, 1s, 1.5s, 2m: {e}"))
 }
 
 /// Parse `key=value` agent parameters (value: integer, float, true/false, or string).

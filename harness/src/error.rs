@@ -74,6 +74,9 @@ pub enum HarnessError {
     /// A check reported failures (e.g. invalid solutions).
     #[error("{0}")]
     CheckFailed(String),
+    /// The user interrupted the run; what finished was written.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 impl HarnessError {
@@ -87,6 +90,7 @@ impl HarnessError {
             | HarnessError::Unsupported { .. } => exit::BAD_INPUT,
             HarnessError::Io { .. } | HarnessError::Csv { .. } => exit::IO,
             HarnessError::CheckFailed(_) => exit::CHECK_FAILED,
+            HarnessError::Interrupted(_) => exit::INTERRUPTED,
         }
     }
 

@@ -8,7 +8,14 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod error;
 pub mod games;
+pub mod outcome;
+pub mod player;
+pub mod report;
+pub mod run;
+pub mod runner;
+pub mod timing;
 
 pub use error::{exit, HarnessError};

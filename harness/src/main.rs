@@ -31,9 +31,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Verify(a) => harness::commands::verify(&a, &mut out)?,
         Command::Perft(a) => harness::commands::perft(&a, &mut out)?,
         Command::Bench(a) => harness::commands::bench(&a, &mut out)?,
-        Command::Run(_) | Command::List(_) => {
-            anyhow::bail!("not implemented yet")
+        Command::Run(a) => {
+            harness::run::install_interrupt_handler();
+            harness::run::run(&a, &mut out)?;
         }
+        Command::List(a) => harness::run::list(a.game.as_deref(), &mut out)?,
     }
     out.flush().ok();
     Ok(exit::OK)

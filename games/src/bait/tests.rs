@@ -112,7 +112,10 @@ fn nil_until_the_step_limit_loses_after_2001_advances() {
 #[test]
 fn level_zero_known_win() {
     // Push the right box down, the left box aside, take the key, walk to the door.
-    let s = play(LEVELS[0], &[Down, Right, Down, Left, Down, Up, Up, Up, Left]);
+    let s = play(
+        LEVELS[0],
+        &[Down, Right, Down, Left, Down, Up, Up, Up, Left],
+    );
     assert!(s.won());
     assert_eq!(s.int_score(), 5);
     assert_eq!(s.tick(), 9); // GVGAI prints timesteps:8 for this 9-action win

@@ -79,6 +79,20 @@ pub fn read_level_file<G: ArenaGame>(spec: &str) -> Result<String, HarnessError>
     }
 }
 
+/// Build agent `name` for game `G`: a built-in agent of the game, or one of
+/// the game-independent `fixture-*` agents (see [`agents::fixtures`]).
+pub fn build_agent<G: ArenaGame>(
+    name: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn Agent<G>>, AgentError> {
+    if agents::fixtures::is_fixture(name) {
+        agents::fixtures::make::<G>(name, params)
+    } else {
+        G::make_agent(name, params, seed)
+    }
+}
+
 /// The games arena knows, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
@@ -99,7 +113,11 @@ impl GameKind {
 
     /// Comma-separated names of all games (for error messages).
     pub fn valid_names() -> String {
-        Self::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+        Self::ALL
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

@@ -1,0 +1,134 @@
+//! Misbehaving agents for testing the harness (and for instructors checking
+//! time limits on their own machine). They work with every game and are
+//! named `fixture-*` in configs; `arena list` does not show them.
+//!
+//! - `fixture-sleep` (`ms`, default 45): sleeps `ms` milliseconds in every
+//!   act, then plays the game's first legal action.
+//! - `fixture-init-sleep` (`ms`, default 1100): sleeps in init, then plays
+//!   like `fixture-sleep` with `ms = 0`.
+//! - `fixture-panic` (`at`, default 0): panics in act number `at` (0-based).
+//! - `fixture-hang`: never returns from its first act (sleeps in a loop, so
+//!   it uses no CPU while the harness abandons it).
+//!
+//! These agents sleep: that is their purpose, and the only place in the
+//! project where sleeping stands in for work.
+
+use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use games::{Agent, Game, Seat, Timer};
+use std::time::Duration;
+
+/// The fixture agents.
+pub const FIXTURES: &[AgentInfo] = &[
+    AgentInfo {
+        name: "fixture-sleep",
+        description: "sleeps `ms` in every act, then plays the first legal action",
+        params: &["ms: milliseconds to sleep per act (45)"],
+    },
+    AgentInfo {
+        name: "fixture-init-sleep",
+        description: "sleeps `ms` in init, then plays the first legal action at once",
+        params: &["ms: milliseconds to sleep in init (1100)"],
+    },
+    AgentInfo {
+        name: "fixture-panic",
+        description: "panics in act number `at`",
+        params: &["at: 0-based act that panics (0)"],
+    },
+    AgentInfo {
+        name: "fixture-hang",
+        description: "never returns from its first act",
+        params: &[],
+    },
+];
+
+/// Whether `name` names a fixture agent.
+pub fn is_fixture(name: &str) -> bool {
+    name.starts_with("fixture-")
+}
+
+/// Build fixture agent `name` for any game.
+pub fn make<G: Game>(name: &str, params: &AgentParams) -> Result<Box<dyn Agent<G>>, AgentError> {
+    match name {
+        "fixture-sleep" => {
+            params.check_keys(name, &["ms"])?;
+            Ok(Box::new(Misbehave::Sleep {
+                act: Duration::from_millis(params.u64(name, "ms", 45)?),
+            }))
+        }
+        "fixture-init-sleep" => {
+            params.check_keys(name, &["ms"])?;
+            Ok(Box::new(Misbehave::InitSleep {
+                init: Duration::from_millis(params.u64(name, "ms", 1100)?),
+            }))
+        }
+        "fixture-panic" => {
+            params.check_keys(name, &["at"])?;
+            Ok(Box::new(Misbehave::Panic {
+                at: params.u64(name, "at", 0)?,
+                acts: 0,
+            }))
+        }
+        "fixture-hang" => {
+            params.check_keys(name, &[])?;
+            Ok(Box::new(Misbehave::Hang))
+        }
+        _ => Err(unknown_agent("fixtures", name, FIXTURES)),
+    }
+}
+
+/// The fixture behaviours.
+#[derive(Debug)]
+pub enum Misbehave {
+    /// Sleep in every act.
+    Sleep {
+        /// How long.
+        act: Duration,
+    },
+    /// Sleep in init.
+    InitSleep {
+        /// How long.
+        init: Duration,
+    },
+    /// Panic in act number `at`.
+    Panic {
+        /// Which act.
+        at: u64,
+        /// Acts so far.
+        acts: u64,
+    },
+    /// Never return.
+    Hang,
+}
+
+fn first_legal<G: Game>(state: &G, seat: Seat) -> G::Action {
+    state
+        .legal_actions_vec(seat)
+        .first()
+        .copied()
+        .unwrap_or_else(|| state.fallback_action(seat))
+}
+
+impl<G: Game> Agent<G> for Misbehave {
+    fn init(&mut self, _state: &G, _seat: Seat, _timer: &dyn Timer) {
+        if let Misbehave::InitSleep { init } = self {
+            std::thread::sleep(*init);
+        }
+    }
+
+    fn act(&mut self, state: &G, seat: Seat, _timer: &dyn Timer) -> G::Action {
+        match self {
+            Misbehave::Sleep { act } => std::thread::sleep(*act),
+            Misbehave::InitSleep { .. } => {}
+            Misbehave::Panic { at, acts } => {
+                if *acts == *at {
+                    panic!("fixture-panic: deliberate panic in act {at}");
+                }
+                *acts += 1;
+            }
+            Misbehave::Hang => loop {
+                std::thread::sleep(Duration::from_millis(20));
+            },
+        }
+        first_legal(state, seat)
+    }
+}

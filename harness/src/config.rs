@@ -1,0 +1,559 @@
+//! Tournament configs: TOML files parsed strictly (unknown keys are errors
+//! that name the key and the valid ones), then resolved and validated against
+//! the game's levels and agents before anything runs.
+//!
+//! See `configs/demo.toml` for a commented example of every key.
+
+use crate::error::HarnessError;
+use crate::games::{ArenaGame, GameKind};
+use crate::timing::Clock;
+use agents::{AgentParams, ParamValue};
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Time limits of one agent (GVGAI's rule: past `act` the action becomes the
+/// game's fallback and an overrun is counted; past `act_hard` the agent is
+/// disqualified). The same rule applies to `init` / `init_hard`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeLimits {
+    /// Soft budget per act (GVGAI: 40 ms).
+    pub act: Duration,
+    /// Hard limit per act (GVGAI: 50 ms).
+    pub act_hard: Duration,
+    /// Soft budget of init (GVGAI: 1 s).
+    pub init: Duration,
+    /// Hard limit of init.
+    pub init_hard: Duration,
+    /// The clock that judges.
+    pub clock: Clock,
+}
+
+impl Default for TimeLimits {
+    fn default() -> Self {
+        TimeLimits {
+            act: Duration::from_millis(40),
+            act_hard: Duration::from_millis(50),
+            init: Duration::from_secs(1),
+            init_hard: Duration::from_millis(1250),
+            clock: Clock::Wall,
+        }
+    }
+}
+
+impl TimeLimits {
+    /// How long the harness waits for an answer in wall time before giving up
+    /// on the agent: the hard limit itself under the wall clock; under the CPU
+    /// clock (which a sleeping agent does not consume) ten times the hard
+    /// limit, at least one second.
+    pub fn hang_limit(&self, hard: Duration) -> Duration {
+        match self.clock {
+            Clock::Wall => hard,
+            Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
+        }
+    }
+}
+
+/// Where an agent comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentKind {
+    /// A built-in agent of the `agents` crate.
+    BuiltIn {
+        /// Its registry name.
+        name: String,
+        /// Its parameters.
+        params: AgentParams,
+    },
+}
+
+/// One agent entry of a config, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    /// The label in result tables (unique within a run).
+    pub label: String,
+    /// What to run.
+    pub kind: AgentKind,
+    /// Its time limits (the run's, with per-agent overrides applied).
+    pub time: TimeLimits,
+}
+
+/// A resolved, validated tournament config.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Run name: results go to `results/<name>/` by default.
+    pub name: String,
+    /// The game.
+    pub game: GameKind,
+    /// Level specs (built-in names or paths, resolved relative to the config).
+    pub levels: Vec<String>,
+    /// Repetitions per (lineup, level).
+    pub repetitions: u32,
+    /// Master seed.
+    pub seed: u64,
+    /// Episodes played at once (default: cores / players, at least 1).
+    pub concurrency: usize,
+    /// Optional game-length limit.
+    pub max_steps: Option<u32>,
+    /// The run's default time limits.
+    pub time: TimeLimits,
+    /// The agents.
+    pub agents: Vec<AgentSpec>,
+    /// The config file it came from.
+    pub source: PathBuf,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    name: Option<String>,
+    game: String,
+    levels: Option<Vec<LevelEntry>>,
+    repetitions: Option<i64>,
+    seed: Option<u64>,
+    concurrency: Option<i64>,
+    max_steps: Option<i64>,
+    time: Option<RawTime>,
+    agents: Vec<RawAgent>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum LevelEntry {
+    Name(String),
+    Index(i64),
+}
+
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    #[serde(default, deserialize_with = "opt_duration")]
+    act: Option<Duration>,
+    #[serde(default, deserialize_with = "opt_duration")]
+    act_hard: Option<Duration>,
+    #[serde(default, deserialize_with = "opt_duration")]
+    init: Option<Duration>,
+    #[serde(default, deserialize_with = "opt_duration")]
+    init_hard: Option<Duration>,
+    clock: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAgent {
+    agent: String,
+    name: Option<String>,
+    params: Option<toml::Table>,
+    time: Option<RawTime>,
+}
+
+/// A duration given as a string (`"40ms"`, `"1.5s"`) or as a number of milliseconds.
+fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    struct V;
+    impl<'de> de::Visitor<'de> for V {
+        type Value = Option<Duration>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a duration such as \"40ms\" or \"1s\", or a number of milliseconds")
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+            crate::cli::parse_duration(s).map(Some).map_err(E::custom)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            if v < 0 {
+                Err(E::custom(format!(
+                    "{v} ms is negative; expected a duration of 0 ms or more"
+                )))
+            } else {
+                Ok(Some(Duration::from_millis(v as u64)))
+            }
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(Duration::from_millis(v)))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            if v < 0.0 || !v.is_finite() {
+                Err(E::custom(format!(
+                    "{v} ms is not a duration of 0 ms or more"
+                )))
+            } else {
+                Ok(Some(Duration::from_secs_f64(v / 1000.0)))
+            }
+        }
+    }
+    d.deserialize_any(V)
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, col)
+}
+
+fn cfg_err(path: &Path, msg: impl std::fmt::Display) -> HarnessError {
+    HarnessError::Config(format!("{}: {msg}", path.display()))
+}
+
+fn apply_time(
+    base: TimeLimits,
+    raw: &RawTime,
+    path: &Path,
+    key: &str,
+) -> Result<TimeLimits, HarnessError> {
+    let mut t = base;
+    if let Some(v) = raw.act {
+        t.act = v;
+    }
+    if let Some(v) = raw.act_hard {
+        t.act_hard = v;
+    }
+    if let Some(v) = raw.init {
+        t.init = v;
+    }
+    if let Some(v) = raw.init_hard {
+        t.init_hard = v;
+    }
+    if let Some(c) = &raw.clock {
+        t.clock = match c.as_str() {
+            "wall" => Clock::Wall,
+            "cpu" => Clock::Cpu,
+            other => {
+                return Err(cfg_err(
+                    path,
+                    format!("{key}.clock = \"{other}\": expected \"wall\" or \"cpu\""),
+                ))
+            }
+        };
+    }
+    if t.act.is_zero() {
+        return Err(cfg_err(path, format!("{key}.act must be more than 0 ms")));
+    }
+    if t.act_hard < t.act {
+        return Err(cfg_err(
+            path,
+            format!(
+                "{key}.act_hard ({:?}) must be at least {key}.act ({:?})",
+                t.act_hard, t.act
+            ),
+        ));
+    }
+    if t.init_hard < t.init {
+        return Err(cfg_err(
+            path,
+            format!(
+                "{key}.init_hard ({:?}) must be at least {key}.init ({:?})",
+                t.init_hard, t.init
+            ),
+        ));
+    }
+    Ok(t)
+}
+
+fn to_params(table: &toml::Table, path: &Path, key: &str) -> Result<AgentParams, HarnessError> {
+    let mut p = AgentParams::new();
+    for (k, v) in table {
+        let value = match v {
+            toml::Value::Integer(i) => ParamValue::Int(*i),
+            toml::Value::Float(f) => ParamValue::Float(*f),
+            toml::Value::Boolean(b) => ParamValue::Bool(*b),
+            toml::Value::String(s) => ParamValue::Str(s.clone()),
+            other => {
+                return Err(cfg_err(
+                    path,
+                    format!(
+                        "{key}.params.{k}: expected a number, boolean or string, got a {}",
+                        other.type_str()
+                    ),
+                ))
+            }
+        };
+        p.insert(k, value);
+    }
+    Ok(p)
+}
+
+/// Load, parse and validate a config file.
+pub fn load(path: &Path) -> Result<RunConfig, HarnessError> {
+    let text = crate::error::read_text(path)?;
+    parse(&text, path)
+}
+
+/// Parse and validate config text (`path` names it in errors and anchors
+/// relative level paths).
+pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
+    let raw: RawConfig = toml::from_str(text).map_err(|e| {
+        let msg = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(span) => {
+                let (l, c) = line_col(text, span.start);
+                HarnessError::Config(format!("{}:{l}:{c}: {msg}", path.display()))
+            }
+            None => cfg_err(path, msg),
+        }
+    })?;
+    let game: GameKind = raw
+        .game
+        .parse()
+        .map_err(|e: HarnessError| cfg_err(path, format!("game: {e}")))?;
+    let name = raw.name.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "run".into())
+    });
+    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+        return Err(cfg_err(
+            path,
+            format!("name = {name:?}: expected a plain folder name"),
+        ));
+    }
+    let repetitions = match raw.repetitions {
+        None => 1,
+        Some(r) if r >= 1 && r <= u32::MAX as i64 => r as u32,
+        Some(r) => {
+            return Err(cfg_err(
+                path,
+                format!("repetitions = {r}: expected 1 or more"),
+            ))
+        }
+    };
+    let concurrency = match raw.concurrency {
+        None => std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+        Some(c) if (1..=1024).contains(&c) => c as usize,
+        Some(c) => {
+            return Err(cfg_err(
+                path,
+                format!("concurrency = {c}: expected 1 to 1024"),
+            ))
+        }
+    };
+    let max_steps = match raw.max_steps {
+        None => None,
+        Some(m) if m >= 1 && m <= u32::MAX as i64 => Some(m as u32),
+        Some(m) => {
+            return Err(cfg_err(
+                path,
+                format!("max_steps = {m}: expected 1 or more"),
+            ))
+        }
+    };
+    let time = apply_time(
+        TimeLimits::default(),
+        &raw.time.clone().unwrap_or_default(),
+        path,
+        "time",
+    )?;
+    let base_dir = path.parent().unwrap_or(Path::new("."));
+    let mut agents_out: Vec<AgentSpec> = Vec::new();
+    if raw.agents.is_empty() {
+        return Err(cfg_err(
+            path,
+            "no [[agents]]: a run needs at least one agent",
+        ));
+    }
+    for (i, a) in raw.agents.iter().enumerate() {
+        let key = format!("agents[{i}]");
+        let params = match &a.params {
+            Some(t) => to_params(t, path, &key)?,
+            None => AgentParams::new(),
+        };
+        let agent_time = match &a.time {
+            Some(t) => apply_time(time, t, path, &format!("{key}.time"))?,
+            None => time,
+        };
+        let label = a.name.clone().unwrap_or_else(|| a.agent.clone());
+        if agents_out.iter().any(|x| x.label == label) {
+            return Err(cfg_err(
+                path,
+                format!(
+                    "{key}: the name `{label}` is used twice; give each agent a distinct `name`"
+                ),
+            ));
+        }
+        agents_out.push(AgentSpec {
+            label,
+            kind: AgentKind::BuiltIn {
+                name: a.agent.clone(),
+                params,
+            },
+            time: agent_time,
+        });
+    }
+    let levels = match &raw.levels {
+        None => None,
+        Some(ls) if ls.is_empty() => {
+            return Err(cfg_err(
+                path,
+                "levels = []: name at least one level or leave the key out",
+            ))
+        }
+        Some(ls) => Some(
+            ls.iter()
+                .map(|l| {
+                    let s = match l {
+                        LevelEntry::Name(s) => s.clone(),
+                        LevelEntry::Index(i) => i.to_string(),
+                    };
+                    // Relative paths are relative to the config file when they exist there.
+                    let rel = base_dir.join(&s);
+                    if !Path::new(&s).exists() && rel.exists() {
+                        rel.to_string_lossy().into_owned()
+                    } else {
+                        s
+                    }
+                })
+                .collect::<Vec<_>>(),
+        ),
+    };
+    let cfg = RunConfig {
+        name,
+        game,
+        levels: levels.unwrap_or_default(),
+        repetitions,
+        seed: raw.seed.unwrap_or(0),
+        concurrency,
+        max_steps,
+        time,
+        agents: agents_out,
+        source: path.to_path_buf(),
+    };
+    crate::with_game!(game, G => validate::<G>(cfg, path))
+}
+
+/// Fill in default levels and check that every level loads and every agent
+/// can be built, so that a bad config fails before the run starts.
+fn validate<G: ArenaGame>(mut cfg: RunConfig, path: &Path) -> Result<RunConfig, HarnessError> {
+    if cfg.levels.is_empty() {
+        cfg.levels = G::default_levels();
+    }
+    for (i, spec) in cfg.levels.iter().enumerate() {
+        G::load_level(spec, cfg.seed).map_err(|e| cfg_err(path, format!("levels[{i}]: {e}")))?;
+    }
+    let probe = G::load_level(&cfg.levels[0], cfg.seed)?;
+    let players = probe.num_players();
+    if players > 1 && cfg.agents.len() < 2 {
+        return Err(cfg_err(
+            path,
+            format!(
+                "{} is a {players}-player game: list at least 2 [[agents]]",
+                G::NAME
+            ),
+        ));
+    }
+    if cfg.concurrency == 0 {
+        // Default: one core per thinking agent.
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        cfg.concurrency = (cores / players.max(1)).max(1);
+    }
+    for (i, a) in cfg.agents.iter().enumerate() {
+        match &a.kind {
+            AgentKind::BuiltIn { name, params } => {
+                crate::games::build_agent::<G>(name, params, 0)
+                    .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
+            }
+        }
+    }
+    Ok(cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<RunConfig, HarnessError> {
+        parse(text, Path::new("test.toml"))
+    }
+
+    #[test]
+    fn minimal_config_gets_gvgai_defaults() {
+        let c = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\n").unwrap();
+        assert_eq!(c.levels, vec!["0", "1", "2", "3", "4"]);
+        assert_eq!(c.time, TimeLimits::default());
+        assert_eq!(c.time.act, Duration::from_millis(40));
+        assert_eq!(c.name, "test");
+        assert_eq!(c.repetitions, 1);
+    }
+
+    #[test]
+    fn unknown_key_names_key_line_and_valid_keys() {
+        let e = p("game = \"bait\"\nrepetition = 3\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("test.toml:2:1: unknown field `repetition`"),
+            "{e}"
+        );
+        assert!(e.contains("repetitions"), "{e}");
+        assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn unknown_agent_and_game_list_valid_values() {
+        let e = p("game = \"bait\"\n[[agents]]\nagent = \"alphago\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("agents[0]: unknown agent `alphago` for bait; valid agents: random"),
+            "{e}"
+        );
+        let e = p("game = \"chess\"\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown game `chess`; valid games: bait"), "{e}");
+    }
+
+    #[test]
+    fn negative_and_inverted_limits_are_rejected() {
+        let e = p("game = \"bait\"\n[time]\nact = -5\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("negative"), "{e}");
+        let e = p("game = \"bait\"\n[time]\nact = \"60ms\"\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("time.act_hard (50ms) must be at least time.act (60ms)"),
+            "{e}"
+        );
+        let e = p("game = \"bait\"\nrepetitions = 0\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("repetitions = 0"), "{e}");
+    }
+
+    #[test]
+    fn per_agent_time_overrides_and_params() {
+        let c = p(
+            "game = \"bait\"\nlevels = [0, \"3\"]\n[time]\nact = \"100ms\"\nact_hard = \"150ms\"\n\
+                   [[agents]]\nagent = \"random\"\nname = \"r\"\ntime = { act_hard = \"200ms\" }\n",
+        )
+        .unwrap();
+        assert_eq!(c.levels, vec!["0", "3"]);
+        assert_eq!(c.agents[0].label, "r");
+        assert_eq!(c.agents[0].time.act, Duration::from_millis(100));
+        assert_eq!(c.agents[0].time.act_hard, Duration::from_millis(200));
+        let e = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\nparams = { depth = 3 }\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("has no parameter `depth`"), "{e}");
+    }
+
+    #[test]
+    fn bad_level_is_reported() {
+        let e = p("game = \"bait\"\nlevels = [\"9\"]\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("levels[0]: bait level `9` is neither a built-in level (0, 1, 2, 3, 4)"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,307 @@
+//! Contestants: the harness side of an agent. A contestant is asked for a
+//! decision in two steps, [`Contestant::request`] then [`Contestant::wait`],
+//! so that the runner can ask both seats of a simultaneous game at once and
+//! still never wait past anyone's hard limit.
+//!
+//! [`InProcess`] runs a built-in [`games::Agent`] on a worker thread of its
+//! own. A panic becomes [`Outcome::Crash`]; an agent that does not answer by
+//! the deadline is abandoned: its thread is detached and keeps running until
+//! the agent returns (a thread cannot be killed), the episode goes on
+//! without it, and the harness never waits for that thread again. Untrusted
+//! code belongs in a subprocess, where the whole process can be killed.
+
+use crate::outcome::Outcome;
+use crate::timing::{thread_cpu_time, AgentTimer, Clock};
+use games::{Agent, AgentStats, Game, Seat};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+/// What a contestant is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The init call (with the init budget).
+    Init,
+    /// An act call (with the act budget).
+    Act,
+}
+
+impl Phase {
+    /// `init` or `act`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Init => "init",
+            Phase::Act => "act",
+        }
+    }
+}
+
+/// The answer to one request, as measured by the harness.
+#[derive(Debug)]
+pub struct Reply<A> {
+    /// The action (for [`Phase::Act`]), `None` for init; or the failure.
+    pub result: Result<Option<A>, Failure>,
+    /// Wall time from the request to the answer, measured by the harness.
+    pub wall: Duration,
+    /// CPU time of the agent's thread during the call, where known.
+    pub cpu: Option<Duration>,
+}
+
+/// Why a contestant produced no usable answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The outcome to record.
+    pub outcome: Outcome,
+    /// Details for the log / CSV `detail` column.
+    pub detail: String,
+}
+
+/// The harness side of one agent in one episode.
+pub trait Contestant<G: Game>: Send {
+    /// Start a request for `seat` in `state`; the decision's clock started at
+    /// `start` with soft budget `budget`.
+    fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration);
+    /// Wait for the answer until `deadline` (wall clock). Returns a
+    /// [`Failure`] with [`Outcome::Disqualified`] (in-process) or
+    /// [`Outcome::Timeout`] (subprocess) when the deadline passes.
+    fn wait(&mut self, deadline: Instant) -> Reply<G::Action>;
+    /// Tell the agent the game is over (best effort, bounded wait).
+    fn end(&mut self, state: &G, seat: Seat);
+    /// The agent's counters (best effort).
+    fn stats(&mut self) -> AgentStats;
+}
+
+enum Job<G: Game> {
+    Call {
+        phase: Phase,
+        state: G,
+        seat: Seat,
+        start: Instant,
+        budget: Duration,
+    },
+    End {
+        state: G,
+        seat: Seat,
+    },
+}
+
+enum Answer<A> {
+    Done { action: Option<A>, cpu: Duration },
+    Panicked(String),
+    Ended(AgentStats),
+}
+
+/// A built-in agent on its own worker thread.
+pub struct InProcess<G: Game> {
+    jobs: Option<Sender<Job<G>>>,
+    answers: Receiver<Answer<G::Action>>,
+    started: Option<Instant>,
+    phase: Phase,
+    broken: Option<Failure>,
+    stats: AgentStats,
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+/// A panicking built-in agent is an outcome (`crash`, with the message in the
+/// CSV `detail` column), not news for the terminal. The default panic report
+/// (which may also capture a backtrace, slow enough to blow a 50 ms limit) is
+/// silenced for agent worker threads only; every other thread keeps it.
+fn quiet_agent_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let agent_thread = std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with(AGENT_THREAD_PREFIX));
+            if !agent_thread {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Worker threads of in-process agents are named with this prefix.
+const AGENT_THREAD_PREFIX: &str = "agent-";
+
+impl<G: Game> InProcess<G> {
+    /// Start a worker thread for `agent`, judged on `clock` (the clock the
+    /// agent's [`games::Timer`] reads).
+    pub fn spawn(mut agent: Box<dyn Agent<G>>, clock: Clock, label: &str) -> Self {
+        let (job_tx, job_rx) = mpsc::channel::<Job<G>>();
+        let (ans_tx, ans_rx) = mpsc::channel::<Answer<G::Action>>();
+        quiet_agent_panics();
+        let builder = std::thread::Builder::new().name(format!("{AGENT_THREAD_PREFIX}{label}"));
+        let spawned = builder.spawn(move || {
+            while let Ok(job) = job_rx.recv() {
+                let answer = match job {
+                    Job::Call {
+                        phase,
+                        state,
+                        seat,
+                        start,
+                        budget,
+                    } => {
+                        let timer = AgentTimer::new(clock, start, budget);
+                        let cpu0 = thread_cpu_time();
+                        let r = catch_unwind(AssertUnwindSafe(|| match phase {
+                            Phase::Init => {
+                                agent.init(&state, seat, &timer);
+                                None
+                            }
+                            Phase::Act => Some(agent.act(&state, seat, &timer)),
+                        }));
+                        let cpu = thread_cpu_time().saturating_sub(cpu0);
+                        match r {
+                            Ok(action) => Answer::Done { action, cpu },
+                            Err(p) => Answer::Panicked(panic_message(p)),
+                        }
+                    }
+                    Job::End { state, seat } => {
+                        let r = catch_unwind(AssertUnwindSafe(|| {
+                            agent.end(&state, seat);
+                            agent.stats()
+                        }));
+                        match r {
+                            Ok(stats) => Answer::Ended(stats),
+                            Err(p) => Answer::Panicked(panic_message(p)),
+                        }
+                    }
+                };
+                let fatal = matches!(answer, Answer::Panicked(_));
+                if ans_tx.send(answer).is_err() || fatal {
+                    break;
+                }
+            }
+        });
+        let broken = spawned.err().map(|e| Failure {
+            outcome: Outcome::SpawnFailed,
+            detail: format!("could not start the agent's thread: {e}"),
+        });
+        InProcess {
+            jobs: Some(job_tx),
+            answers: ans_rx,
+            started: None,
+            phase: Phase::Init,
+            broken,
+            stats: AgentStats::default(),
+        }
+    }
+}
+
+impl<G: Game> Contestant<G> for InProcess<G> {
+    fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration) {
+        self.started = Some(start);
+        self.phase = phase;
+        if self.broken.is_some() {
+            return;
+        }
+        let job = Job::Call {
+            phase,
+            state: state.clone(),
+            seat,
+            start,
+            budget,
+        };
+        if self
+            .jobs
+            .as_ref()
+            .map(|j| j.send(job).is_err())
+            .unwrap_or(true)
+        {
+            self.broken = Some(Failure {
+                outcome: Outcome::Crash,
+                detail: "the agent's thread is gone".into(),
+            });
+        }
+    }
+
+    fn wait(&mut self, deadline: Instant) -> Reply<G::Action> {
+        let start = self.started.unwrap_or_else(Instant::now);
+        if let Some(f) = &self.broken {
+            return Reply {
+                result: Err(f.clone()),
+                wall: Duration::ZERO,
+                cpu: None,
+            };
+        }
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        let got = self.answers.recv_timeout(timeout);
+        let wall = start.elapsed();
+        let fail = |outcome, detail: String| Reply {
+            result: Err(Failure { outcome, detail }),
+            wall,
+            cpu: None,
+        };
+        match got {
+            Ok(Answer::Done { action, cpu }) => Reply {
+                result: Ok(action),
+                wall,
+                cpu: Some(cpu),
+            },
+            Ok(Answer::Panicked(msg)) => {
+                self.jobs = None;
+                let f = Failure {
+                    outcome: Outcome::Crash,
+                    detail: format!("panicked: {msg}"),
+                };
+                self.broken = Some(f.clone());
+                fail(Outcome::Crash, f.detail)
+            }
+            Ok(Answer::Ended(_)) => fail(Outcome::Crash, "out-of-order answer".into()),
+            Err(RecvTimeoutError::Timeout) => {
+                // Abandon the thread: drop our end of the job channel so that it
+                // exits if it ever returns; never wait on it again.
+                self.jobs = None;
+                let detail = format!(
+                    "{} gave no answer within {:.1} ms, past the hard limit; worker thread abandoned",
+                    self.phase.as_str(),
+                    crate::timing::ms(wall)
+                );
+                self.broken = Some(Failure {
+                    outcome: Outcome::Disqualified,
+                    detail: detail.clone(),
+                });
+                fail(Outcome::Disqualified, detail)
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                self.jobs = None;
+                fail(Outcome::Crash, "the agent's thread ended".into())
+            }
+        }
+    }
+
+    fn end(&mut self, state: &G, seat: Seat) {
+        if self.broken.is_some() {
+            return;
+        }
+        let Some(jobs) = self.jobs.take() else { return };
+        if jobs
+            .send(Job::End {
+                state: state.clone(),
+                seat,
+            })
+            .is_ok()
+        {
+            // GVGAI's tear-down budget is 100 ms; we wait a little longer and
+            // simply ignore a late end().
+            if let Ok(Answer::Ended(stats)) = self.answers.recv_timeout(Duration::from_millis(200))
+            {
+                self.stats = stats;
+            }
+        }
+    }
+
+    fn stats(&mut self) -> AgentStats {
+        self.stats
+    }
+}

@@ -1,0 +1,546 @@
+//! Reporters: the CSV tables of a run and the summary printed at the end.
+//!
+//! - `episodes.csv`: one row per (episode, agent), appended and flushed as
+//!   each episode finishes, so an interrupted run loses nothing finished.
+//! - `summary.csv`: one row per (agent, level) plus an `all` row per agent.
+//! - `crosstable.csv` (two-player games): one row per (agent, opponent).
+//! - `moves.jsonl`: the actions of every episode, one JSON object per line.
+
+use crate::config::RunConfig;
+use crate::error::HarnessError;
+use crate::outcome::Outcome;
+use crate::runner::EpisodeRecord;
+use games::PlayerResult;
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// One row of `episodes.csv`.
+#[derive(Debug, Serialize, Clone, PartialEq)]
+pub struct EpisodeRow {
+    /// Run name.
+    pub run: String,
+    /// Game name.
+    pub game: String,
+    /// Level spec.
+    pub level: String,
+    /// Repetition (0-based).
+    pub repetition: u32,
+    /// Episode index in the plan.
+    pub episode: usize,
+    /// Episode seed.
+    pub seed: u64,
+    /// Seat (0 or 1).
+    pub seat: usize,
+    /// Agent label.
+    pub agent: String,
+    /// Opponent labels (two-player games), `;`-separated; empty for puzzles.
+    pub opponent: String,
+    /// win / loss / draw.
+    pub result: String,
+    /// normal / disqualified / crash / ...
+    pub outcome: String,
+    /// Final score.
+    pub score: f64,
+    /// Ticks played.
+    pub steps: u32,
+    /// Init + all acts, ms (on the judging clock).
+    pub total_ms: f64,
+    /// CPU time of the agent's thread over init + all acts, ms (empty where not measured).
+    pub cpu_ms: Option<f64>,
+    /// Mean act time, ms.
+    pub mean_act_ms: f64,
+    /// Longest act, ms.
+    pub max_act_ms: f64,
+    /// 99th percentile act time (nearest rank), ms.
+    pub p99_act_ms: f64,
+    /// Overruns of the soft budget.
+    pub overruns: u32,
+    /// Nodes expanded (planning agents), empty if not reported.
+    pub expanded: Option<u64>,
+    /// Failure details.
+    pub detail: String,
+}
+
+/// The `p`-th percentile (0–100) of `xs` by nearest rank; 0 for no data.
+pub fn percentile(xs: &[f64], p: f64) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let rank = ((p / 100.0) * v.len() as f64).ceil().max(1.0) as usize;
+    v[rank.min(v.len()) - 1]
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The rows of one finished episode.
+pub fn episode_rows(cfg: &RunConfig, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
+    let labels: Vec<&str> = rec
+        .seats
+        .iter()
+        .map(|s| cfg.agents[s.agent].label.as_str())
+        .collect();
+    rec.seats
+        .iter()
+        .enumerate()
+        .map(|(seat, s)| {
+            let n = s.act_ms.len();
+            let mean = if n == 0 {
+                0.0
+            } else {
+                s.act_ms.iter().sum::<f64>() / n as f64
+            };
+            let max = s.act_ms.iter().copied().fold(0.0, f64::max);
+            EpisodeRow {
+                run: cfg.name.clone(),
+                game: cfg.game.name().to_string(),
+                level: rec.episode.level.clone(),
+                repetition: rec.episode.repetition,
+                episode: rec.episode.index,
+                seed: rec.episode.seed,
+                seat,
+                agent: labels[seat].to_string(),
+                opponent: labels
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != seat)
+                    .map(|(_, l)| *l)
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                result: s.result.as_str().to_string(),
+                outcome: s.outcome.as_str().to_string(),
+                score: s.score,
+                steps: rec.steps,
+                total_ms: round3(s.total_ms()),
+                cpu_ms: if s.cpu_ms > 0.0 {
+                    Some(round3(s.cpu_ms))
+                } else {
+                    None
+                },
+                mean_act_ms: round3(mean),
+                max_act_ms: round3(max),
+                p99_act_ms: round3(percentile(&s.act_ms, 99.0)),
+                overruns: s.overruns,
+                expanded: s.expanded,
+                detail: s.detail.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Writes `episodes.csv` and `moves.jsonl` row by row, flushing after each episode.
+pub struct EpisodeWriter {
+    csv: csv::Writer<File>,
+    moves: BufWriter<File>,
+    csv_path: PathBuf,
+    moves_path: PathBuf,
+}
+
+impl EpisodeWriter {
+    /// Create (truncate) the files in `dir`.
+    pub fn create(dir: &Path) -> Result<Self, HarnessError> {
+        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+        let csv_path = dir.join("episodes.csv");
+        let moves_path = dir.join("moves.jsonl");
+        let csv = csv::Writer::from_path(&csv_path).map_err(|source| HarnessError::Csv {
+            path: csv_path.clone(),
+            source,
+        })?;
+        let moves = File::create(&moves_path).map_err(|e| HarnessError::io(&moves_path, e))?;
+        Ok(EpisodeWriter {
+            csv,
+            moves: BufWriter::new(moves),
+            csv_path,
+            moves_path,
+        })
+    }
+
+    /// Append one episode and flush.
+    pub fn write(
+        &mut self,
+        cfg: &RunConfig,
+        rec: &EpisodeRecord,
+        rows: &[EpisodeRow],
+    ) -> Result<(), HarnessError> {
+        let csv_err = |source| HarnessError::Csv {
+            path: self.csv_path.clone(),
+            source,
+        };
+        for r in rows {
+            self.csv.serialize(r).map_err(csv_err)?;
+        }
+        self.csv
+            .flush()
+            .map_err(|e| HarnessError::io(&self.csv_path, e))?;
+        let line = serde_json::json!({
+            "episode": rec.episode.index,
+            "level": rec.episode.level,
+            "repetition": rec.episode.repetition,
+            "seed": rec.episode.seed,
+            "seats": rec.seats.iter().map(|s| cfg.agents[s.agent].label.as_str()).collect::<Vec<_>>(),
+            "moves": rec.moves,
+        });
+        writeln!(self.moves, "{line}")
+            .and_then(|_| self.moves.flush())
+            .map_err(|e| HarnessError::io(&self.moves_path, e))
+    }
+}
+
+/// One row of `summary.csv`.
+#[derive(Debug, Serialize, Clone, PartialEq)]
+pub struct SummaryRow {
+    /// Agent label.
+    pub agent: String,
+    /// Level, or `all`.
+    pub level: String,
+    /// Episodes played.
+    pub episodes: usize,
+    /// Wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// Wins / episodes.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval of the win rate.
+    pub win_rate_lo: f64,
+    /// Upper end of the 95% Wilson interval of the win rate.
+    pub win_rate_hi: f64,
+    /// Mean final score.
+    pub mean_score: f64,
+    /// Mean ticks.
+    pub mean_steps: f64,
+    /// Mean act time over all acts, ms.
+    pub mean_act_ms: f64,
+    /// Longest act, ms.
+    pub max_act_ms: f64,
+    /// Total overruns of the soft budget.
+    pub overruns: u64,
+    /// Episodes ended by disqualification (hard limit).
+    pub disqualifications: usize,
+    /// Episodes ended by any other failure (crash, illegal move, ...).
+    pub other_failures: usize,
+    /// Mean nodes expanded, where reported.
+    pub mean_expanded: Option<f64>,
+}
+
+/// The 95% Wilson score interval of `wins` successes in `n` trials.
+pub fn wilson(wins: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n_f = n as f64;
+    let p = wins as f64 / n_f;
+    let denom = 1.0 + z * z / n_f;
+    let center = (p + z * z / (2.0 * n_f)) / denom;
+    let half = z * ((p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt()) / denom;
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+fn summarize(agent: &str, level: &str, rows: &[&EpisodeRow]) -> SummaryRow {
+    let n = rows.len();
+    let wins = rows
+        .iter()
+        .filter(|r| r.result == PlayerResult::Win.as_str())
+        .count();
+    let draws = rows
+        .iter()
+        .filter(|r| r.result == PlayerResult::Draw.as_str())
+        .count();
+    let (lo, hi) = wilson(wins, n);
+    let mean = |f: &dyn Fn(&EpisodeRow) -> f64| {
+        if n == 0 {
+            0.0
+        } else {
+            rows.iter().map(|r| f(r)).sum::<f64>() / n as f64
+        }
+    };
+    // Mean act time weighted by acts: total act time / number of acts.
+    let acts: f64 = rows
+        .iter()
+        .map(|r| {
+            if r.mean_act_ms > 0.0 {
+                r.steps as f64
+            } else {
+                0.0
+            }
+        })
+        .sum();
+    let act_time: f64 = rows
+        .iter()
+        .map(|r| {
+            if r.mean_act_ms > 0.0 {
+                r.mean_act_ms * r.steps as f64
+            } else {
+                0.0
+            }
+        })
+        .sum();
+    let expanded: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.expanded.map(|e| e as f64))
+        .collect();
+    SummaryRow {
+        agent: agent.to_string(),
+        level: level.to_string(),
+        episodes: n,
+        wins,
+        draws,
+        losses: n - wins - draws,
+        win_rate: round3(if n == 0 { 0.0 } else { wins as f64 / n as f64 }),
+        win_rate_lo: round3(lo),
+        win_rate_hi: round3(hi),
+        mean_score: round3(mean(&|r| r.score)),
+        mean_steps: round3(mean(&|r| r.steps as f64)),
+        mean_act_ms: round3(if acts > 0.0 { act_time / acts } else { 0.0 }),
+        max_act_ms: rows.iter().map(|r| r.max_act_ms).fold(0.0, f64::max),
+        overruns: rows.iter().map(|r| r.overruns as u64).sum(),
+        disqualifications: rows
+            .iter()
+            .filter(|r| {
+                r.outcome == Outcome::Disqualified.as_str()
+                    || r.outcome == Outcome::Timeout.as_str()
+            })
+            .count(),
+        other_failures: rows
+            .iter()
+            .filter(|r| {
+                r.outcome != Outcome::Normal.as_str()
+                    && r.outcome != Outcome::Disqualified.as_str()
+                    && r.outcome != Outcome::Timeout.as_str()
+            })
+            .count(),
+        mean_expanded: if expanded.is_empty() {
+            None
+        } else {
+            Some(round3(expanded.iter().sum::<f64>() / expanded.len() as f64))
+        },
+    }
+}
+
+/// Summary rows: per agent (config order), per level (config order), then `all`.
+pub fn summary(cfg: &RunConfig, rows: &[EpisodeRow]) -> Vec<SummaryRow> {
+    let mut out = Vec::new();
+    for a in &cfg.agents {
+        let mine: Vec<&EpisodeRow> = rows.iter().filter(|r| r.agent == a.label).collect();
+        for level in &cfg.levels {
+            let at: Vec<&EpisodeRow> = mine.iter().copied().filter(|r| &r.level == level).collect();
+            if !at.is_empty() {
+                out.push(summarize(&a.label, level, &at));
+            }
+        }
+        out.push(summarize(&a.label, "all", &mine));
+    }
+    out
+}
+
+/// One row of `crosstable.csv` (two-player games).
+#[derive(Debug, Serialize, Clone, PartialEq)]
+pub struct CrossRow {
+    /// Agent label.
+    pub agent: String,
+    /// Opponent label.
+    pub opponent: String,
+    /// Games played against that opponent.
+    pub games: usize,
+    /// Wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// (wins + draws / 2) / games.
+    pub points_rate: f64,
+    /// Wins / games.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval of the win rate.
+    pub win_rate_lo: f64,
+    /// Upper end of the 95% Wilson interval of the win rate.
+    pub win_rate_hi: f64,
+}
+
+/// Cross-table rows for every ordered pair of agents that met.
+pub fn crosstable(cfg: &RunConfig, rows: &[EpisodeRow]) -> Vec<CrossRow> {
+    let mut out = Vec::new();
+    for a in &cfg.agents {
+        for b in &cfg.agents {
+            if a.label == b.label {
+                continue;
+            }
+            let games: Vec<&EpisodeRow> = rows
+                .iter()
+                .filter(|r| r.agent == a.label && r.opponent == b.label)
+                .collect();
+            if games.is_empty() {
+                continue;
+            }
+            let n = games.len();
+            let wins = games.iter().filter(|r| r.result == "win").count();
+            let draws = games.iter().filter(|r| r.result == "draw").count();
+            let (lo, hi) = wilson(wins, n);
+            out.push(CrossRow {
+                agent: a.label.clone(),
+                opponent: b.label.clone(),
+                games: n,
+                wins,
+                draws,
+                losses: n - wins - draws,
+                points_rate: round3((wins as f64 + draws as f64 / 2.0) / n as f64),
+                win_rate: round3(wins as f64 / n as f64),
+                win_rate_lo: round3(lo),
+                win_rate_hi: round3(hi),
+            });
+        }
+    }
+    out
+}
+
+/// Write any serializable rows to a CSV file.
+pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), HarnessError> {
+    let err = |source| HarnessError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut w = csv::Writer::from_path(path).map_err(err)?;
+    for r in rows {
+        w.serialize(r).map_err(err)?;
+    }
+    w.flush().map_err(|e| HarnessError::io(path, e))
+}
+
+/// The summary as an aligned text table (the `all` rows, or every row when
+/// `per_level`).
+pub fn summary_table(rows: &[SummaryRow], per_level: bool) -> String {
+    let header = [
+        "agent",
+        "level",
+        "episodes",
+        "win rate (95% CI)",
+        "mean score",
+        "mean steps",
+        "mean act ms",
+        "max act ms",
+        "overruns",
+        "DQ",
+        "fail",
+    ];
+    let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for r in rows.iter().filter(|r| per_level || r.level == "all") {
+        lines.push(vec![
+            r.agent.clone(),
+            r.level.clone(),
+            r.episodes.to_string(),
+            format!(
+                "{:.2} ({:.2}-{:.2})",
+                r.win_rate, r.win_rate_lo, r.win_rate_hi
+            ),
+            format!("{:.2}", r.mean_score),
+            format!("{:.1}", r.mean_steps),
+            format!("{:.2}", r.mean_act_ms),
+            format!("{:.2}", r.max_act_ms),
+            r.overruns.to_string(),
+            r.disqualifications.to_string(),
+            r.other_failures.to_string(),
+        ]);
+    }
+    align(&lines)
+}
+
+/// The cross-table as aligned text.
+pub fn crosstable_table(rows: &[CrossRow]) -> String {
+    let mut lines: Vec<Vec<String>> = vec![[
+        "agent",
+        "opponent",
+        "games",
+        "W",
+        "D",
+        "L",
+        "points",
+        "win rate (95% CI)",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()];
+    for r in rows {
+        lines.push(vec![
+            r.agent.clone(),
+            r.opponent.clone(),
+            r.games.to_string(),
+            r.wins.to_string(),
+            r.draws.to_string(),
+            r.losses.to_string(),
+            format!("{:.3}", r.points_rate),
+            format!(
+                "{:.2} ({:.2}-{:.2})",
+                r.win_rate, r.win_rate_lo, r.win_rate_hi
+            ),
+        ]);
+    }
+    align(&lines)
+}
+
+fn align(lines: &[Vec<String>]) -> String {
+    let cols = lines[0].len();
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            lines
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for l in lines {
+        let cells: Vec<String> = l
+            .iter()
+            .enumerate()
+            .map(|(c, s)| {
+                if c < 2 {
+                    format!("{s:<w$}", w = widths[c])
+                } else {
+                    format!("{s:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_known_values() {
+        let (lo, hi) = wilson(5, 10);
+        assert!(
+            (lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(10, 10);
+        assert!(
+            (lo - 0.7225).abs() < 1e-3 && (hi - 1.0).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0, 0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn percentile_nearest_rank() {
+        let xs: Vec<f64> = (1..=100).map(|x| x as f64).collect();
+        assert_eq!(percentile(&xs, 99.0), 99.0);
+        assert_eq!(percentile(&xs, 100.0), 100.0);
+        assert_eq!(percentile(&[3.0], 99.0), 3.0);
+        assert_eq!(percentile(&[], 99.0), 0.0);
+    }
+}

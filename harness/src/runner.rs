@@ -1,0 +1,401 @@
+//! The tournament runner: a config becomes a list of [`Episode`]s, each
+//! episode is played under the time rules by [`play_episode`], and
+//! [`run_tournament`] plays them concurrently, handing every finished
+//! [`EpisodeRecord`] to a callback on the calling thread. The runner prints
+//! nothing and writes no file: reporters do (see [`crate::report`]).
+//!
+//! # Time rules (GVGAI's)
+//! For each decision the harness starts its clock, hands over the state and
+//! waits at most until the hard limit (wall clock; under `clock = "cpu"` a
+//! wall-clock safety limit, see [`TimeLimits::hang_limit`]). Then it judges
+//! the time the chosen clock measured:
+//! - within the soft budget: the action is played;
+//! - past the soft budget, within the hard limit: the game's fallback action
+//!   (Bait: NIL) is played instead and an overrun is counted;
+//! - past the hard limit, or no answer: the agent is disqualified, the
+//!   episode ends, the agent loses (in a two-player game the opponent wins).
+//!
+//! Init follows the same rule with the init budget (an overrun is counted,
+//! there is no action to replace).
+
+use crate::config::{AgentKind, AgentSpec, RunConfig, TimeLimits};
+use crate::error::HarnessError;
+use crate::games::ArenaGame;
+use crate::outcome::Outcome;
+use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
+use crate::timing::{ms, Clock};
+use games::PlayerResult;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// One game to play: a level, a lineup of agents in seats, a seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Episode {
+    /// Position in the plan (seeds derive from it).
+    pub index: usize,
+    /// Level spec.
+    pub level: String,
+    /// Repetition number (0-based) of this (lineup, level).
+    pub repetition: u32,
+    /// `seats[s]` = index into the config's agents of the agent in seat `s`.
+    pub seats: Vec<usize>,
+    /// The episode's seed.
+    pub seed: u64,
+}
+
+/// The seed of episode `index` under master seed `master`: independent of
+/// concurrency and of the order in which episodes finish.
+pub fn episode_seed(master: u64, index: u64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(master);
+    rng.set_stream(index);
+    rng.next_u64()
+}
+
+/// The seed handed to the agent in `seat` of an episode with seed `episode_seed`.
+pub fn agent_seed(episode_seed: u64, seat: usize) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(episode_seed);
+    rng.set_stream(seat as u64 + 1);
+    rng.next_u64()
+}
+
+/// Build the episode list. One-player games: every agent on every level,
+/// `repetitions` times. Two-player games: every pair of distinct agents on
+/// every level, `repetitions` times in each seating (seats swapped).
+pub fn plan(cfg: &RunConfig, players: usize) -> Vec<Episode> {
+    let mut lineups: Vec<Vec<usize>> = Vec::new();
+    let n = cfg.agents.len();
+    if players <= 1 {
+        lineups.extend((0..n).map(|a| vec![a]));
+    } else {
+        for i in 0..n {
+            for j in i + 1..n {
+                lineups.push(vec![i, j]);
+                lineups.push(vec![j, i]);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for level in &cfg.levels {
+        for rep in 0..cfg.repetitions {
+            for seats in &lineups {
+                let index = out.len();
+                out.push(Episode {
+                    index,
+                    level: level.clone(),
+                    repetition: rep,
+                    seats: seats.clone(),
+                    seed: episode_seed(cfg.seed, index as u64),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What happened to one seat in an episode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRecord {
+    /// Index of the agent in the config.
+    pub agent: usize,
+    /// Win / loss / draw.
+    pub result: PlayerResult,
+    /// Normal, or how the agent misbehaved.
+    pub outcome: Outcome,
+    /// Details of a failure (empty when normal).
+    pub detail: String,
+    /// The seat's score at the end.
+    pub score: f64,
+    /// Time of every act, in ms, on the judging clock.
+    pub act_ms: Vec<f64>,
+    /// Time of init, in ms.
+    pub init_ms: f64,
+    /// CPU time of the agent's thread over init and all acts, in ms (where measured).
+    pub cpu_ms: f64,
+    /// Acts (and init) past the soft budget but within the hard limit.
+    pub overruns: u32,
+    /// Nodes expanded, if the agent reports them.
+    pub expanded: Option<u64>,
+}
+
+impl SeatRecord {
+    /// Init plus all acts, in ms.
+    pub fn total_ms(&self) -> f64 {
+        self.init_ms + self.act_ms.iter().sum::<f64>()
+    }
+}
+
+/// A finished episode.
+#[derive(Clone, Debug)]
+pub struct EpisodeRecord {
+    /// What was played.
+    pub episode: Episode,
+    /// Ticks played.
+    pub steps: u32,
+    /// One record per seat.
+    pub seats: Vec<SeatRecord>,
+    /// The actions played, one entry per tick (simultaneous moves joined by `/`).
+    pub moves: Vec<String>,
+}
+
+/// Judge a reply against the limits: the action to play (or the failure)
+/// and whether the soft budget was overrun.
+fn judge<A>(
+    reply: Reply<A>,
+    limits: &TimeLimits,
+    phase: Phase,
+    record: &mut SeatRecord,
+) -> (Result<Option<A>, Failure>, bool, f64) {
+    record.cpu_ms += reply.cpu.map(ms).unwrap_or(0.0);
+    let used = match limits.clock {
+        Clock::Wall => reply.wall,
+        Clock::Cpu => reply.cpu.unwrap_or(reply.wall),
+    };
+    let (soft, hard) = match phase {
+        Phase::Init => (limits.init, limits.init_hard),
+        Phase::Act => (limits.act, limits.act_hard),
+    };
+    let what = phase.as_str();
+    let result = match reply.result {
+        Err(f) => return (Err(f), false, ms(used)),
+        Ok(a) => a,
+    };
+    if used > hard {
+        let f = Failure {
+            outcome: Outcome::Disqualified,
+            detail: format!(
+                "{what} took {:.1} ms ({}), past the hard limit of {:.1} ms",
+                ms(used),
+                limits.clock.as_str(),
+                ms(hard)
+            ),
+        };
+        (Err(f), false, ms(used))
+    } else {
+        (Ok(result), used > soft, ms(used))
+    }
+}
+
+/// Build the contestant for `spec` in one episode.
+pub fn make_contestant<G: ArenaGame>(
+    spec: &AgentSpec,
+    seed: u64,
+) -> Result<Box<dyn Contestant<G>>, Failure> {
+    match &spec.kind {
+        AgentKind::BuiltIn { name, params } => {
+            match crate::games::build_agent::<G>(name, params, seed) {
+                Ok(agent) => Ok(Box::new(InProcess::spawn(
+                    agent,
+                    spec.time.clock,
+                    &spec.label,
+                ))),
+                Err(e) => Err(Failure {
+                    outcome: Outcome::SpawnFailed,
+                    detail: e.to_string(),
+                }),
+            }
+        }
+    }
+}
+
+/// Play one episode to its end under the time rules.
+pub fn play_episode<G: ArenaGame>(
+    cfg: &RunConfig,
+    ep: &Episode,
+) -> Result<EpisodeRecord, HarnessError> {
+    let mut state = G::load_level(&ep.level, ep.seed)?;
+    if let Some(m) = cfg.max_steps {
+        state.set_max_steps(m);
+    }
+    let players = state.num_players();
+    let specs: Vec<&AgentSpec> = ep.seats.iter().map(|&a| &cfg.agents[a]).collect();
+    let mut seats: Vec<SeatRecord> = ep
+        .seats
+        .iter()
+        .map(|&agent| SeatRecord {
+            agent,
+            result: PlayerResult::Ongoing,
+            outcome: Outcome::Normal,
+            detail: String::new(),
+            score: 0.0,
+            act_ms: Vec::new(),
+            init_ms: 0.0,
+            cpu_ms: 0.0,
+            overruns: 0,
+            expanded: None,
+        })
+        .collect();
+    let mut failed: Vec<Option<Failure>> = vec![None; players];
+    let mut contestants: Vec<Option<Box<dyn Contestant<G>>>> = Vec::with_capacity(players);
+    for (s, spec) in specs.iter().enumerate() {
+        match make_contestant::<G>(spec, agent_seed(ep.seed, s)) {
+            Ok(c) => contestants.push(Some(c)),
+            Err(f) => {
+                failed[s] = Some(f);
+                contestants.push(None);
+            }
+        }
+    }
+
+    // Init, all seats at once.
+    let mut deadlines = vec![Instant::now(); players];
+    for s in 0..players {
+        if let Some(c) = contestants[s].as_mut() {
+            let start = Instant::now();
+            c.request(Phase::Init, &state, s, start, specs[s].time.init);
+            deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.init_hard);
+        }
+    }
+    for s in 0..players {
+        if let Some(c) = contestants[s].as_mut() {
+            let (r, over, t) = judge(
+                c.wait(deadlines[s]),
+                &specs[s].time,
+                Phase::Init,
+                &mut seats[s],
+            );
+            seats[s].init_ms = t;
+            seats[s].overruns += over as u32;
+            if let Err(f) = r {
+                failed[s] = Some(f);
+            }
+        }
+    }
+
+    let mut moves = Vec::new();
+    let mut joint: Vec<G::Action> = (0..players).map(|s| state.fallback_action(s)).collect();
+    let mut names: Vec<String> = Vec::with_capacity(players);
+    while !state.is_over() && failed.iter().all(Option::is_none) {
+        let active: Vec<usize> = (0..players).filter(|&s| state.is_active(s)).collect();
+        for &s in &active {
+            let c = contestants[s]
+                .as_mut()
+                .expect("no failure means a contestant");
+            let start = Instant::now();
+            c.request(Phase::Act, &state, s, start, specs[s].time.act);
+            deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.act_hard);
+        }
+        names.clear();
+        for (s, a) in joint.iter_mut().enumerate() {
+            *a = state.fallback_action(s);
+        }
+        for &s in &active {
+            let c = contestants[s]
+                .as_mut()
+                .expect("no failure means a contestant");
+            let (r, over, t) = judge(
+                c.wait(deadlines[s]),
+                &specs[s].time,
+                Phase::Act,
+                &mut seats[s],
+            );
+            seats[s].act_ms.push(t);
+            match r {
+                Err(f) => failed[s] = Some(f),
+                Ok(a) => {
+                    let a = a.unwrap_or_else(|| state.fallback_action(s));
+                    if over {
+                        seats[s].overruns += 1;
+                    } else if !state.is_legal(s, a) {
+                        failed[s] = Some(Failure {
+                            outcome: Outcome::IllegalMove,
+                            detail: format!(
+                                "tick {}: `{}` is not legal",
+                                state.tick(),
+                                state.action_name(a)
+                            ),
+                        });
+                    } else {
+                        joint[s] = a;
+                    }
+                }
+            }
+            names.push(state.action_name(joint[s]));
+        }
+        if failed.iter().any(Option::is_some) {
+            break;
+        }
+        state.advance(&joint);
+        moves.push(names.join("/"));
+    }
+
+    let any_failed = failed.iter().any(Option::is_some);
+    for s in 0..players {
+        seats[s].score = state.score(s);
+        if let Some(f) = failed[s].take() {
+            seats[s].result = PlayerResult::Loss;
+            seats[s].outcome = f.outcome;
+            seats[s].detail = f.detail;
+        } else if any_failed {
+            // An opponent forfeited: the others win; a puzzle cannot get here.
+            seats[s].result = PlayerResult::Win;
+        } else {
+            seats[s].result = state.result(s);
+        }
+        if let Some(c) = contestants[s].as_mut() {
+            if seats[s].outcome == Outcome::Normal {
+                c.end(&state, s);
+                seats[s].expanded = c.stats().expanded;
+            }
+        }
+    }
+    Ok(EpisodeRecord {
+        episode: ep.clone(),
+        steps: state.tick(),
+        seats,
+        moves,
+    })
+}
+
+/// Play `episodes` with `cfg.concurrency` episodes at once, calling
+/// `on_done` on the calling thread for each finished episode, in finishing
+/// order. Stops starting new episodes once `stop` is set (finished ones are
+/// still delivered). Returns the first harness error, if any, after all
+/// started episodes have been delivered.
+pub fn run_tournament<G: ArenaGame>(
+    cfg: &RunConfig,
+    episodes: &[Episode],
+    stop: &AtomicBool,
+    on_done: &mut dyn FnMut(EpisodeRecord),
+) -> Result<(), HarnessError> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<EpisodeRecord, HarnessError>>();
+    let workers = cfg.concurrency.clamp(1, episodes.len().max(1));
+    let mut first_err = None;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(ep) = episodes.get(i) else { break };
+                let r = play_episode::<G>(cfg, ep);
+                let is_err = r.is_err();
+                if tx.send(r).is_err() || is_err {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            match r {
+                Ok(rec) => on_done(rec),
+                Err(e) => {
+                    if first_err.is_none() {
+                        first_err = Some(e);
+                    }
+                }
+            }
+        }
+    });
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,130 @@
+//! The `arena` binary as a user meets it: exit codes, error lines, traces.
+
+use std::process::Command;
+
+fn arena(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("arena runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn trace_bait_prints_one_json_object_per_tick_and_stops_at_the_end() {
+    let (code, out, err) = arena(&[
+        "trace",
+        "bait",
+        "--level",
+        "0",
+        "--actions",
+        "DOWN,RIGHT,DOWN,LEFT,DOWN,UP,UP,UP,LEFT,LEFT,LEFT",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    // Initial state plus 9 actions; the two after the win are not played.
+    assert_eq!(lines.len(), 10);
+    assert_eq!(
+        lines[0],
+        r#"{"tick":0,"avatar":[2,1],"has_key":false,"alive":true,"score":0.0,"over":false,"result":"none","grid":"wwwww/wgAww/ww..w/w.11w/wwk.w/wwwww"}"#
+    );
+    assert_eq!(
+        lines[9],
+        r#"{"tick":9,"avatar":[1,1],"has_key":true,"alive":true,"score":5.0,"over":true,"result":"win","grid":"wwwww/wB.ww/ww..w/w1..w/ww.1w/wwwww"}"#
+    );
+}
+
+#[test]
+fn bad_action_and_bad_level_are_one_line_errors_with_exit_code_2() {
+    let (code, _, err) = arena(&["trace", "bait", "--level", "0", "--actions", "UP,JUMP"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("item 2 `JUMP`"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("bad.txt");
+    std::fs::write(&lvl, "www\nwAq\nwgw\n").unwrap();
+    let (code, _, err) = arena(&["trace", "bait", "--level", lvl.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.txt: line 2, column 3: unknown character 'q'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_config_is_one_clear_line_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("bad.toml");
+    std::fs::write(&cfg, "game = \"bait\"\n[[agents]]\nagent = \"rnadom\"\n").unwrap();
+    let (code, _, err) = arena(&["run", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "agents[0]: unknown agent `rnadom` for bait; valid agents: random, onesteplookahead"
+        ),
+        "{err}"
+    );
+
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\n[time]\nact = \"fast\"\n[[agents]]\nagent = \"random\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = arena(&["run", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.toml:3:7") && err.contains("`fast` is not a duration"),
+        "{err}"
+    );
+
+    let (code, _, err) = arena(&["run", "does-not-exist.toml"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("does-not-exist.toml"), "{err}");
+}
+
+#[test]
+fn run_writes_tables_and_prints_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(
+        &cfg,
+        "name = \"tiny\"\ngame = \"bait\"\nlevels = [0]\nrepetitions = 2\nmax_steps = 20\n[[agents]]\nagent = \"random\"\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let (code, out, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("win rate (95% CI)"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("random") && l.contains(" all ")),
+        "{out}"
+    );
+    let episodes = std::fs::read_to_string(out_dir.join("episodes.csv")).unwrap();
+    assert_eq!(episodes.lines().count(), 3);
+    assert!(episodes.starts_with("run,game,level,repetition,episode,seed,seat,agent,opponent,result,outcome,score,steps,total_ms,cpu_ms,mean_act_ms,max_act_ms,p99_act_ms,overruns"));
+    let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 3, "{summary}"); // header, level 0, all
+}
+
+#[test]
+fn list_shows_games_levels_and_agents() {
+    let (code, out, _) = arena(&["list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("bait: GVGAI's Bait"));
+    assert!(out.contains("onesteplookahead"));
+    assert!(out.contains("GVGAI bait_lvl3.txt, 13x11"));
+}
