@@ -649,8 +649,7 @@ impl Position {
     /// Recompute the Zobrist hash from scratch.
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;
-        for sq in 0..256 {
-            let c = self.board[sq];
+        for (sq, &c) in self.board.iter().enumerate() {
             if c != EMPTY && c != OFF {
                 h ^= ZOBRIST[c as usize][sq];
             }

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 
 /// The largest perft count a vector is tested to in the (opt-level 1) test
 /// build; the full set runs in `arena bench xiangqi` (release).
-const TEST_NODE_BUDGET: u64 = 400_000;
+const TEST_NODE_BUDGET: u64 = 5_000_000;
 
 #[test]
 fn start_position_perft() {
