@@ -1000,7 +1000,7 @@ impl Position {
             self.kings[us] = t as u8;
         }
         if us == BLACK {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = 1 - us;
         self.hash = h;
@@ -1014,7 +1014,7 @@ impl Position {
         let us = 1 - self.side;
         self.side = us;
         if us == BLACK {
-            self.fullmove -= 1;
+            self.fullmove = self.fullmove.wrapping_sub(1);
         }
         let c = self.board[t];
         let i = self.slot[t];

@@ -347,3 +347,50 @@ fn game_trait_basics() {
     assert_eq!(hash(&a), hash(&b));
     assert_ne!(a, Xiangqi::new());
 }
+
+proptest::proptest! {
+    #[test]
+    fn fen_parser_never_panics(s in "[1-9kabnrcpKABNRCPEHx/ wb-]{0,80}") {
+        if let Ok(p) = Position::from_fen(&s) {
+            // whatever parses round-trips and can be searched
+            let q = Position::from_fen(&p.to_fen()).unwrap();
+            proptest::prop_assert_eq!(q.to_fen(), p.to_fen());
+            let mut q = q;
+            let _ = q.perft(2);
+        }
+    }
+
+    #[test]
+    fn move_parser_never_panics(s in "\\PC{0,8}") {
+        if let Some(m) = Move::parse_iccs(&s) {
+            proptest::prop_assert_eq!(Move::parse_iccs(&m.iccs()), Some(m));
+            let g = Xiangqi::new();
+            let _ = g.is_legal(0, m);
+        }
+        let _ = Move::parse_fsf_uci(&s);
+    }
+
+    #[test]
+    fn mutated_start_fens_never_panic(i in 0usize..60, c in "[1-9kabnrcpKABNRCP/]") {
+        let mut s = START_FEN.to_string();
+        if i < s.len() && s.is_char_boundary(i) && s.is_char_boundary(i + 1) {
+            s.replace_range(i..i + 1, &c);
+        }
+        if let Ok(mut p) = Position::from_fen(&s) {
+            let _ = p.perft(2);
+            let g = Xiangqi::from_position(p);
+            let _ = g.fallback_move();
+        }
+    }
+}
+
+#[test]
+fn huge_move_numbers_do_not_overflow() {
+    let mut p = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 4294967295").unwrap();
+    let mut l = MoveList::new();
+    p.gen_legal(&mut l);
+    let m = l.as_slice()[0];
+    let u = p.make(m);
+    p.unmake(m, u);
+    assert_eq!(p.fullmove(), u32::MAX);
+}
