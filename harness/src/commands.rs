@@ -18,7 +18,8 @@ fn unsupported(command: &'static str, game: &str, supported: &[&str]) -> Harness
 pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
         "bait" => crate::games::bait::trace(args, out),
-        other => Err(unsupported("trace", other, &["bait"])),
+        "xiangqi" => crate::games::xiangqi::trace(args, out),
+        other => Err(unsupported("trace", other, &["bait", "xiangqi"])),
     }
 }
 

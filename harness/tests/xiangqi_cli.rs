@@ -84,3 +84,23 @@ fn levels_are_start_a_fen_or_a_file() {
     g.set_max_steps(10);
     assert_eq!(g.max_plies(), 10);
 }
+
+#[test]
+fn trace_plays_iccs_moves_until_the_end() {
+    let (code, out, err) = arena(&[
+        "trace",
+        "xiangqi",
+        "--level",
+        "3k5/7R1/9/9/9/9/9/9/9/4K3R w - - 0 1",
+        "--actions",
+        "i0i9,d9d8",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].contains(r#""reason":"checkmate""#), "{}", lines[1]);
+    assert!(lines[1].contains(r#""result":"win""#), "{}", lines[1]);
+    let (code, _, err) = arena(&["trace", "xiangqi", "--level", "start", "--actions", "h2h8"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`h2h8` is illegal"), "{err}");
+}

@@ -2,7 +2,7 @@
 //! view, `arena perft xiangqi` and `arena bench xiangqi`.
 
 use super::{ArenaGame, LevelInfo};
-use crate::cli::{BenchArgs, PerftArgs};
+use crate::cli::{BenchArgs, PerftArgs, TraceArgs};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::xiangqi::{parse_perft_vectors, Position, Xiangqi, PERFT_DATA, START_FEN};
@@ -96,6 +96,38 @@ impl ArenaGame for Xiangqi {
 
 fn io(e: std::io::Error) -> HarnessError {
     HarnessError::io("<stdout>", e)
+}
+
+/// `arena trace xiangqi --level <start|FEN|file> --actions h2e2,h9g7,...`:
+/// the initial state, then the state after each ICCS move, one JSON object
+/// per line; stops after the move that ends the game. An unparsable or
+/// illegal move is an error naming it.
+pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let mut state = Xiangqi::load_level(&args.level, 0)?;
+    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
+    for (i, name) in args.actions.split(',').map(str::trim).enumerate() {
+        if name.is_empty() {
+            continue;
+        }
+        if state.is_over() {
+            break;
+        }
+        let m = games::xiangqi::Move::parse_iccs(name).ok_or_else(|| {
+            HarnessError::Config(format!(
+                "--actions: item {} `{name}` is not an ICCS move like h2e2",
+                i + 1
+            ))
+        })?;
+        if !state.play(m) {
+            return Err(HarnessError::Config(format!(
+                "--actions: item {} `{name}` is illegal in {}",
+                i + 1,
+                state.fen()
+            )));
+        }
+        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
+    }
+    Ok(())
 }
 
 /// `arena perft xiangqi`: with `--divide`, one `move: count` line per root
