@@ -13,7 +13,7 @@ use games::{Agent, AgentStats, Seat, Timer};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use search::{minimax_root, SearchConfig, SearchResult, Searcher};
+use search::{minimax_root, plain_alphabeta_root, SearchConfig, SearchResult, Searcher};
 
 /// The built-in Xiangqi agents.
 pub const AGENTS: &[AgentInfo] = &[
@@ -23,6 +23,7 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "depth: fixed search depth, 0 = deepen until the time budget (0)",
             "tt_log2: log2 of the transposition-table entries (20)",
+            "plain: textbook alpha-beta as in the USTC lab (fixed depth, default 4; no table, ordering, quiescence or extension) (false)",
         ],
     },
     AgentInfo {
@@ -50,7 +51,23 @@ pub fn make(
 ) -> Result<Box<dyn Agent<Xiangqi>>, AgentError> {
     match name {
         "alphabeta" => {
-            params.check_keys(name, &["depth", "tt_log2"])?;
+            params.check_keys(name, &["depth", "tt_log2", "plain"])?;
+            if params.bool(name, "plain", false)? {
+                let depth = params.u64(name, "depth", 4)?;
+                if depth == 0 || depth > 8 {
+                    return Err(AgentError::BadParam {
+                        agent: name.into(),
+                        key: "depth".into(),
+                        expected: "an integer in 1..=8 (with plain = true)".into(),
+                        got: depth.to_string(),
+                    });
+                }
+                return Ok(Box::new(FixedDepth {
+                    depth: depth as u32,
+                    prune: true,
+                    nodes: 0,
+                }));
+            }
             let depth = params.u64(name, "depth", 0)?;
             let tt = params.u64(name, "tt_log2", 20)?;
             if !(10..=26).contains(&tt) {
@@ -74,8 +91,9 @@ pub fn make(
                     got: depth.to_string(),
                 });
             }
-            Ok(Box::new(NoPrune {
+            Ok(Box::new(FixedDepth {
                 depth: depth as u32,
+                prune: false,
                 nodes: 0,
             }))
         }
@@ -145,15 +163,22 @@ impl Agent<Xiangqi> for AlphaBeta {
     }
 }
 
-/// Plain minimax at a fixed depth (see [`search::minimax_root`]).
-pub struct NoPrune {
+/// Fixed-depth search without any enhancement: plain minimax
+/// ([`search::minimax_root`], `alphabeta-noprune`) or textbook alpha-beta
+/// ([`search::plain_alphabeta_root`], `alphabeta` with `plain = true`).
+pub struct FixedDepth {
     depth: u32,
+    prune: bool,
     nodes: u64,
 }
 
-impl Agent<Xiangqi> for NoPrune {
+impl Agent<Xiangqi> for FixedDepth {
     fn act(&mut self, state: &Xiangqi, _seat: Seat, timer: &dyn Timer) -> Move {
-        let r = minimax_root(state.position(), self.depth, timer, 0.85);
+        let r = if self.prune {
+            plain_alphabeta_root(state.position(), self.depth, timer, 0.85)
+        } else {
+            minimax_root(state.position(), self.depth, timer, 0.85)
+        };
         self.nodes += r.nodes;
         if r.best.is_null() {
             state.fallback_move()

@@ -121,3 +121,21 @@ fn bad_params_are_rejected() {
         .to_string()
         .contains("alphabeta, alphabeta-noprune, greedy, random"));
 }
+
+#[test]
+fn plain_alphabeta_equals_minimax_with_fewer_nodes() {
+    for fen in [
+        games::xiangqi::START_FEN,
+        "2bak1b2/rN2a4/4c4/1n6p/6n2/3RC4/2P1P3P/4B1N2/4A4/3AK1B2 w - - 0 1",
+    ] {
+        let g = Xiangqi::from_fen(fen).unwrap();
+        let m = minimax_root(g.position(), 3, &UnlimitedTimer, 1.0);
+        let a = search::plain_alphabeta_root(g.position(), 3, &UnlimitedTimer, 1.0);
+        assert_eq!(a.score, m.score, "{fen}");
+        assert!(a.nodes < m.nodes / 2, "{} vs {}", a.nodes, m.nodes);
+    }
+    let p = AgentParams::new().with("plain", crate::ParamValue::Bool(true));
+    let mut agent = make("alphabeta", &p, 0).unwrap();
+    let g = Xiangqi::new();
+    assert!(g.is_legal(0, agent.act(&g, 0, &UnlimitedTimer)));
+}
