@@ -9,6 +9,7 @@
 pub mod api;
 pub mod bait;
 pub mod grid;
+pub mod supply;
 pub mod xiangqi;
 
 pub use api::{

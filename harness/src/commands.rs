@@ -18,21 +18,26 @@ fn unsupported(command: &'static str, game: &str, supported: &[&str]) -> Harness
 pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
         "bait" => crate::games::bait::trace(args, out),
+        "supply" => crate::games::supply::trace(args, out),
         "xiangqi" => crate::games::xiangqi::trace(args, out),
-        other => Err(unsupported("trace", other, &["bait", "xiangqi"])),
+        other => Err(unsupported("trace", other, &["bait", "supply", "xiangqi"])),
     }
 }
 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("solve", &args.game, &[]))
+    match args.game.as_str() {
+        "supply" => crate::games::supply::solve(args, out),
+        other => Err(unsupported("solve", other, &["supply"])),
+    }
 }
 
 /// `arena generate <game>`.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("generate", &args.game, &[]))
+    match args.game.as_str() {
+        "supply" => crate::games::supply::generate(args, out),
+        other => Err(unsupported("generate", other, &["supply"])),
+    }
 }
 
 /// `arena verify <game>`.

@@ -8,6 +8,7 @@
 //! supports in [`crate::commands`].
 
 pub mod bait;
+pub mod supply;
 pub mod xiangqi;
 
 use crate::error::HarnessError;
@@ -98,13 +99,15 @@ pub fn build_agent<G: ArenaGame>(
 pub enum GameKind {
     /// GVGAI's Bait.
     Bait,
+    /// The supply maze (report 002).
+    Supply,
     /// Xiangqi (Chinese chess).
     Xiangqi,
 }
 
 impl GameKind {
     /// Every game, in the order `arena list` shows them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Xiangqi];
+    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Supply, GameKind::Xiangqi];
 
     /// The game's name.
     pub fn name(self) -> &'static str {
@@ -150,6 +153,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Bait => {
                 type $G = ::games::bait::Bait;
+                $body
+            }
+            $crate::games::GameKind::Supply => {
+                type $G = ::games::supply::Supply;
                 $body
             }
             $crate::games::GameKind::Xiangqi => {
