@@ -10,5 +10,6 @@ pub mod bait;
 pub mod fixtures;
 pub mod params;
 pub mod supply;
+pub mod xiangqi;
 
 pub use params::{AgentError, AgentInfo, AgentParams, ParamValue};

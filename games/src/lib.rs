@@ -10,6 +10,7 @@ pub mod api;
 pub mod bait;
 pub mod grid;
 pub mod supply;
+pub mod xiangqi;
 
 pub use api::{
     Agent, AgentStats, Game, Plan, PlayerResult, Seat, StepTimer, Timer, UnlimitedTimer,

@@ -19,7 +19,8 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     match args.game.as_str() {
         "bait" => crate::games::bait::trace(args, out),
         "supply" => crate::games::supply::trace(args, out),
-        other => Err(unsupported("trace", other, &["bait", "supply"])),
+        "xiangqi" => crate::games::xiangqi::trace(args, out),
+        other => Err(unsupported("trace", other, &["bait", "supply", "xiangqi"])),
     }
 }
 
@@ -47,12 +48,16 @@ pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError
 
 /// `arena perft <game>`.
 pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("perft", &args.game, &[]))
+    match args.game.as_str() {
+        "xiangqi" => crate::games::xiangqi::perft(args, out),
+        other => Err(unsupported("perft", other, &["xiangqi"])),
+    }
 }
 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("bench", &args.game, &[]))
+    match args.game.as_str() {
+        "xiangqi" => crate::games::xiangqi::bench(args, out),
+        other => Err(unsupported("bench", other, &["xiangqi"])),
+    }
 }

@@ -9,14 +9,17 @@ fn main() {
     let cli = Cli::parse();
     let code = match run(cli) {
         Ok(code) => code,
-        Err(err) => {
-            let code = err
-                .downcast_ref::<HarnessError>()
-                .map(HarnessError::exit_code)
-                .unwrap_or(exit::FAILURE);
-            eprintln!("error: {err:#}");
-            code
-        }
+        Err(err) => match err.downcast_ref::<HarnessError>() {
+            // Harness errors already carry their cause in their message.
+            Some(he) => {
+                eprintln!("error: {he}");
+                he.exit_code()
+            }
+            None => {
+                eprintln!("error: {err:#}");
+                exit::FAILURE
+            }
+        },
     };
     std::process::exit(code);
 }

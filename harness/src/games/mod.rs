@@ -9,6 +9,7 @@
 
 pub mod bait;
 pub mod supply;
+pub mod xiangqi;
 
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
@@ -100,11 +101,13 @@ pub enum GameKind {
     Bait,
     /// The supply maze (report 002).
     Supply,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 impl GameKind {
     /// Every game, in the order `arena list` shows them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Supply];
+    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Supply, GameKind::Xiangqi];
 
     /// The game's name.
     pub fn name(self) -> &'static str {
@@ -154,6 +157,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Supply => {
                 type $G = ::games::supply::Supply;
+                $body
+            }
+            $crate::games::GameKind::Xiangqi => {
+                type $G = ::games::xiangqi::Xiangqi;
                 $body
             }
         }
