@@ -128,3 +128,30 @@ fn list_shows_games_levels_and_agents() {
     assert!(out.contains("onesteplookahead"));
     assert!(out.contains("GVGAI bait_lvl3.txt, 13x11"));
 }
+
+#[test]
+fn bwrap_requested_but_unavailable_is_a_config_error_not_an_uncontained_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("sandboxed.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\nlevels = [0]\n[[agents]]\ncommand = [\"python3\", \"-c\", \"pass\"]\n\
+         sandbox = \"bwrap\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "-q"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .env("ARENA_BWRAP", "/nonexistent/bwrap")
+        .output()
+        .expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("agents[0]: sandbox = \"bwrap\" needs bubblewrap"),
+        "{err}"
+    );
+    assert!(!dir.path().join("out").join("episodes.csv").exists());
+}

@@ -262,3 +262,103 @@ pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{self, AgentKind};
+
+    fn load(dir: &Path, text: &str) -> Result<crate::config::RunConfig, String> {
+        let p = dir.join("ext.toml");
+        std::fs::write(&p, text).unwrap();
+        config::load(&p).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn external_agent_keys_resolve_with_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("bot")).unwrap();
+        let c = load(
+            dir.path(),
+            "game = \"bait\"\nsandbox = \"rlimit\"\n\
+             [[agents]]\ncommand = [\"python3\", \"bot.py\"]\n\
+             [[agents]]\nname = \"b\"\ncommand = [\"sh\"]\nworkdir = \"bot\"\nsandbox = \"none\"\n\
+             memory_mb = 300\nmax_line_kb = 8\ngrace = \"20ms\"\ntime = { act_hard = \"90ms\" }\n",
+        )
+        .unwrap();
+        let AgentKind::External(a) = &c.agents[0].kind else {
+            panic!("{:?}", c.agents[0])
+        };
+        assert_eq!(c.agents[0].label, "bot");
+        assert_eq!(a.workdir, std::fs::canonicalize(dir.path()).unwrap());
+        assert_eq!(a.protocol, ProtocolKind::Jsonl);
+        assert_eq!(a.sandbox, Sandbox::Rlimit);
+        assert_eq!(a.limits, ProcessLimits::default());
+        let AgentKind::External(b) = &c.agents[1].kind else {
+            panic!("{:?}", c.agents[1])
+        };
+        assert_eq!(
+            b.workdir,
+            std::fs::canonicalize(dir.path().join("bot")).unwrap()
+        );
+        assert_eq!(b.sandbox, Sandbox::None);
+        assert_eq!(b.limits.memory_mb, 300);
+        assert_eq!(b.limits.max_line_kb, 8);
+        assert_eq!(b.limits.grace, Duration::from_millis(20));
+        assert_eq!(c.agents[1].time.act_hard, Duration::from_millis(90));
+    }
+
+    #[test]
+    fn external_agent_mistakes_are_config_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = |agent: &str| {
+            load(
+                dir.path(),
+                &format!("game = \"bait\"\n[[agents]]\n{agent}\n"),
+            )
+            .unwrap_err()
+        };
+        let e = err("agent = \"random\"\ncommand = [\"sh\"]");
+        assert!(e.contains("agents[0]: give either `agent`"), "{e}");
+        let e = err("name = \"x\"");
+        assert!(e.contains("agents[0]: missing `agent`"), "{e}");
+        let e = err("command = [\"sh\"]\nprotocol = \"uci\"");
+        assert!(e.contains("protocol = \"uci\" is not available yet"), "{e}");
+        let e = err("command = [\"sh\"]\nprotocol = \"xboard\"");
+        assert!(
+            e.contains("expected one of jsonl, botzone, uci, ucci"),
+            "{e}"
+        );
+        let e = err("command = [\"no-such-program-here\"]");
+        assert!(
+            e.contains("`no-such-program-here` is not an executable on PATH")
+                || e.contains("not a program that the sandbox"),
+            "{e}"
+        );
+        let e = err("command = [\"./missing.sh\"]");
+        assert!(e.contains("missing.sh is not an executable file"), "{e}");
+        let e = err("command = []");
+        assert!(e.contains("agents[0].command: name a program"), "{e}");
+        let e = err("command = [\"sh\"]\nparams = { depth = 2 }");
+        assert!(e.contains("only built-in agents take params"), "{e}");
+        let e = err("agent = \"random\"\nmemory_mb = 10");
+        assert!(
+            e.contains("agents[0].memory_mb: only external agents"),
+            "{e}"
+        );
+        let e = err("command = [\"sh\"]\nsandbox = \"docker\"");
+        assert!(
+            e.contains("agents[0].sandbox = \"docker\": expected"),
+            "{e}"
+        );
+        let e = err("command = [\"sh\"]\nmax_processes = 0");
+        assert!(
+            e.contains("agents[0].max_processes must be more than 0"),
+            "{e}"
+        );
+        let e = err("command = [\"sh\"]\nworkdir = \"nowhere\"");
+        assert!(e.contains("agents[0].workdir"), "{e}");
+        let e = err("command = [\"sh\"]\nmemory = 10");
+        assert!(e.contains("unknown field `memory`"), "{e}");
+    }
+}

@@ -22,13 +22,22 @@ pub const SANDBOX_UID_BASE: u32 = 61000;
 /// The `PATH` inside a bwrap sandbox.
 const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
+/// The environment variable that names the bubblewrap program (default
+/// `bwrap`, looked up on `PATH`).
+pub const BWRAP_VAR: &str = "ARENA_BWRAP";
+
+/// The bubblewrap program to run.
+pub fn bwrap_program() -> std::ffi::OsString {
+    std::env::var_os(BWRAP_VAR).unwrap_or_else(|| "bwrap".into())
+}
+
 /// Check that bubblewrap is installed and can create its namespaces here
 /// (once per process; the answer is cached).
 pub fn check_bwrap() -> Result<(), String> {
     static ANSWER: OnceLock<Result<(), String>> = OnceLock::new();
     ANSWER
         .get_or_init(|| {
-            let out = std::process::Command::new("bwrap")
+            let out = std::process::Command::new(bwrap_program())
                 .args([
                     "--unshare-all",
                     "--die-with-parent",
@@ -47,8 +56,9 @@ pub fn check_bwrap() -> Result<(), String> {
                 .output();
             match out {
                 Err(e) => Err(format!(
-                    "sandbox = \"bwrap\" needs bubblewrap, which cannot be run ({e}); \
-                     install it (Debian/Ubuntu: apt-get install bubblewrap) or choose another sandbox"
+                    "sandbox = \"bwrap\" needs bubblewrap, which cannot be run ({:?}: {e}); \
+                     install it (Debian/Ubuntu: apt-get install bubblewrap) or choose another sandbox",
+                    bwrap_program()
                 )),
                 Ok(o) if !o.status.success() => Err(format!(
                     "sandbox = \"bwrap\": bubblewrap is installed but cannot create its sandbox here ({}): {}",
@@ -88,7 +98,7 @@ pub fn command(spec: &ExternalSpec, token: &str) -> tokio::process::Command {
             c
         }
         Sandbox::Bwrap => {
-            let mut c = tokio::process::Command::new("bwrap");
+            let mut c = tokio::process::Command::new(bwrap_program());
             c.args(bwrap_args(&spec.workdir, token));
             c.arg("--");
             if program.contains('/') {
