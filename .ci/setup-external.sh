@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # System packages for external agents (issue 8): bubblewrap for
-# sandbox = "bwrap" (the agent zoo test runs agents under it) and Python 3
-# (the zoo's agents and the example agents). Called by .ci/run.
+# sandbox = "bwrap" (the agent zoo test runs agents under it), Python 3
+# (the zoo's agents and the example agents) and Fairy-Stockfish (the UCI
+# adapter's test plays it). Called by .ci/run.
 set -euo pipefail
 
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 [ -x /usr/bin/python3 ] || need+=(python3)
+[ -x /usr/games/fairy-stockfish ] || need+=(fairy-stockfish)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""

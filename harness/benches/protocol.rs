@@ -64,6 +64,7 @@ fn main() {
         workdir: dir.path().to_path_buf(),
         sandbox: Sandbox::None,
         limits: ProcessLimits::default(),
+        options: Vec::new(),
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();

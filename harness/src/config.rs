@@ -162,6 +162,7 @@ struct RawAgent {
     max_stderr_kb: Option<u64>,
     #[serde(default, deserialize_with = "opt_duration")]
     grace: Option<Duration>,
+    options: Option<toml::Table>,
     name: Option<String>,
     params: Option<toml::Table>,
     time: Option<RawTime>,
@@ -242,12 +243,40 @@ fn external_spec(
         max_stderr_kb: positive(a.max_stderr_kb, "max_stderr_kb", d.max_stderr_kb)?,
         grace: a.grace.unwrap_or(d.grace),
     };
+    let mut options = Vec::new();
+    if let Some(t) = &a.options {
+        if protocol == ProtocolKind::Jsonl {
+            return Err(cfg_err(
+                path,
+                format!("{key}.options: engine options are for protocol \"uci\" / \"ucci\""),
+            ));
+        }
+        for (k, v) in t {
+            let value = match v {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => {
+                    return Err(cfg_err(
+                        path,
+                        format!(
+                            "{key}.options.{k}: expected a string, number or boolean, got a {}",
+                            other.type_str()
+                        ),
+                    ))
+                }
+            };
+            options.push((k.clone(), value));
+        }
+    }
     Ok(ExternalSpec {
         command: command.to_vec(),
         protocol,
         workdir,
         sandbox,
         limits,
+        options,
     })
 }
 
@@ -481,6 +510,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     (a.max_output_kb.is_some(), "max_output_kb"),
                     (a.max_stderr_kb.is_some(), "max_stderr_kb"),
                     (a.grace.is_some(), "grace"),
+                    (a.options.is_some(), "options"),
                 ];
                 if let Some((_, k)) = external_only.iter().find(|(set, _)| *set) {
                     return Err(cfg_err(
@@ -630,7 +660,8 @@ fn validate<G: ArenaGame>(mut cfg: RunConfig, path: &Path) -> Result<RunConfig, 
                     .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
             }
             AgentKind::External(spec) => {
-                crate::external::validate(spec)
+                crate::external::protocol::supports::<G>(spec.protocol)
+                    .and_then(|()| crate::external::validate(spec))
                     .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
             }
         }

@@ -1,7 +1,8 @@
 //! [`Subprocess`]: an external agent as a [`Contestant`], one process per game.
 
 use super::process::{AgentProcess, Received};
-use super::{jsonl, ExternalSpec};
+use super::protocol::{self, Protocol, Step};
+use super::ExternalSpec;
 use crate::config::TimeLimits;
 use crate::games::ArenaGame;
 use crate::outcome::Outcome;
@@ -12,19 +13,18 @@ use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// An external agent speaking `arena-jsonl/1`, kept alive for one game.
+/// An external agent, kept alive for one game, driven through its
+/// [`Protocol`] (`arena-jsonl/1`, UCI, UCCI).
 ///
-/// The process is started by [`Subprocess::spawn`]; `init` sends the start
-/// message and waits for `ready`, each act sends an `act` request and waits
-/// for one line. Any failure stops the process group at once; a timeout
+/// The process is started by [`Subprocess::spawn`]; each request writes the
+/// protocol's lines and reads lines until the protocol has its answer. Any failure stops the process group at once; a timeout
 /// (no answer by the runner's hard deadline) is [`Outcome::Timeout`] and the
 /// group is killed. The soft budget is judged by the runner from the wall
 /// time measured here.
 pub struct Subprocess<G: ArenaGame> {
     process: Option<AgentProcess>,
     broken: Option<Failure>,
-    level: String,
-    limits: TimeLimits,
+    protocol: Box<dyn Protocol<G>>,
     started: Option<Instant>,
     phase: Phase,
     pending: Option<(G, Seat)>,
@@ -40,12 +40,15 @@ impl<G: ArenaGame> Subprocess<G> {
         limits: TimeLimits,
         log: Option<PathBuf>,
     ) -> Result<Self, Failure> {
+        let protocol = protocol::make::<G>(spec, level, limits).map_err(|detail| Failure {
+            outcome: Outcome::SpawnFailed,
+            detail,
+        })?;
         let process = AgentProcess::spawn(spec, log)?;
         Ok(Subprocess {
             process: Some(process),
             broken: None,
-            level: level.to_string(),
-            limits,
+            protocol,
             started: None,
             phase: Phase::Init,
             pending: None,
@@ -86,11 +89,10 @@ impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
         let Some(p) = self.process.as_mut() else {
             return;
         };
-        let msg = match phase {
-            Phase::Init => jsonl::start_message(state, &self.level, seat, &self.limits),
-            Phase::Act => jsonl::act_message(state, seat, budget.saturating_sub(start.elapsed())),
-        };
-        p.send(&msg);
+        let remaining = budget.saturating_sub(start.elapsed());
+        for line in self.protocol.request(phase, state, seat, remaining) {
+            p.send(&line);
+        }
         // Remember the state for parsing the answer.
         self.pending = Some((state.clone(), seat));
     }
@@ -105,7 +107,7 @@ impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
         if let Some(f) = &self.broken {
             return fail(f.clone(), Duration::ZERO);
         }
-        let Some(p) = self.process.as_mut() else {
+        if self.process.is_none() {
             return fail(
                 Failure {
                     outcome: Outcome::Crash,
@@ -113,52 +115,67 @@ impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
                 },
                 Duration::ZERO,
             );
+        }
+        let Some((state, seat)) = self.pending.take() else {
+            return fail(
+                Failure {
+                    outcome: Outcome::Crash,
+                    detail: "wait without a request".into(),
+                },
+                Duration::ZERO,
+            );
         };
-        let got = p.recv_line(deadline);
-        let wall = start.elapsed();
-        let line = match got {
-            Received::Line(l) => l,
-            Received::Failed(f) => {
-                let f = Failure {
-                    outcome: f.outcome,
-                    detail: format!("{} (during {})", f.detail, self.phase.as_str()),
-                };
-                return fail(self.fail(f), wall);
+        loop {
+            let Some(p) = self.process.as_mut() else {
+                unreachable!("checked above")
+            };
+            let got = p.recv_line(deadline);
+            let wall = start.elapsed();
+            let line = match got {
+                Received::Line(l) => l,
+                Received::Failed(f) => {
+                    let f = Failure {
+                        outcome: f.outcome,
+                        detail: format!("{} (during {})", f.detail, self.phase.as_str()),
+                    };
+                    return fail(self.fail(f), wall);
+                }
+                Received::TimedOut => {
+                    let f = Failure {
+                        outcome: Outcome::Timeout,
+                        detail: format!(
+                            "{} gave no answer within {:.1} ms, past the hard limit; process group killed",
+                            self.phase.as_str(),
+                            ms(wall)
+                        ),
+                    };
+                    return fail(self.fail(f), wall);
+                }
+            };
+            match self.protocol.answer(self.phase, &state, seat, &line) {
+                Ok(Step::Done(a)) => {
+                    return Reply {
+                        result: Ok(a),
+                        wall,
+                        cpu: None,
+                    }
+                }
+                Ok(Step::Continue(lines)) => {
+                    for l in lines {
+                        p.send(&l);
+                    }
+                }
+                Err(f) => return fail(self.fail(f), wall),
             }
-            Received::TimedOut => {
-                let f = Failure {
-                    outcome: Outcome::Timeout,
-                    detail: format!(
-                        "{} gave no answer within {:.1} ms, past the hard limit; process group killed",
-                        self.phase.as_str(),
-                        ms(wall)
-                    ),
-                };
-                return fail(self.fail(f), wall);
-            }
-        };
-        let parsed = match (self.phase, self.pending.take()) {
-            (Phase::Init, _) => jsonl::parse_ready(&line).map(|()| None),
-            (Phase::Act, Some((state, seat))) => jsonl::parse_action(&state, seat, &line).map(Some),
-            (Phase::Act, None) => Err(Failure {
-                outcome: Outcome::BadOutput,
-                detail: "an answer nobody asked for".into(),
-            }),
-        };
-        match parsed {
-            Ok(a) => Reply {
-                result: Ok(a),
-                wall,
-                cpu: None,
-            },
-            Err(f) => fail(self.fail(f), wall),
         }
     }
 
     fn end(&mut self, state: &G, seat: Seat) {
         if let Some(p) = self.process.as_mut() {
             if self.broken.is_none() {
-                p.send(&jsonl::end_message(state, seat));
+                for line in self.protocol.end(state, seat) {
+                    p.send(&line);
+                }
             }
             // A well-behaved agent exits when its stdin closes; anything left
             // (including children) is stopped with the group.

@@ -5,10 +5,11 @@
 //! Agent → harness: `{"type":"ready"}` after `start`, `{"action":"NAME"}`
 //! after each `act`, nothing after `end`.
 
+use super::protocol::{Protocol, Step};
 use crate::config::TimeLimits;
 use crate::games::ArenaGame;
 use crate::outcome::Outcome;
-use crate::player::Failure;
+use crate::player::{Failure, Phase};
 use crate::timing::ms;
 use games::Seat;
 use serde_json::{json, Value};
@@ -16,6 +17,40 @@ use std::time::Duration;
 
 /// The protocol's name and version, sent in the start message.
 pub const VERSION: &str = "arena-jsonl/1";
+
+/// `arena-jsonl/1` as a [`Protocol`].
+pub struct Jsonl {
+    /// The level spec sent in the start message.
+    pub level: String,
+    /// The time limits sent in the start message.
+    pub limits: TimeLimits,
+}
+
+impl<G: ArenaGame> Protocol<G> for Jsonl {
+    fn request(&mut self, phase: Phase, state: &G, seat: Seat, remaining: Duration) -> Vec<String> {
+        vec![match phase {
+            Phase::Init => start_message(state, &self.level, seat, &self.limits),
+            Phase::Act => act_message(state, seat, remaining),
+        }]
+    }
+
+    fn answer(
+        &mut self,
+        phase: Phase,
+        state: &G,
+        seat: Seat,
+        line: &str,
+    ) -> Result<Step<G::Action>, Failure> {
+        match phase {
+            Phase::Init => parse_ready(line).map(|()| Step::Done(None)),
+            Phase::Act => parse_action(state, seat, line).map(|a| Step::Done(Some(a))),
+        }
+    }
+
+    fn end(&mut self, state: &G, seat: Seat) -> Vec<String> {
+        vec![end_message(state, seat)]
+    }
+}
 
 /// The names of `seat`'s legal actions in `state`.
 pub fn legal_names<G: ArenaGame>(state: &G, seat: Seat) -> Vec<String> {

@@ -20,7 +20,9 @@
 pub mod contestant;
 pub mod jsonl;
 pub mod process;
+pub mod protocol;
 pub mod sandbox;
+pub mod uci;
 
 pub use contestant::Subprocess;
 
@@ -48,11 +50,11 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 pub enum ProtocolKind {
     /// `arena-jsonl/1`: one JSON object per line, every game (docs/protocol.md).
     Jsonl,
-    /// Botzone's JSON protocol (Snake). Not available yet.
+    /// Botzone's JSON protocol (Snake). Not available yet: configs reject it.
     Botzone,
-    /// UCI (Xiangqi engines). Not available yet.
+    /// UCI for Xiangqi engines, Fairy-Stockfish numbering (see [`uci`]).
     Uci,
-    /// UCCI (Xiangqi engines). Not available yet.
+    /// UCCI for Xiangqi engines, ICCS numbering (see [`uci`]).
     Ucci,
 }
 
@@ -171,6 +173,8 @@ pub struct ExternalSpec {
     pub sandbox: Sandbox,
     /// Its limits.
     pub limits: ProcessLimits,
+    /// Engine options (`setoption`) for UCI / UCCI engines, in config order.
+    pub options: Vec<(String, String)>,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a
@@ -220,16 +224,10 @@ pub fn drops_privileges(sandbox: Sandbox) -> bool {
     sandbox != Sandbox::None && rustix::process::geteuid().is_root()
 }
 
-/// Check an external spec before a run: the protocol is implemented, the
-/// program exists, and the sandbox can be set up (bwrap installed and
+/// Check an external spec before a run (see also
+/// [`protocol::supports`] for the game): the program exists, and the sandbox can be set up (bwrap installed and
 /// working). Errors are sentences for the config error.
 pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
-    if spec.protocol != ProtocolKind::Jsonl {
-        return Err(format!(
-            "protocol = \"{}\" is not available yet in this build; use \"jsonl\"",
-            spec.protocol.as_str()
-        ));
-    }
     let Some(program) = spec.command.first() else {
         return Err("command = []: name a program to run".into());
     };
@@ -323,7 +321,20 @@ mod tests {
         let e = err("name = \"x\"");
         assert!(e.contains("agents[0]: missing `agent`"), "{e}");
         let e = err("command = [\"sh\"]\nprotocol = \"uci\"");
-        assert!(e.contains("protocol = \"uci\" is not available yet"), "{e}");
+        assert!(
+            e.contains("protocol = \"uci\" plays xiangqi only, not bait"),
+            "{e}"
+        );
+        let e = err("command = [\"sh\"]\nprotocol = \"botzone\"");
+        assert!(
+            e.contains("protocol = \"botzone\" is not available yet"),
+            "{e}"
+        );
+        let e = err("command = [\"sh\"]\noptions = { Hash = 16 }");
+        assert!(
+            e.contains("agents[0].options: engine options are for protocol"),
+            "{e}"
+        );
         let e = err("command = [\"sh\"]\nprotocol = \"xboard\"");
         assert!(
             e.contains("expected one of jsonl, botzone, uci, ucci"),
