@@ -253,7 +253,7 @@ mod tests {
         let mut p =
             Uci::new::<Xiangqi>(ProtocolKind::Uci, &[("Skill Level".into(), "0".into())]).unwrap();
         assert_eq!(lines(&mut p, &g, Phase::Init, 1000), ["uci"]);
-        let mut step = |p: &mut Uci, g: &Xiangqi, l: &str| {
+        let step = |p: &mut Uci, g: &Xiangqi, l: &str| {
             Protocol::<Xiangqi>::answer(p, Phase::Init, g, 0, l).unwrap()
         };
         assert!(matches!(step(&mut p, &g, "id name X"), Step::Continue(v) if v.is_empty()));
