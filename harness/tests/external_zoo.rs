@@ -92,6 +92,10 @@ fn table() -> Vec<Zoo> {
             ..z("garbage", "garbage", "none", "bad-output")
         },
         Zoo {
+            detail: "a line nobody asked for",
+            ..z("chatty", "chatty", "none", "bad-output")
+        },
+        Zoo {
             detail: "`JUMP` is not an action of bait",
             steps: Some(0),
             ..z("illegal", "illegal", "none", "illegal-move")

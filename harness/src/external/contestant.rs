@@ -89,6 +89,20 @@ impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
         let Some(p) = self.process.as_mut() else {
             return;
         };
+        if self.protocol.strict() {
+            if let Some(extra) = p.unread_line() {
+                let f = Failure {
+                    outcome: Outcome::BadOutput,
+                    detail: format!(
+                        "wrote a line nobody asked for before the {} request: {:?}",
+                        phase.as_str(),
+                        extra.chars().take(80).collect::<String>()
+                    ),
+                };
+                self.fail(f);
+                return;
+            }
+        }
         let remaining = budget.saturating_sub(start.elapsed());
         for line in self.protocol.request(phase, state, seat, remaining) {
             p.send(&line);

@@ -73,6 +73,8 @@ pub struct AgentProcess {
     sandboxed: bool,
     stopped: bool,
     leaked: usize,
+    /// An event taken by [`unread_line`](Self::unread_line) that is not a line.
+    held: Option<Event>,
 }
 
 fn new_token() -> String {
@@ -230,6 +232,7 @@ impl AgentProcess {
             sandboxed: spec.sandbox != Sandbox::None,
             stopped: false,
             leaked: 0,
+            held: None,
         })
     }
 
@@ -241,6 +244,19 @@ impl AgentProcess {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
             let _ = tx.send(bytes);
+        }
+    }
+
+    /// A complete line the agent wrote that nobody has read yet, if one has
+    /// arrived (non-blocking; other events are left for [`recv_line`](Self::recv_line)).
+    pub fn unread_line(&mut self) -> Option<String> {
+        match self.events.try_recv() {
+            Ok(Event::Line(l)) => Some(l),
+            Ok(other) => {
+                self.held = Some(other);
+                None
+            }
+            Err(_) => None,
         }
     }
 
@@ -264,9 +280,13 @@ impl AgentProcess {
             Exit(std::io::Result<ExitStatus>),
         }
         let rt = super::runtime();
+        let held = self.held.take();
         let events = &mut self.events;
         let child = &mut self.child;
         let got = rt.block_on(async {
+            if let Some(ev) = held {
+                return Ok(Got::Ev(Some(ev)));
+            }
             tokio::time::timeout_at(deadline.into(), async {
                 tokio::select! {
                     biased;
@@ -594,4 +614,24 @@ pub fn processes_with_marker(marker: &str) -> Vec<i32> {
                     .unwrap_or(false)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marker_scan_finds_live_processes_and_not_dead_ones() {
+        let marker = format!("arena-marker-test-{}", std::process::id());
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .env("ARENA_TEST_MARKER", &marker)
+            .spawn()
+            .unwrap();
+        let found = processes_with_marker(&marker);
+        assert_eq!(found, vec![child.id() as i32]);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(processes_with_marker(&marker).is_empty());
+    }
 }

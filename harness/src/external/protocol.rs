@@ -33,6 +33,11 @@ pub trait Protocol<G: ArenaGame>: Send {
     ) -> Result<Step<G::Action>, Failure>;
     /// The lines that end the game (the harness then closes stdin).
     fn end(&mut self, state: &G, seat: Seat) -> Vec<String>;
+    /// Whether a line the agent writes when not asked is a protocol error
+    /// (`bad-output`); engines' stray `info` lines are tolerated.
+    fn strict(&self) -> bool {
+        true
+    }
 }
 
 /// The protocol object for `spec` in a game on `level`.

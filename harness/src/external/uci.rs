@@ -236,6 +236,10 @@ impl<G: ArenaGame> Protocol<G> for Uci {
     fn end(&mut self, _state: &G, _seat: Seat) -> Vec<String> {
         vec!["quit".to_string()]
     }
+
+    fn strict(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
