@@ -628,10 +628,17 @@ mod tests {
             .env("ARENA_TEST_MARKER", &marker)
             .spawn()
             .unwrap();
-        let found = processes_with_marker(&marker);
-        assert_eq!(found, vec![child.id() as i32]);
+        let pid = child.id() as i32;
+        let until = Instant::now() + Duration::from_secs(2);
+        let mut found = processes_with_marker(&marker);
+        while !found.contains(&pid) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+            found = processes_with_marker(&marker);
+        }
+        assert!(found.contains(&pid), "{found:?} lacks {pid}");
         child.kill().unwrap();
         child.wait().unwrap();
-        assert!(processes_with_marker(&marker).is_empty());
+        let left = processes_with_marker(&marker);
+        assert!(!left.contains(&pid), "{left:?}");
     }
 }
