@@ -130,7 +130,9 @@ pub struct ProcessLimits {
     pub memory_mb: u64,
     /// CPU-time limit of the process (`RLIMIT_CPU`), seconds, for the whole game. Default 600.
     pub cpu_seconds: u64,
-    /// Process limit (`RLIMIT_NPROC`, counted per uid). Default 32.
+    /// Process limit (`RLIMIT_NPROC`, counted per uid: agents run under a uid
+    /// of their own when arena is root; otherwise the limit is this many
+    /// processes more than the user runs at the agent's start). Default 32.
     pub max_processes: u64,
     /// Largest file the agent may write (`RLIMIT_FSIZE`), MiB. Default 16.
     pub max_file_mb: u64,

@@ -121,7 +121,14 @@ pub fn command(spec: &ExternalSpec, token: &str) -> tokio::process::Command {
             let id = next_uid();
             cmd.uid(id).gid(id);
         }
-        let limits = spec.limits;
+        let mut limits = spec.limits;
+        if !super::drops_privileges(spec.sandbox) {
+            // RLIMIT_NPROC counts every process of the uid: without a uid of its
+            // own, allow the agent `max_processes` more than the user runs now.
+            limits.max_processes = limits
+                .max_processes
+                .saturating_add(processes_of_uid(rustix::process::geteuid().as_raw()));
+        }
         // SAFETY: the hook only makes setrlimit system calls (async-signal-safe,
         // no allocation) in the forked child before exec.
         unsafe {
@@ -129,6 +136,23 @@ pub fn command(spec: &ExternalSpec, token: &str) -> tokio::process::Command {
         }
     }
     cmd
+}
+
+/// How many processes `uid` runs now (from the owners of `/proc/<pid>`).
+fn processes_of_uid(uid: u32) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| {
+                    e.file_name()
+                        .to_str()
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+                })
+                .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
+                .count() as u64
+        })
+        .unwrap_or(0)
 }
 
 fn bwrap_args(workdir: &Path, token: &str) -> Vec<String> {
