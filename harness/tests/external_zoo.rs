@@ -92,10 +92,6 @@ fn table() -> Vec<Zoo> {
             ..z("garbage", "garbage", "none", "bad-output")
         },
         Zoo {
-            detail: "a line nobody asked for",
-            ..z("chatty", "chatty", "none", "bad-output")
-        },
-        Zoo {
             detail: "`JUMP` is not an action of bait",
             steps: Some(0),
             ..z("illegal", "illegal", "none", "illegal-move")
@@ -193,9 +189,19 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
     std::fs::write(secret.join("secret.txt"), "the sibling's secret\n").unwrap();
     chmod(&secret.join("secret.txt"), 0o644);
 
+    // As root, every sandboxed agent runs under a uid of its own, so the two
+    // fork bombs cannot eat each other's process quota; otherwise they share
+    // the user's (RLIMIT_NPROC is per uid) and only one of them runs.
+    let root = rustix::process::geteuid().is_root();
+    if !root {
+        println!(
+            "SKIPPING forkbomb-bwrap: not root, so sandboxed agents share one uid's process quota"
+        );
+    }
     let rows: Vec<Zoo> = table()
         .into_iter()
         .filter(|r| r.sandbox != "bwrap" || bwrap.is_ok())
+        .filter(|r| root || r.name != "forkbomb-bwrap")
         .collect();
     let mut cfg = String::from(
         "name = \"zoo\"\ngame = \"bait\"\nlevels = [\"0\"]\nrepetitions = 1\nseed = 5\n\
@@ -281,6 +287,8 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
 
     // The fork bombs were stopped by the process limit, not by luck.
     for name in ["forkbomb-rlimit", "forkbomb-bwrap"] {
+        // As root the limit is 8 processes of the agent's own uid; otherwise 8
+        // more than the user ran at the agent's start.
         if rows.iter().any(|r| r.name == name) {
             let log = log_of(name);
             let n: u32 = log

@@ -82,11 +82,6 @@ for line in sys.stdin:
         sys.stdout.write("hello, I am not JSON\n")
         sys.stdout.flush()
         continue
-    if mode == "chatty":
-        line = json.dumps({"action": rng.choice(msg["legal"])}) + "\n"
-        sys.stdout.write(line + line)
-        sys.stdout.flush()
-        continue
     if mode == "illegal":
         say({"action": "JUMP"})
         continue
