@@ -116,6 +116,16 @@ pub fn command(spec: &ExternalSpec, token: &str) -> tokio::process::Command {
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(false);
+    // If arena dies without stopping the agent (a second Ctrl-C, a crash),
+    // the kernel kills the agent process. (The signal fires when the thread
+    // that started it ends: the runner's episode threads outlive their agents.)
+    // SAFETY: one prctl system call in the forked child before exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::Kill))
+                .map_err(std::io::Error::from)
+        });
+    }
     if spec.sandbox != Sandbox::None {
         if super::drops_privileges(spec.sandbox) {
             let id = next_uid();
