@@ -306,6 +306,31 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
         accepted += 1;
     }
     assert_eq!(accepted, 1, "only net-none may connect");
+    // Every move of the slow agent was replaced by the fallback (NIL), and
+    // the normal agent's were not.
+    let moves = std::fs::read_to_string(out.dir.join("moves.jsonl")).unwrap();
+    let moves_of = |agent: &str| -> Vec<String> {
+        moves
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|v| v["seats"][0] == agent)
+            .map(|v| {
+                v["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap()
+    };
+    let slow = moves_of("slow-soft");
+    assert!(
+        !slow.is_empty() && slow.iter().all(|m| m == "NIL"),
+        "{slow:?}"
+    );
+    assert!(moves_of("normal").iter().all(|m| m != "NIL"));
+
     // Zero leaked processes.
     let deadline = Instant::now() + Duration::from_secs(2);
     let mut left = processes_with_marker(&marker);
