@@ -92,6 +92,12 @@ fn table() -> Vec<Zoo> {
             ..z("garbage", "garbage", "none", "bad-output")
         },
         Zoo {
+            extra: "max_stderr_kb = 64",
+            log: "[arena] stderr truncated at 64 KiB",
+            steps: Some(5),
+            ..z("noisy", "noisy", "none", "normal")
+        },
+        Zoo {
             detail: "`JUMP` is not an action of bait",
             steps: Some(0),
             ..z("illegal", "illegal", "none", "illegal-move")
@@ -306,6 +312,13 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
         accepted += 1;
     }
     assert_eq!(accepted, 1, "only net-none may connect");
+    // The noisy agent's 8 MB of stderr were drained, only the cap kept.
+    let noisy = log_of("noisy").len();
+    assert!(
+        (64 * 1024..70 * 1024).contains(&noisy),
+        "{noisy} bytes of log"
+    );
+
     // Every move of the slow agent was replaced by the fallback (NIL), and
     // the normal agent's were not.
     let moves = std::fs::read_to_string(out.dir.join("moves.jsonl")).unwrap();

@@ -82,6 +82,11 @@ for line in sys.stdin:
         sys.stdout.write("hello, I am not JSON\n")
         sys.stdout.flush()
         continue
+    if mode == "noisy" and acts == 1:
+        chunk = "e" * (1 << 20)
+        for _ in range(8):
+            sys.stderr.write(chunk)
+        sys.stderr.flush()
     if mode == "illegal":
         say({"action": "JUMP"})
         continue
