@@ -9,6 +9,7 @@
 pub mod api;
 pub mod bait;
 pub mod grid;
+pub mod snake;
 pub mod supply;
 pub mod xiangqi;
 
