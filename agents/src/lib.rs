@@ -9,6 +9,7 @@
 pub mod bait;
 pub mod fixtures;
 pub mod params;
+pub mod snake;
 pub mod supply;
 pub mod xiangqi;
 

@@ -18,9 +18,14 @@ fn unsupported(command: &'static str, game: &str, supported: &[&str]) -> Harness
 pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
         "bait" => crate::games::bait::trace(args, out),
+        "snake" => crate::games::snake::trace(args, out),
         "supply" => crate::games::supply::trace(args, out),
         "xiangqi" => crate::games::xiangqi::trace(args, out),
-        other => Err(unsupported("trace", other, &["bait", "supply", "xiangqi"])),
+        other => Err(unsupported(
+            "trace",
+            other,
+            &["bait", "snake", "supply", "xiangqi"],
+        )),
     }
 }
 
@@ -57,7 +62,8 @@ pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "snake" => crate::games::snake::bench(args, out),
         "xiangqi" => crate::games::xiangqi::bench(args, out),
-        other => Err(unsupported("bench", other, &["xiangqi"])),
+        other => Err(unsupported("bench", other, &["snake", "xiangqi"])),
     }
 }

@@ -4,7 +4,14 @@ use super::*;
 use rand::SeedableRng;
 
 /// A state with the given bodies (head first, 1-based (x, y)) at `round`.
-fn with_bodies(n: i64, m: i64, obstacles: &[(i64, i64)], b0: &[(i64, i64)], b1: &[(i64, i64)], round: u32) -> Snake {
+fn with_bodies(
+    n: i64,
+    m: i64,
+    obstacles: &[(i64, i64)],
+    b0: &[(i64, i64)],
+    b1: &[(i64, i64)],
+    round: u32,
+) -> Snake {
     let mut s = Snake::new(n, m, obstacles).unwrap();
     let idx = |&(x, y): &(i64, i64)| ((x - 1) * m + (y - 1)) as u8;
     s.occupied = Bits::new();
@@ -28,8 +35,16 @@ fn growth_schedule_is_rounds_1_to_10_then_every_third() {
     assert_eq!(growing, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 18]);
     // Length after k rounds on an open board: k+1 for k <= 10, then 11 + (k-10)/3.
     let mut s = Snake::new(16, 12, &[]).unwrap();
-    let path0 = [1u8; 11].iter().chain([2u8; 15].iter()).copied().collect::<Vec<_>>();
-    let path1 = [3u8; 11].iter().chain([0u8; 15].iter()).copied().collect::<Vec<_>>();
+    let path0 = [1u8; 11]
+        .iter()
+        .chain([2u8; 15].iter())
+        .copied()
+        .collect::<Vec<_>>();
+    let path1 = [3u8; 11]
+        .iter()
+        .chain([0u8; 15].iter())
+        .copied()
+        .collect::<Vec<_>>();
     for k in 0..20 {
         s.play(path0[k], path1[k]);
         let k = k as usize + 1;
@@ -164,7 +179,10 @@ fn max_rounds_ends_in_a_draw() {
 #[test]
 fn bad_maps_are_rejected() {
     assert!(matches!(Snake::new(0, 5, &[]), Err(MapError::Size { .. })));
-    assert!(matches!(Snake::new(20, 20, &[]), Err(MapError::Size { .. })));
+    assert!(matches!(
+        Snake::new(20, 20, &[]),
+        Err(MapError::Size { .. })
+    ));
     let e = Snake::new(4, 5, &[(1, 1)]).unwrap_err();
     assert_eq!(e.to_string(), "obstacle 0 at (x=1, y=1): on a start cell");
     assert!(Snake::new(4, 5, &[(5, 1)]).is_err());

@@ -8,6 +8,7 @@
 //! supports in [`crate::commands`].
 
 pub mod bait;
+pub mod snake;
 pub mod supply;
 pub mod xiangqi;
 
@@ -99,6 +100,8 @@ pub fn build_agent<G: ArenaGame>(
 pub enum GameKind {
     /// GVGAI's Bait.
     Bait,
+    /// Botzone's two-player simultaneous Snake.
+    Snake,
     /// The supply maze (report 002).
     Supply,
     /// Xiangqi (Chinese chess).
@@ -107,7 +110,12 @@ pub enum GameKind {
 
 impl GameKind {
     /// Every game, in the order `arena list` shows them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Bait, GameKind::Supply, GameKind::Xiangqi];
+    pub const ALL: &'static [GameKind] = &[
+        GameKind::Bait,
+        GameKind::Snake,
+        GameKind::Supply,
+        GameKind::Xiangqi,
+    ];
 
     /// The game's name.
     pub fn name(self) -> &'static str {
@@ -153,6 +161,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Bait => {
                 type $G = ::games::bait::Bait;
+                $body
+            }
+            $crate::games::GameKind::Snake => {
+                type $G = ::games::snake::Snake;
                 $body
             }
             $crate::games::GameKind::Supply => {
