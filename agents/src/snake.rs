@@ -247,8 +247,8 @@ pub fn territory(state: &Snake) -> f64 {
         }
     }
     let (mut a, mut b) = (0u32, 0u32);
-    for c in 0..n {
-        match dist[0][c].cmp(&dist[1][c]) {
+    for (d0, d1) in dist[0].iter().zip(&dist[1]) {
+        match d0.cmp(d1) {
             std::cmp::Ordering::Less => a += 1,
             std::cmp::Ordering::Greater => b += 1,
             std::cmp::Ordering::Equal => {}

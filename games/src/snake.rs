@@ -50,7 +50,7 @@ pub const DY: [i32; 4] = [0, 1, 0, -1];
 
 /// Whether a snake grows in round `t` (0-based): rounds 0–9, then every third.
 pub fn grows(round: u32) -> bool {
-    round <= 9 || (round - 9) % 3 == 0
+    round <= 9 || (round - 9).is_multiple_of(3)
 }
 
 /// A snake's body as a ring buffer of cell indices, head first.

@@ -47,7 +47,7 @@ fn growth_schedule_is_rounds_1_to_10_then_every_third() {
         .collect::<Vec<_>>();
     for k in 0..20 {
         s.play(path0[k], path1[k]);
-        let k = k as usize + 1;
+        let k = k + 1;
         let want = if k <= 10 { k + 1 } else { 11 + (k - 10) / 3 };
         assert_eq!(s.len(0), want, "after {k} rounds");
         assert_eq!(s.len(1), want, "after {k} rounds");
