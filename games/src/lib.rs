@@ -10,6 +10,7 @@ pub mod api;
 pub mod bait;
 pub mod grid;
 pub mod snake;
+pub mod sokoban;
 pub mod supply;
 pub mod xiangqi;
 
