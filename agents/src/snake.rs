@@ -475,8 +475,7 @@ mod tests {
         let mut wins = 0;
         let games = 6;
         for g in 0..games {
-            let mut rng = ChaCha8Rng::seed_from_u64(g);
-            let (n, m, obs) = games::snake::generate_map(&mut rng);
+            let (n, m, obs) = games::snake::generate_map(g as u32);
             let mut s = Snake::new(n, m, &obs).unwrap();
             let seat = (g % 2) as usize;
             let mut duct = Duct::new(g, 0.8, 20, 1.0);

@@ -27,16 +27,18 @@
 //! generated maps, whose `n + m` is odd).
 //!
 //! # Maps
-//! [`generate_map`] follows the judge's generator: `m ∈ {10, 11, 12}`,
-//! `n ∈ {11..16}` then `n −= 1` if `n + m` is even (so `n ∈ [10, 16]` and
-//! `n + m` odd); `k = n·m/10`; `k/2` times a random free cell other than the
-//! two start cells is made an obstacle together with its point mirror
+//! [`generate_map`] is the judge's generator, on the judge's random numbers
+//! (glibc's `rand()` seeded with `srand(seed)`, and the judge's skewed
+//! `Rand(k)`, see [`GlibcRand`]): `m = 9 + Rand(3)`, `n = 10 + Rand(6)`, then
+//! `n −= 1` if `n + m` is even (so `n ∈ [10, 16]` and `n + m` odd);
+//! `k = n·m/10`; `k/2` times a random free cell other than the two start
+//! cells is made an obstacle together with its point mirror
 //! `(n+1−x, m+1−y)`; if the free cells are not all connected, all obstacles
-//! are discarded and drawn again.
+//! are discarded and drawn again. The map for seed `s` is the map Botzone's
+//! judge draws for `initdata = {"seed": s}`.
 
 use crate::api::{Game, PlayerResult, Seat};
 use crate::grid::Bits;
-use rand::Rng;
 use std::hash::{Hash, Hasher};
 
 const WORDS: usize = 4;
@@ -395,11 +397,76 @@ impl Snake {
     }
 }
 
-/// A random map as Botzone's judge draws it: `(n, m, obstacles)`; see the
-/// module docs.
-pub fn generate_map<R: Rng + ?Sized>(rng: &mut R) -> (i64, i64, Vec<(i64, i64)>) {
-    let m: i64 = rng.gen_range(10..=12);
-    let mut n: i64 = rng.gen_range(11..=16);
+/// glibc's `rand()` after `srand(seed)`: the additive feedback generator
+/// (`TYPE_3`, degree 31, separation 3) that Botzone's judge gets from the C
+/// library. Reproduced so that a map drawn from a seed is the judge's map for
+/// that seed, bit for bit.
+#[derive(Clone, Debug)]
+pub struct GlibcRand {
+    /// The last 34 words of the sequence `r[k] = r[k − 31] + r[k − 3]`.
+    ring: [u32; 34],
+    /// Index of the next word.
+    k: usize,
+}
+
+impl GlibcRand {
+    /// The generator after `srand(seed)` (a seed of 0 acts as 1, as in glibc).
+    pub fn new(seed: u32) -> GlibcRand {
+        let mut ring = [0u32; 34];
+        ring[0] = if seed == 0 { 1 } else { seed };
+        for i in 1..31 {
+            // glibc: word = 16807 * word % 2147483647 without overflow, on a signed 32-bit word.
+            let word = ring[i - 1] as i32 as i64;
+            let (hi, lo) = (word / 127_773, word % 127_773);
+            let mut next = 16_807 * lo - 2_836 * hi;
+            if next < 0 {
+                next += 2_147_483_647;
+            }
+            ring[i] = next as u32;
+        }
+        for i in 31..34 {
+            ring[i] = ring[i - 31];
+        }
+        let mut g = GlibcRand { ring, k: 34 };
+        for _ in 0..310 {
+            g.next_word();
+        }
+        g
+    }
+
+    fn next_word(&mut self) -> u32 {
+        let k = self.k;
+        let w = self.ring[(k - 31) % 34].wrapping_add(self.ring[(k - 3) % 34]);
+        self.ring[k % 34] = w;
+        self.k = k + 1;
+        w
+    }
+
+    /// The next `rand()` value, in `0..=2^31 − 1`.
+    pub fn rand(&mut self) -> i32 {
+        (self.next_word() >> 1) as i32
+    }
+
+    /// The judge's `Rand(k)`: `(rand()·rand()·rand() % k + k) % k + 1` in
+    /// wrapping 32-bit signed arithmetic, a value in `1..=k` (not uniform:
+    /// the product is a multiple of 4 with probability 11/16).
+    pub fn judge_rand(&mut self, k: i32) -> i32 {
+        let p = self
+            .rand()
+            .wrapping_mul(self.rand())
+            .wrapping_mul(self.rand());
+        (p % k + k) % k + 1
+    }
+}
+
+/// The map Botzone's judge draws when its `initdata` is `{"seed": seed}`:
+/// `(n, m, obstacles)`, obstacles in the judge's order (each followed by its
+/// mirror). See the module docs; this is `Snake.cpp`'s generator on glibc's
+/// `rand()`, so the maps are the judge's own, not just alike in distribution.
+pub fn generate_map(seed: u32) -> (i64, i64, Vec<(i64, i64)>) {
+    let mut g = GlibcRand::new(seed);
+    let m = 9 + g.judge_rand(3) as i64;
+    let mut n = 10 + g.judge_rand(6) as i64;
     if (n + m) % 2 == 0 {
         n -= 1;
     }
@@ -407,15 +474,17 @@ pub fn generate_map<R: Rng + ?Sized>(rng: &mut R) -> (i64, i64, Vec<(i64, i64)>)
     loop {
         let mut obs: Vec<(i64, i64)> = Vec::new();
         for _ in 0..k / 2 {
-            loop {
-                let x = rng.gen_range(1..=n);
-                let y = rng.gen_range(1..=m);
-                if (x, y) == (1, 1) || (x, y) == (n, m) || obs.contains(&(x, y)) {
-                    continue;
-                }
-                obs.push((x, y));
+            let draw = |g: &mut GlibcRand| {
+                let x = g.judge_rand(n as i32) as i64;
+                (x, g.judge_rand(m as i32) as i64)
+            };
+            let (mut x, mut y) = draw(&mut g);
+            while (x, y) == (1, 1) || (x, y) == (n, m) || obs.contains(&(x, y)) {
+                (x, y) = draw(&mut g);
+            }
+            obs.push((x, y));
+            if (x, y) != (n + 1 - x, m + 1 - y) {
                 obs.push((n + 1 - x, m + 1 - y));
-                break;
             }
         }
         let s = Snake::new(n, m, &obs).expect("generated map is valid");

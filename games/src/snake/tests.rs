@@ -1,7 +1,6 @@
 //! Rule tests for Botzone Snake, one per clause of the judge.
 
 use super::*;
-use rand::SeedableRng;
 
 /// A state with the given bodies (head first, 1-based (x, y)) at `round`.
 fn with_bodies(
@@ -190,10 +189,9 @@ fn bad_maps_are_rejected() {
 
 #[test]
 fn ten_thousand_generated_maps_are_symmetric_connected_and_in_range() {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2015);
     let mut sizes = std::collections::BTreeSet::new();
-    for _ in 0..10_000 {
-        let (n, m, obs) = generate_map(&mut rng);
+    for seed in 0..10_000u32 {
+        let (n, m, obs) = generate_map(seed.wrapping_mul(2_654_435_761));
         assert!((10..=12).contains(&m), "m = {m}");
         assert!((10..=16).contains(&n), "n = {n}");
         assert_eq!((n + m) % 2, 1, "{n}x{m}");
@@ -211,4 +209,39 @@ fn ten_thousand_generated_maps_are_symmetric_connected_and_in_range() {
     // Every size the judge can draw shows up.
     // m = 10 or 12: n in {11, 13, 15}; m = 11: n in {10, 12, 14, 16}.
     assert_eq!(sizes.len(), 10, "{sizes:?}");
+}
+
+#[test]
+fn generated_maps_are_the_judges_maps_for_the_same_seed() {
+    let text = include_str!("../../data/snake/judge-maps.txt");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut f = line.split_whitespace();
+        let mut num = || f.next().unwrap().parse::<i64>().unwrap();
+        let (seed, n, m) = (num(), num(), num());
+        let obs: Vec<(i64, i64)> = line
+            .split_whitespace()
+            .skip(3)
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(generate_map(seed as u32), (n, m, obs), "seed {seed}");
+        checked += 1;
+    }
+    assert_eq!(checked, 106);
+}
+
+#[test]
+fn glibc_rand_matches_the_c_library() {
+    // srand(1): the first values every glibc program prints.
+    let mut g = GlibcRand::new(1);
+    let first: Vec<i32> = (0..5).map(|_| g.rand()).collect();
+    assert_eq!(
+        first,
+        [1804289383, 846930886, 1681692777, 1714636915, 1957747793]
+    );
+    // srand(0) is srand(1).
+    assert_eq!(GlibcRand::new(0).rand(), 1804289383);
 }

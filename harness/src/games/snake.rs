@@ -56,16 +56,35 @@ impl ArenaGame for Snake {
         "Botzone's two-player simultaneous Snake: grow, don't collide (2 players, simultaneous)";
 
     fn builtin_levels() -> Vec<LevelInfo> {
-        vec![LevelInfo {
-            name: "random".to_string(),
-            description: "a map drawn like Botzone's judge, from the episode seed".to_string(),
-        }]
+        vec![
+            LevelInfo {
+                name: "random".to_string(),
+                description: "the map Botzone's judge draws for the episode seed (its low 32 bits)"
+                    .to_string(),
+            },
+            LevelInfo {
+                name: "seed:N".to_string(),
+                description:
+                    "the map Botzone's judge draws for initdata {\"seed\": N} (N: 0..2^32)"
+                        .to_string(),
+            },
+        ]
     }
 
     fn load_level(spec: &str, seed: u64) -> Result<Self, HarnessError> {
-        if spec == "random" {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (n, m, obs) = generate_map(&mut rng);
+        let judge_seed = if spec == "random" {
+            Some(seed as u32)
+        } else if let Some(n) = spec.strip_prefix("seed:") {
+            Some(n.trim().parse::<u32>().map_err(|_| {
+                HarnessError::BadLevel(format!(
+                    "snake level `{spec}`: expected seed:N with N an integer in 0..=4294967295"
+                ))
+            })?)
+        } else {
+            None
+        };
+        if let Some(judge_seed) = judge_seed {
+            let (n, m, obs) = generate_map(judge_seed);
             return Ok(Snake::new(n, m, &obs).expect("generated maps are valid"));
         }
         let text = read_level_file::<Snake>(spec)?;
