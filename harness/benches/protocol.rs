@@ -63,6 +63,7 @@ fn main() {
         sandbox: Sandbox::None,
         limits: ProcessLimits::default(),
         options: Vec::new(),
+        botzone_mode: Default::default(),
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
