@@ -260,7 +260,7 @@ fn snake_turns(dir: &std::path::Path) {
             times: Vec::new(),
         }
     };
-    let mut fast = vec![
+    let mut fast = [
         Player {
             name: "in-process agent (worker thread)",
             make: Box::new(|| -> Box<dyn Contestant<Snake>> {

@@ -328,6 +328,14 @@ fn cases() -> Vec<Case> {
             2,
         ),
         c(
+            "flood",
+            "traditional",
+            "output-limit",
+            "an output line exceeded 1024 KiB",
+            "",
+            2,
+        ),
+        c(
             "bgchild",
             "traditional",
             "normal",
@@ -442,6 +450,20 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
             ("walk" | "data", _) | ("keep", "traditional") if pids.len() != 4 => {
                 p.push(format!("{} processes for 4 turns", pids.len()));
             }
+            ("walk", _) => {
+                // data comes back the next turn.
+                for t in &tr {
+                    let r = t["round"].as_u64().unwrap_or(0);
+                    let want = if r == 0 {
+                        Value::Null
+                    } else {
+                        Value::from(format!("r{}", r - 1))
+                    };
+                    if t["data"] != want {
+                        p.push(format!("round {r}: data {} (expected {want})", t["data"]));
+                    }
+                }
+            }
             ("keep", "keep-running") => {
                 let requests = tr.iter().filter(|t| t["kind"] == "request").count();
                 if pids.len() != 1 || requests != 3 {
@@ -449,10 +471,13 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
                 }
             }
             ("keep-exit", _) => {
-                // Exited after answering round 2: round 3 is a fresh process with the history.
+                // Exited after answering round 2: round 3 is a fresh process
+                // with the history, and the data of round 0, the last turn
+                // that was not a kept one (data does not work in kept turns).
                 let fresh = tr.iter().find(|t| t["round"] == 3);
-                if fresh.map(|t| t["kind"] != "full").unwrap_or(true) || pids.len() != 2 {
-                    p.push("no fresh process at round 3".into());
+                let ok = fresh.is_some_and(|t| t["kind"] == "full" && t["data"] == "r0");
+                if !ok || pids.len() != 2 {
+                    p.push("no fresh process with round 0's data at round 3".into());
                 }
             }
             ("keep-slow", _) => {

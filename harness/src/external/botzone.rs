@@ -287,6 +287,8 @@ pub struct BotzoneBot<G: ArenaGame> {
     data: Option<Value>,
     globaldata: Option<Value>,
     last_answer: Option<u8>,
+    /// Whether this turn's input went to a kept process (one request line).
+    kept_turn: bool,
     broken: Option<Failure>,
     started: Option<Instant>,
     phase: Phase,
@@ -332,6 +334,7 @@ impl<G: ArenaGame> BotzoneBot<G> {
             data: None,
             globaldata,
             last_answer: None,
+            kept_turn: false,
             broken: None,
             started: None,
             phase: Phase::Init,
@@ -432,6 +435,7 @@ impl<G: ArenaGame> BotzoneBot<G> {
                 self.stop_process();
             }
         }
+        self.kept_turn = self.process.is_some();
         if let Some(p) = self.process.as_mut() {
             if let Some(r) = self.requests.last() {
                 p.send(&r.to_string());
@@ -552,10 +556,13 @@ impl<G: ArenaGame> Contestant<G> for BotzoneBot<G> {
             Ok(a) => a,
             Err(f) => return fail(self.fail(f), wall),
         };
-        self.data = answer.data;
-        if let Some(g) = answer.globaldata.filter(truthy) {
-            self.store.set(&self.label, g.clone());
-            self.globaldata = Some(g);
+        // data and globaldata do not work in kept turns on Botzone.
+        if !self.kept_turn {
+            self.data = answer.data;
+            if let Some(g) = answer.globaldata.filter(truthy) {
+                self.store.set(&self.label, g.clone());
+                self.globaldata = Some(g);
+            }
         }
         if let Some(d) = answer.debug.filter(|d| !d.is_null()) {
             let text = match d {

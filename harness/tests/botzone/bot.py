@@ -9,9 +9,12 @@ on the test's empty 11x12 map) and writes one line per turn to stderr:
   bot-trace {"pid", "round", "kind": "full"|"request", "played": [...], "data", "globaldata"}
 "played" are its own directions as arena reports them (full input only).
 
+Every answer but the misbehaving one carries "data": "r<round>".
+
 Modes: walk (traditional), bare (prints the bare response), multiline (the
 answer over several lines), garbage, shape, dir7, crash, silent (prints
-nothing), nonzero (answers, then exits with status 1), bgchild (leaves a
+nothing), flood (2 MiB without a newline), nonzero (answers, then exits
+with status 1), bgchild (leaves a
 child in its process group, holding stdout), bgchild-setsid (the same in a
 new session),
 keep (keep-running), keep-hang (keep-running, hangs at AT), keep-exit
@@ -44,7 +47,7 @@ def say(obj, keep=False):
 def misbehave(rnd, walk, keep):
     """Answer for round `rnd`; misbehave at AT. Returns the direction or None."""
     if rnd != AT:
-        say({"response": {"direction": walk}}, keep)
+        say({"response": {"direction": walk}, "data": f"r{rnd}"}, keep)
         return walk
     if MODE == "garbage":
         print("hello from the bot", flush=True)
@@ -60,6 +63,9 @@ def misbehave(rnd, walk, keep):
     elif MODE == "nonzero":
         say({"response": {"direction": walk}})
         sys.exit(1)
+    elif MODE == "flood":
+        sys.stdout.write("x" * (2 << 20))
+        sys.stdout.flush()
     elif MODE in ("bgchild", "bgchild-setsid"):
         # The child keeps stdout open: the answer still ends when the bot exits.
         if os.fork() == 0:
@@ -73,7 +79,7 @@ def misbehave(rnd, walk, keep):
         while True:
             time.sleep(1)
     elif MODE == "keep-exit":
-        say({"response": {"direction": walk}})
+        say({"response": {"direction": walk}, "data": f"r{rnd}"})
         sys.exit(0)
     elif MODE == "keep-slow":
         time.sleep(1.6)
@@ -86,7 +92,7 @@ def misbehave(rnd, walk, keep):
         print(json.dumps({"response": {"direction": walk}, "debug": "multi"}, indent=2))
         sys.stdout.flush()
     else:
-        say({"response": {"direction": walk}}, keep)
+        say({"response": {"direction": walk}, "data": f"r{rnd}"}, keep)
     return walk
 
 
