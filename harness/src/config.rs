@@ -5,7 +5,8 @@
 //! See `configs/demo.toml` for a commented example of every key.
 
 use crate::error::HarnessError;
-use crate::external::{ExternalSpec, ProcessLimits, ProtocolKind, Sandbox};
+use crate::external::botzone::GlobalData;
+use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, ProtocolKind, Sandbox};
 use crate::games::{ArenaGame, GameKind};
 use crate::timing::Clock;
 use agents::{AgentParams, ParamValue};
@@ -107,6 +108,9 @@ pub struct RunConfig {
     /// Where external agents' stderr logs go (set by the run to
     /// `<output folder>/logs`; `None`: not kept).
     pub log_dir: Option<PathBuf>,
+    /// The `globaldata` of `protocol = "botzone"` agents, kept across the
+    /// games of this run (run-time state, shared by clones of the config).
+    pub botzone_globaldata: GlobalData,
 }
 
 #[derive(Debug, Deserialize)]
@@ -163,6 +167,7 @@ struct RawAgent {
     #[serde(default, deserialize_with = "opt_duration")]
     grace: Option<Duration>,
     options: Option<toml::Table>,
+    botzone_mode: Option<String>,
     name: Option<String>,
     params: Option<toml::Table>,
     time: Option<RawTime>,
@@ -243,9 +248,27 @@ fn external_spec(
         max_stderr_kb: positive(a.max_stderr_kb, "max_stderr_kb", d.max_stderr_kb)?,
         grace: a.grace.unwrap_or(d.grace),
     };
+    let botzone_mode = match &a.botzone_mode {
+        None => BotzoneMode::default(),
+        Some(_) if protocol != ProtocolKind::Botzone => {
+            return Err(cfg_err(
+                path,
+                format!("{key}.botzone_mode: only for protocol = \"botzone\""),
+            ))
+        }
+        Some(m) => BotzoneMode::parse(m).ok_or_else(|| {
+            cfg_err(
+                path,
+                format!(
+                    "{key}.botzone_mode = \"{m}\": expected {}",
+                    BotzoneMode::NAMES
+                ),
+            )
+        })?,
+    };
     let mut options = Vec::new();
     if let Some(t) = &a.options {
-        if protocol == ProtocolKind::Jsonl {
+        if matches!(protocol, ProtocolKind::Jsonl | ProtocolKind::Botzone) {
             return Err(cfg_err(
                 path,
                 format!("{key}.options: engine options are for protocol \"uci\" / \"ucci\""),
@@ -277,6 +300,7 @@ fn external_spec(
         sandbox,
         limits,
         options,
+        botzone_mode,
     })
 }
 
@@ -511,6 +535,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     (a.max_stderr_kb.is_some(), "max_stderr_kb"),
                     (a.grace.is_some(), "grace"),
                     (a.options.is_some(), "options"),
+                    (a.botzone_mode.is_some(), "botzone_mode"),
                 ];
                 if let Some((_, k)) = external_only.iter().find(|(set, _)| *set) {
                     return Err(cfg_err(
@@ -622,6 +647,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         agents: agents_out,
         source: path.to_path_buf(),
         log_dir: None,
+        botzone_globaldata: GlobalData::default(),
     };
     crate::with_game!(game, G => validate::<G>(cfg, path))
 }

@@ -86,7 +86,12 @@ enum Job<G: Game> {
 }
 
 enum Answer<A> {
-    Done { action: Option<A>, cpu: Duration },
+    Done {
+        action: Option<A>,
+        cpu: Duration,
+        /// When the agent returned (the runner may read the answer later).
+        at: Instant,
+    },
     Panicked(String),
     Ended(AgentStats),
 }
@@ -162,7 +167,11 @@ impl<G: Game> InProcess<G> {
                         }));
                         let cpu = thread_cpu_time().saturating_sub(cpu0);
                         match r {
-                            Ok(action) => Answer::Done { action, cpu },
+                            Ok(action) => Answer::Done {
+                                action,
+                                cpu,
+                                at: Instant::now(),
+                            },
                             Err(p) => Answer::Panicked(panic_message(p)),
                         }
                     }
@@ -243,9 +252,12 @@ impl<G: Game> Contestant<G> for InProcess<G> {
             cpu: None,
         };
         match got {
-            Ok(Answer::Done { action, cpu }) => Reply {
+            Ok(Answer::Done { action, cpu, at }) => Reply {
                 result: Ok(action),
-                wall,
+                // When the agent returned: in a simultaneous game the runner
+                // reads the seats one after the other, and the time it spent
+                // waiting for an earlier seat is not this agent's.
+                wall: at.saturating_duration_since(start),
                 cpu: Some(cpu),
             },
             Ok(Answer::Panicked(msg)) => {

@@ -202,6 +202,15 @@ pub fn make_contestant<G: ArenaGame>(
                     .collect();
                 d.join(format!("ep{:04}-seat{seat}-{safe}.stderr.log", ep.index))
             });
+            if ext.protocol == crate::external::ProtocolKind::Botzone {
+                let c = crate::external::botzone::BotzoneBot::<G>::new(
+                    ext,
+                    &spec.label,
+                    log,
+                    cfg.botzone_globaldata.clone(),
+                )?;
+                return Ok(Box::new(c));
+            }
             let c = crate::external::Subprocess::<G>::spawn(ext, &ep.level, spec.time, log)?;
             Ok(Box::new(c))
         }

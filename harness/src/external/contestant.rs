@@ -144,9 +144,15 @@ impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
                 unreachable!("checked above")
             };
             let got = p.recv_line(deadline);
-            let wall = start.elapsed();
+            let mut wall = start.elapsed();
             let line = match got {
-                Received::Line(l) => l,
+                Received::Line(l) => {
+                    // The moment the line arrived, not when the runner read it.
+                    if let Some(at) = p.last_output_at() {
+                        wall = at.saturating_duration_since(start);
+                    }
+                    l
+                }
                 Received::Failed(f) => {
                     let f = Failure {
                         outcome: f.outcome,

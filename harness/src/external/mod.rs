@@ -10,6 +10,8 @@
 //!   every game that nothing of it survives.
 //! - [`jsonl`]: the generic line-JSON protocol `arena-jsonl/1` (see
 //!   `docs/protocol.md`).
+//! - [`botzone`]: Botzone's bot protocol for Snake (a process per turn, or
+//!   kept running), with its own contestant [`botzone::BotzoneBot`].
 //! - [`Subprocess`]: the [`crate::player::Contestant`] that ties them
 //!   together for one agent in one episode (one process per game).
 //!
@@ -17,6 +19,7 @@
 //! shared tokio runtime ([`runtime`]) and the contestant bridges with
 //! `block_on` bounded by the runner's deadlines.
 
+pub mod botzone;
 pub mod contestant;
 pub mod jsonl;
 pub mod process;
@@ -24,6 +27,7 @@ pub mod protocol;
 pub mod sandbox;
 pub mod uci;
 
+pub use botzone::BotzoneMode;
 pub use contestant::Subprocess;
 
 use std::path::{Path, PathBuf};
@@ -50,7 +54,7 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 pub enum ProtocolKind {
     /// `arena-jsonl/1`: one JSON object per line, every game (docs/protocol.md).
     Jsonl,
-    /// Botzone's JSON protocol (Snake). Not available yet: configs reject it.
+    /// Botzone's bot protocol (Snake only; see [`botzone`]).
     Botzone,
     /// UCI for Xiangqi engines, Fairy-Stockfish numbering (see [`uci`]).
     Uci,
@@ -177,6 +181,9 @@ pub struct ExternalSpec {
     pub limits: ProcessLimits,
     /// Engine options (`setoption`) for UCI / UCCI engines, in config order.
     pub options: Vec<(String, String)>,
+    /// Whether a `protocol = "botzone"` bot may keep running between turns
+    /// (config key `botzone_mode`; ignored by other protocols).
+    pub botzone_mode: BotzoneMode,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a
@@ -309,6 +316,46 @@ mod tests {
     }
 
     #[test]
+    fn botzone_agents_resolve_for_snake_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = load(
+            dir.path(),
+            "game = \"snake\"\n[[agents]]\nagent = \"greedy\"\n\
+             [[agents]]\nname = \"t\"\ncommand = [\"sh\"]\nprotocol = \"botzone\"\n\
+             [[agents]]\nname = \"k\"\ncommand = [\"sh\"]\nprotocol = \"botzone\"\nbotzone_mode = \"keep-running\"\n",
+        )
+        .unwrap();
+        let mode = |i: usize| match &c.agents[i].kind {
+            AgentKind::External(e) => (e.protocol, e.botzone_mode),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(mode(1), (ProtocolKind::Botzone, BotzoneMode::Traditional));
+        assert_eq!(mode(2), (ProtocolKind::Botzone, BotzoneMode::KeepRunning));
+        let e = load(
+            dir.path(),
+            "game = \"snake\"\n[[agents]]\nagent = \"greedy\"\n\
+             [[agents]]\ncommand = [\"sh\"]\nprotocol = \"botzone\"\nbotzone_mode = \"keep\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains(
+                "agents[1].botzone_mode = \"keep\": expected \"traditional\" or \"keep-running\""
+            ),
+            "{e}"
+        );
+        let e = load(
+            dir.path(),
+            "game = \"snake\"\n[[agents]]\nagent = \"greedy\"\n\
+             [[agents]]\ncommand = [\"sh\"]\nprotocol = \"botzone\"\noptions = { a = 1 }\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("agents[1].options: engine options are for protocol"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn external_agent_mistakes_are_config_errors() {
         let dir = tempfile::tempdir().unwrap();
         let err = |agent: &str| {
@@ -329,7 +376,19 @@ mod tests {
         );
         let e = err("command = [\"sh\"]\nprotocol = \"botzone\"");
         assert!(
-            e.contains("protocol = \"botzone\" is not available yet"),
+            e.contains(
+                "protocol = \"botzone\" (Botzone's bot protocol) plays snake only, not bait"
+            ),
+            "{e}"
+        );
+        let e = err("command = [\"sh\"]\nbotzone_mode = \"keep-running\"");
+        assert!(
+            e.contains("agents[0].botzone_mode: only for protocol = \"botzone\""),
+            "{e}"
+        );
+        let e = err("agent = \"random\"\nbotzone_mode = \"traditional\"");
+        assert!(
+            e.contains("agents[0].botzone_mode: only external agents"),
             "{e}"
         );
         let e = err("command = [\"sh\"]\noptions = { Hash = 16 }");

@@ -35,14 +35,15 @@ const STDERR_TAIL: usize = 4096;
 /// What the stdout reader task reports.
 #[derive(Debug)]
 enum Event {
-    /// One complete line, without its newline (a trailing `\r` removed).
-    Line(String),
+    /// One complete line, without its newline (a trailing `\r` removed),
+    /// and when the reader task got it.
+    Line(String, Instant),
     /// A line grew past the cap (KiB) without a newline.
     LineTooLong(u64),
     /// The total output passed the cap (KiB).
     OutputTooLong(u64),
-    /// stdout was closed.
-    Eof,
+    /// stdout was closed (at that time).
+    Eof(Instant),
     /// Reading failed.
     Error(String),
 }
@@ -57,6 +58,27 @@ pub enum Received {
     /// The deadline passed first (the agent is still running).
     TimedOut,
 }
+
+/// The result of waiting for output with [`AgentProcess::recv_output`]
+/// (for programs whose answer ends when they exit, such as Botzone bots).
+#[derive(Debug)]
+pub enum Output {
+    /// A line arrived.
+    Line(String),
+    /// The process ended and its output was drained: its exit status, where
+    /// known. Nothing has been stopped yet: call [`AgentProcess::stop`] for
+    /// the group kill and the leak check.
+    End(Option<ExitStatus>),
+    /// The agent broke an output cap or its output could not be read; it has
+    /// been stopped.
+    Failed(Failure),
+    /// The deadline passed first (the agent is still running).
+    TimedOut,
+}
+
+/// How long the output of a process that has exited is still drained (its
+/// last lines may arrive just after the exit is seen).
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(50);
 
 /// One running agent process and its supervision tasks.
 pub struct AgentProcess {
@@ -75,6 +97,10 @@ pub struct AgentProcess {
     leaked: usize,
     /// An event taken by [`unread_line`](Self::unread_line) that is not a line.
     held: Option<Event>,
+    /// When the process was seen to exit (by [`recv_output`](Self::recv_output)).
+    exited_at: Option<Instant>,
+    /// When the reader task got the last line (or end of output) handed out.
+    last_output_at: Option<Instant>,
 }
 
 fn new_token() -> String {
@@ -94,6 +120,26 @@ impl AgentProcess {
     /// Start the agent of `spec`; its stderr goes to `log` (created, with
     /// its folder) when given. A failure to start is [`Outcome::SpawnFailed`].
     pub fn spawn(spec: &ExternalSpec, log: Option<PathBuf>) -> Result<Self, Failure> {
+        Self::spawn_inner(spec, log, None)
+    }
+
+    /// As [`spawn`](Self::spawn), for one of several processes of the same
+    /// agent in one game (Botzone's process per turn): stderr is appended to
+    /// `log`, and `used` counts the bytes the log holds across all of them,
+    /// so that `max_stderr_kb` caps the whole game.
+    pub fn spawn_continuing_log(
+        spec: &ExternalSpec,
+        log: Option<PathBuf>,
+        used: Arc<AtomicU64>,
+    ) -> Result<Self, Failure> {
+        Self::spawn_inner(spec, log, Some(used))
+    }
+
+    fn spawn_inner(
+        spec: &ExternalSpec,
+        log: Option<PathBuf>,
+        shared_log: Option<Arc<AtomicU64>>,
+    ) -> Result<Self, Failure> {
         let rt = super::runtime();
         let _guard = rt.enter();
         let token = new_token();
@@ -142,7 +188,7 @@ impl AgentProcess {
                     }
                 };
                 if buf.is_empty() {
-                    let _ = ev_tx.send(Event::Eof);
+                    let _ = ev_tx.send(Event::Eof(Instant::now()));
                     return;
                 }
                 let (take, complete) = match buf.iter().position(|&b| b == b'\n') {
@@ -167,7 +213,7 @@ impl AgentProcess {
                     }
                     let text = String::from_utf8_lossy(&line).into_owned();
                     line.clear();
-                    if ev_tx.send(Event::Line(text)).is_err() {
+                    if ev_tx.send(Event::Line(text, Instant::now())).is_err() {
                         return;
                     }
                 }
@@ -176,21 +222,32 @@ impl AgentProcess {
 
         // stderr logger.
         let tail = Arc::new(Mutex::new(Vec::new()));
+        let max_err = limits.max_stderr_kb.saturating_mul(1024);
+        let append = shared_log.is_some();
+        let used = shared_log.unwrap_or_else(|| Arc::new(AtomicU64::new(0)));
+        let already = used.load(Ordering::Relaxed);
         let file = match &log {
-            Some(p) => {
+            Some(p) if already <= max_err => {
                 if let Some(dir) = p.parent() {
                     let _ = std::fs::create_dir_all(dir);
                 }
-                std::fs::File::create(p).ok()
+                if append {
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(p)
+                        .ok()
+                } else {
+                    std::fs::File::create(p).ok()
+                }
             }
-            None => None,
+            _ => None,
         };
-        let max_err = limits.max_stderr_kb.saturating_mul(1024);
         let tail2 = Arc::clone(&tail);
         let stderr_task = rt.spawn(async move {
             let mut stderr = stderr;
             let mut file = file;
-            let mut written: u64 = 0;
+            let mut written: u64 = already;
             let mut buf = vec![0u8; 16 * 1024];
             loop {
                 let n = match stderr.read(&mut buf).await {
@@ -208,6 +265,7 @@ impl AgentProcess {
                         written = u64::MAX;
                         file = None;
                     }
+                    used.store(written, Ordering::Relaxed);
                 }
                 let mut t = tail2.lock().unwrap_or_else(|p| p.into_inner());
                 t.extend_from_slice(chunk);
@@ -233,6 +291,8 @@ impl AgentProcess {
             stopped: false,
             leaked: 0,
             held: None,
+            exited_at: None,
+            last_output_at: None,
         })
     }
 
@@ -251,7 +311,10 @@ impl AgentProcess {
     /// arrived (non-blocking; other events are left for [`recv_line`](Self::recv_line)).
     pub fn unread_line(&mut self) -> Option<String> {
         match self.events.try_recv() {
-            Ok(Event::Line(l)) => Some(l),
+            Ok(Event::Line(l, at)) => {
+                self.last_output_at = Some(at);
+                Some(l)
+            }
             Ok(other) => {
                 self.held = Some(other);
                 None
@@ -298,7 +361,10 @@ impl AgentProcess {
         });
         match got {
             Err(_) => Received::TimedOut,
-            Ok(Got::Ev(Some(Event::Line(l)))) => Received::Line(l),
+            Ok(Got::Ev(Some(Event::Line(l, at)))) => {
+                self.last_output_at = Some(at);
+                Received::Line(l)
+            }
             Ok(Got::Ev(Some(Event::LineTooLong(kb)))) => {
                 self.stop();
                 Received::Failed(Failure {
@@ -320,7 +386,7 @@ impl AgentProcess {
                     detail: format!("reading the agent's output failed: {e}"),
                 })
             }
-            Ok(Got::Ev(Some(Event::Eof)) | Got::Ev(None)) => {
+            Ok(Got::Ev(Some(Event::Eof(_))) | Got::Ev(None)) => {
                 // stdout closed: the process is exiting (or closed it on purpose).
                 let rt = super::runtime();
                 let child = &mut self.child;
@@ -338,6 +404,132 @@ impl AgentProcess {
                 Received::Failed(self.exit_failure("exited"))
             }
         }
+    }
+
+    /// Wait for the next stdout line until `deadline`, for programs whose
+    /// answer ends when they exit. Unlike [`recv_line`](Self::recv_line), an
+    /// exit is not a failure here: once the process has exited, what is left
+    /// of its output is drained (for at most 50 ms after the exit was seen),
+    /// then [`Output::End`] reports the exit status. stdout closed while the
+    /// process runs on: its exit is awaited until `deadline`. A broken output
+    /// cap or a read error stops the agent ([`Output::Failed`]).
+    pub fn recv_output(&mut self, deadline: Instant) -> Output {
+        if self.stopped {
+            return Output::End(self.status);
+        }
+        let rt = super::runtime();
+        let held = self.held.take();
+        if let Some(at) = self.exited_at {
+            let until = at + DRAIN_AFTER_EXIT;
+            let events = &mut self.events;
+            let ev = match held {
+                Some(ev) => Some(ev),
+                None => rt
+                    .block_on(async { tokio::time::timeout_at(until.into(), events.recv()).await })
+                    .unwrap_or(None),
+            };
+            return match ev {
+                Some(Event::Line(l, at)) => {
+                    self.last_output_at = Some(at);
+                    Output::Line(l)
+                }
+                Some(Event::Eof(at)) => {
+                    self.last_output_at = Some(at);
+                    Output::End(self.status)
+                }
+                None => Output::End(self.status),
+                Some(other) => Output::Failed(self.event_failure(other)),
+            };
+        }
+        enum Got {
+            Ev(Option<Event>),
+            Exit(std::io::Result<ExitStatus>),
+        }
+        let events = &mut self.events;
+        let child = &mut self.child;
+        let got = rt.block_on(async {
+            if let Some(ev) = held {
+                return Ok(Got::Ev(Some(ev)));
+            }
+            tokio::time::timeout_at(deadline.into(), async {
+                tokio::select! {
+                    biased;
+                    ev = events.recv() => Got::Ev(ev),
+                    st = child.wait() => Got::Exit(st),
+                }
+            })
+            .await
+        });
+        match got {
+            Err(_) => Output::TimedOut,
+            Ok(Got::Ev(Some(Event::Line(l, at)))) => {
+                self.last_output_at = Some(at);
+                Output::Line(l)
+            }
+            Ok(Got::Ev(Some(Event::Eof(at)))) => {
+                self.last_output_at = Some(at);
+                self.await_exit(deadline)
+            }
+            Ok(Got::Ev(None)) => self.await_exit(deadline),
+            Ok(Got::Ev(Some(other))) => Output::Failed(self.event_failure(other)),
+            Ok(Got::Exit(st)) => {
+                self.status = st.ok();
+                self.exited_at = Some(Instant::now());
+                self.recv_output(deadline)
+            }
+        }
+    }
+
+    /// stdout is closed: the answer ends when the process exits (by `deadline`).
+    fn await_exit(&mut self, deadline: Instant) -> Output {
+        let rt = super::runtime();
+        let child = &mut self.child;
+        match rt.block_on(async { tokio::time::timeout_at(deadline.into(), child.wait()).await }) {
+            Err(_) => Output::TimedOut,
+            Ok(st) => {
+                self.status = st.ok();
+                self.exited_at = Some(Instant::now());
+                Output::End(self.status)
+            }
+        }
+    }
+
+    /// Stop the agent for a failure event of the stdout reader and describe it.
+    fn event_failure(&mut self, ev: Event) -> Failure {
+        self.stop();
+        match ev {
+            Event::LineTooLong(kb) => Failure {
+                outcome: Outcome::OutputLimit,
+                detail: format!("an output line exceeded {kb} KiB without a newline"),
+            },
+            Event::OutputTooLong(kb) => Failure {
+                outcome: Outcome::OutputLimit,
+                detail: format!("total output exceeded {kb} KiB"),
+            },
+            Event::Error(e) => Failure {
+                outcome: Outcome::Crash,
+                detail: format!("reading the agent's output failed: {e}"),
+            },
+            Event::Line(..) | Event::Eof(_) => Failure {
+                outcome: Outcome::Crash,
+                detail: "unexpected end of output".into(),
+            },
+        }
+    }
+
+    /// How the process ended, as a failure (`crash`, or `memory-limit` by the
+    /// heuristic of [`recv_line`](Self::recv_line)), for a process that ended
+    /// when it should not have (a non-zero status, a signal).
+    pub fn end_failure(&self) -> Failure {
+        self.exit_failure("exited")
+    }
+
+    /// When the supervisor received the last line (or the end of output)
+    /// that was handed out: the moment the agent answered, independent of
+    /// when the caller got round to reading it (in a simultaneous game the
+    /// runner reads the seats one after the other).
+    pub fn last_output_at(&self) -> Option<Instant> {
+        self.last_output_at
     }
 
     /// Describe how the agent ended, with the memory-limit heuristic:

@@ -54,7 +54,10 @@ pub fn make<G: ArenaGame>(
         ProtocolKind::Uci | ProtocolKind::Ucci => {
             super::uci::Uci::new::<G>(spec.protocol, &spec.options).map(|u| Box::new(u) as _)
         }
-        ProtocolKind::Botzone => Err("protocol = \"botzone\" is not available yet".into()),
+        ProtocolKind::Botzone => Err(
+            "protocol = \"botzone\" is not a line protocol: it is played by external::botzone::BotzoneBot"
+                .into(),
+        ),
     }
 }
 
@@ -73,9 +76,15 @@ pub fn supports<G: ArenaGame>(protocol: ProtocolKind) -> Result<(), String> {
                 ))
             }
         }
-        ProtocolKind::Botzone => Err(
-            "protocol = \"botzone\" is not available yet in this build (it needs the Snake game); use \"jsonl\""
-                .into(),
-        ),
+        ProtocolKind::Botzone => {
+            if super::botzone::is_snake::<G>() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "protocol = \"botzone\" (Botzone's bot protocol) plays snake only, not {}; use \"jsonl\"",
+                    G::NAME
+                ))
+            }
+        }
     }
 }
