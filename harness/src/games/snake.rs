@@ -71,6 +71,10 @@ impl ArenaGame for Snake {
         ]
     }
 
+    fn default_levels() -> Vec<String> {
+        vec!["random".to_string()]
+    }
+
     fn load_level(spec: &str, seed: u64) -> Result<Self, HarnessError> {
         let judge_seed = if spec == "random" {
             Some(seed as u32)
