@@ -292,12 +292,17 @@ impl Snake {
         self.last_dir[s]
     }
 
-    /// The neighbour of cell `c` in direction `d`, or `None` off the board.
+    /// The neighbour of cell `c` in direction `d`, or `None` off the board
+    /// or when `d` is not a direction (outside `0..=3`: a fatal move for the
+    /// judge too).
     #[inline]
     pub fn neighbor(&self, c: usize, d: u8) -> Option<usize> {
+        if d > 3 {
+            return None;
+        }
         let m = self.m as i32;
-        let x = (c as i32) / m + DX[d as usize & 3];
-        let y = (c as i32) % m + DY[d as usize & 3];
+        let x = (c as i32) / m + DX[d as usize];
+        let y = (c as i32) % m + DY[d as usize];
         if x < 0 || y < 0 || x >= self.n as i32 || y >= m {
             None
         } else {

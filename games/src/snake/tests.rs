@@ -245,3 +245,11 @@ fn glibc_rand_matches_the_c_library() {
     // srand(0) is srand(1).
     assert_eq!(GlibcRand::new(0).rand(), 1804289383);
 }
+
+#[test]
+fn a_direction_outside_0_to_3_is_fatal_as_in_the_judge() {
+    let mut s = Snake::new(10, 11, &[]).unwrap();
+    s.play(4, 3);
+    assert!(!s.alive(0) && s.alive(1) && s.is_over());
+    assert_eq!(s.scores(), Some([0, 2]));
+}
