@@ -15,9 +15,11 @@
 
 mod board;
 mod lurd;
+mod packing;
 mod search;
 
 use board::{Board, BoardError, DistTable};
+use packing::Packing;
 use games::sokoban::Level;
 use games::Timer;
 use search::{Config, Cost, Order, Searcher, Step, Way};
@@ -84,6 +86,10 @@ pub struct SolveOptions {
     /// The most states stored per search before giving up
     /// ([`SolveStatus::NodeLimit`]).
     pub max_nodes: usize,
+    /// Goal macros from goal-area packing orders (greedy, weighted A* and
+    /// the forward half of the bidirectional search; never in the optimal
+    /// methods, since they can cut solutions).
+    pub macros: bool,
 }
 
 impl Default for SolveOptions {
@@ -96,6 +102,7 @@ impl Default for SolveOptions {
             pi_corrals: true,
             corral_nodes: 20,
             max_nodes: 20_000_000,
+            macros: true,
         }
     }
 }
@@ -219,11 +226,13 @@ pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResu
         pi_corrals: opts.pi_corrals,
         corral_nodes: opts.corral_nodes,
         max_nodes: opts.max_nodes.max(1),
+        macros: opts.macros && matches!(opts.method, Method::Greedy | Method::WeightedAStar | Method::BiAStar),
     };
+    let packing = if cfg.macros { Packing::new(&board) } else { Packing::default() };
     let outcome = if opts.method == Method::BiAStar {
-        bidirectional(&board, &fdist, cfg, opts.ratio.max(1), timer)
+        bidirectional(&board, &fdist, &packing, cfg, opts.ratio.max(1), timer)
     } else {
-        single(&board, &fdist, cfg, timer)
+        single(&board, &fdist, &packing, cfg, timer)
     };
     match outcome {
         Outcome::Found(pushes, expanded) => match lurd::pushes_to_lurd(&board, &pushes) {
@@ -250,8 +259,14 @@ enum Outcome {
     Stopped(SolveStatus, u64),
 }
 
-fn single(board: &Board, fdist: &DistTable, cfg: Config, timer: &dyn Timer) -> Outcome {
-    let mut s = Searcher::new(board, fdist, &fdist.dead, Way::Forward, cfg);
+fn single(
+    board: &Board,
+    fdist: &DistTable,
+    packing: &Packing,
+    cfg: Config,
+    timer: &dyn Timer,
+) -> Outcome {
+    let mut s = Searcher::new(board, fdist, &fdist.dead, Way::Forward, cfg, Some(packing));
     if s.is_goal(0) {
         return Outcome::Found(Vec::new(), 0);
     }
@@ -283,6 +298,7 @@ fn join(board: &Board, mut fwd: Vec<(u16, u8)>, bwd: &Searcher, bid: u32) -> Vec
 fn bidirectional(
     board: &Board,
     fdist: &DistTable,
+    packing: &Packing,
     cfg: Config,
     ratio: u32,
     timer: &dyn Timer,
@@ -293,8 +309,8 @@ fn bidirectional(
         corral_nodes: 0,
         ..cfg
     };
-    let mut f = Searcher::new(board, fdist, &fdist.dead, Way::Forward, cfg);
-    let mut bk = Searcher::new(board, &bdist, &fdist.dead, Way::Backward, bcfg);
+    let mut f = Searcher::new(board, fdist, &fdist.dead, Way::Forward, cfg, Some(packing));
+    let mut bk = Searcher::new(board, &bdist, &fdist.dead, Way::Backward, bcfg, None);
     if f.is_goal(0) {
         return Outcome::Found(Vec::new(), 0);
     }
