@@ -67,10 +67,16 @@
 //! floor as spaces (a row of floor as `-`), each level after a `; title`
 //! line; parsing what it prints gives the same levels.
 
+use crate::grid::Bits;
+
+mod game;
 mod parse;
 mod print;
 mod rle;
 
+pub use game::{
+    parse_lurd, replay, Dir, ReplayError, ReplayReport, Sokoban, SokobanAction, DEFAULT_MAX_STEPS,
+};
 pub use parse::{parse_collection, parse_level, parse_levels, Entry, LevelError, LevelErrorKind};
 pub use print::print_levels;
 
@@ -245,5 +251,10 @@ impl Level {
     }
 }
 
+/// A set of floor cells of the player's region (see [`Sokoban`]).
+pub(crate) type FloorSet = Bits<{ MAX_FLOOR / 64 }>;
+
+#[cfg(test)]
+mod game_tests;
 #[cfg(test)]
 mod tests;
