@@ -70,6 +70,7 @@
 use crate::grid::Bits;
 
 mod game;
+mod generate;
 mod parse;
 mod print;
 mod rle;
@@ -77,6 +78,7 @@ mod rle;
 pub use game::{
     parse_lurd, replay, Dir, ReplayError, ReplayReport, Sokoban, SokobanAction, DEFAULT_MAX_STEPS,
 };
+pub use generate::{difficulty, generate, Difficulty, GenerateError, GenerateOptions, Generated};
 pub use parse::{parse_collection, parse_level, parse_levels, Entry, LevelError, LevelErrorKind};
 pub use print::print_levels;
 
@@ -256,5 +258,7 @@ pub(crate) type FloorSet = Bits<{ MAX_FLOOR / 64 }>;
 
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod generate_tests;
 #[cfg(test)]
 mod tests;
