@@ -1,0 +1,1074 @@
+//! The push-level search engine shared by every solver agent.
+//!
+//! A *state* is the set of box cells plus the player's position: the
+//! normalised region (its top-left cell) when cost is counted in pushes, the
+//! exact cell when it is counted in moves. An *edge* is one push (forward
+//! search) or one pull (backward search); walking is implied. States live in
+//! an arena (`nodes` + a flat `boxes` pool, each node's boxes sorted) and a
+//! Zobrist-hashed open-addressing transposition table of node indices.
+//!
+//! Pruning, all sound (no solvable state is ever cut):
+//! - dead squares (a box there can never reach a goal, from the distance
+//!   tables);
+//! - freeze deadlocks around the pushed box ([`Searcher::freeze_deadlock`]);
+//! - an infinite matching cost (no assignment of boxes to goals);
+//! - PI-corral pruning: when the player is cut off from a region that must
+//!   change (a *corral*) whose fence boxes can only be pushed into it and all
+//!   of those pushes are available now, only those pushes are generated
+//!   (any solution can be reordered to make one of them first);
+//! - corral deadlocks: a small search on the corral's boxes alone, which
+//!   proves that they can neither be packed nor leave it.
+
+use super::board::{Board, DistTable, INF, NONE};
+use pathfinding::kuhn_munkres::{kuhn_munkres, Weights};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+/// A node index in a [`Searcher`].
+pub(crate) type NodeId = u32;
+const NO_NODE: u32 = u32::MAX;
+/// The heuristic value of a state proved dead.
+pub(crate) const DEAD_H: u32 = u32::MAX;
+
+/// Which way a search goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Way {
+    /// Pushes from the start towards the goals.
+    Forward,
+    /// Pulls from the solved positions back towards the start.
+    Backward,
+}
+
+/// What the cost `g` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cost {
+    /// Pushes; the player position is normalised to its region.
+    Pushes,
+    /// Moves (walks plus pushes); the state holds the exact player cell.
+    Moves,
+}
+
+/// The order in which states are expanded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Order {
+    /// Breadth-first by `g` (goal test on generation: optimal with unit costs).
+    Bfs,
+    /// Best-first on `g + w·h` (`w = 1`: A*, optimal; goal test on expansion).
+    AStar {
+        /// The weight of `h`, in tenths (10 = plain A*).
+        weight10: u32,
+    },
+    /// Best-first on `h` alone, then smaller `g` (goal test on generation).
+    Greedy,
+}
+
+/// Tuning of one search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Config {
+    /// What `g` counts.
+    pub cost: Cost,
+    /// Expansion order.
+    pub order: Order,
+    /// PI-corral pruning (forward search with push costs only).
+    pub pi_corrals: bool,
+    /// Nodes explored by each corral-deadlock search (0: off).
+    pub corral_nodes: u32,
+    /// The most nodes stored before the search gives up.
+    pub max_nodes: usize,
+}
+
+/// One stored state.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    /// Zobrist hash of boxes and player.
+    pub hash: u64,
+    /// The node this one was generated from ([`u32::MAX`] for a root).
+    pub parent: u32,
+    /// Cost so far.
+    pub g: u32,
+    /// Heuristic value ([`DEAD_H`]: proved dead).
+    pub h: u32,
+    /// Player: normalised region (push costs) or exact cell (move costs).
+    pub player: u16,
+    /// Cell of the moved box before the last push or pull.
+    pub from: u16,
+    /// Direction the box moved in.
+    pub dir: u8,
+    /// Whether the node was expanded.
+    pub closed: bool,
+}
+
+/// The result of one expansion step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A goal state was found: this node.
+    Goal(NodeId),
+    /// Keep going.
+    Continue,
+    /// The open list is empty: no goal is reachable.
+    Exhausted,
+    /// The node limit was reached.
+    Full,
+}
+
+/// A push (forward) or pull (backward) that a node can make.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    /// Index of the box in the node's sorted box list.
+    bi: u16,
+    /// Box cell.
+    c: u16,
+    /// Direction the box moves.
+    d: u8,
+    /// Walking distance to the player cell the move starts from (move costs).
+    walk: u16,
+}
+
+/// A square cost matrix for `pathfinding::kuhn_munkres`, which maximises:
+/// entries hold negated costs.
+struct Mat {
+    n: usize,
+    w: Vec<i64>,
+}
+
+impl Weights<i64> for Mat {
+    fn rows(&self) -> usize {
+        self.n
+    }
+    fn columns(&self) -> usize {
+        self.n
+    }
+    fn at(&self, row: usize, col: usize) -> i64 {
+        self.w[row * self.n + col]
+    }
+    fn neg(&self) -> Self {
+        Mat {
+            n: self.n,
+            w: self.w.iter().map(|v| -v).collect(),
+        }
+    }
+}
+
+/// The cost standing for "impossible" in the matching (larger than any sum
+/// of real distances).
+const BIG: i64 = 1 << 24;
+
+/// Scratch space over the floor cells: which box stands where, the player's
+/// reachable region, and the marks of the freeze test.
+pub(crate) struct Space {
+    /// `occ[c]`: 1 + index of the box on `c`, or 0.
+    pub occ: Vec<u16>,
+    /// Reachability marks: `mark[c] == stamp` for reached cells.
+    pub mark: Vec<u32>,
+    /// The current reachability stamp.
+    pub stamp: u32,
+    /// Walking distances from the last [`Space::reach`] with `dist` set.
+    pub walk: Vec<u16>,
+    queue: Vec<u16>,
+    wall_mark: Vec<u32>,
+    wall_stamp: u32,
+}
+
+impl Space {
+    /// Empty scratch for a board of `n` cells.
+    pub fn new(n: usize) -> Space {
+        Space {
+            occ: vec![0; n],
+            mark: vec![0; n],
+            stamp: 0,
+            walk: vec![0; n],
+            queue: Vec::with_capacity(n),
+            wall_mark: vec![0; n],
+            wall_stamp: 0,
+        }
+    }
+
+    /// Put boxes on these cells.
+    pub fn set(&mut self, boxes: &[u16]) {
+        for (i, &c) in boxes.iter().enumerate() {
+            self.occ[c as usize] = i as u16 + 1;
+        }
+    }
+
+    /// Remove the boxes on these cells.
+    pub fn clear(&mut self, boxes: &[u16]) {
+        for &c in boxes {
+            self.occ[c as usize] = 0;
+        }
+    }
+
+    /// Mark the cells the player reaches from `from` with a new stamp (and
+    /// record walking distances when `dist` is set). Returns the smallest
+    /// reachable cell: the normalised player.
+    pub fn reach(&mut self, b: &Board, from: u16, dist: bool) -> u16 {
+        if self.stamp == u32::MAX {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let st = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.mark[from as usize] = st;
+        if dist {
+            self.walk[from as usize] = 0;
+        }
+        let mut min = from;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head];
+            head += 1;
+            for &y in &b.nbr[x as usize] {
+                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
+                    self.mark[y as usize] = st;
+                    if dist {
+                        self.walk[y as usize] = self.walk[x as usize] + 1;
+                    }
+                    min = min.min(y);
+                    self.queue.push(y);
+                }
+            }
+        }
+        min
+    }
+
+    /// Whether cell `c` was reached by the last [`Space::reach`].
+    #[inline]
+    pub fn reached(&self, c: u16) -> bool {
+        c != NONE && self.mark[c as usize] == self.stamp
+    }
+
+    /// Freeze deadlock test for the box just moved to `t`: whether it is
+    /// frozen (blocked on both axes by walls, by a pair of dead squares, or
+    /// by other frozen boxes) together with some box that is not on a goal.
+    pub fn freeze_deadlock(&mut self, b: &Board, dead: &[bool], t: u16) -> bool {
+        if self.wall_stamp == u32::MAX {
+            self.wall_mark.fill(0);
+            self.wall_stamp = 0;
+        }
+        self.wall_stamp += 1;
+        let (frozen, offgoal) = self.frozen(b, dead, t);
+        frozen && offgoal
+    }
+
+    /// Whether the box on `c` is frozen, and whether a box supporting that
+    /// conclusion is off its goal. Boxes on the recursion stack count as
+    /// walls (the usual mutual-blocking argument: boxes that each are
+    /// blocked by walls or by the others never move).
+    fn frozen(&mut self, b: &Board, dead: &[bool], c: u16) -> (bool, bool) {
+        self.wall_mark[c as usize] = self.wall_stamp;
+        let (v, vo) = self.axis_blocked(b, dead, c, 0, 1);
+        let res = if v {
+            let (h, ho) = self.axis_blocked(b, dead, c, 2, 3);
+            (h, vo || ho || !b.is_goal[c as usize])
+        } else {
+            (false, false)
+        };
+        self.wall_mark[c as usize] = 0;
+        res
+    }
+
+    fn axis_blocked(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        c: u16,
+        da: usize,
+        db: usize,
+    ) -> (bool, bool) {
+        let x = b.nbr[c as usize][da];
+        let y = b.nbr[c as usize][db];
+        let st = self.wall_stamp;
+        if x == NONE
+            || y == NONE
+            || self.wall_mark[x as usize] == st
+            || self.wall_mark[y as usize] == st
+        {
+            return (true, false);
+        }
+        if dead[x as usize] && dead[y as usize] {
+            return (true, false);
+        }
+        for z in [x, y] {
+            if self.occ[z as usize] != 0 {
+                let (f, o) = self.frozen(b, dead, z);
+                if f {
+                    return (true, o);
+                }
+            }
+        }
+        (false, false)
+    }
+
+    /// The course report's deadlock test, on the boxes `boxes` (with `occ`
+    /// set): repeatedly remove every box that could move along some axis
+    /// (both neighbours free, not both dead squares); boxes that remain can
+    /// never move, so a remaining box off its goal is a deadlock. `occ` is
+    /// restored before returning.
+    pub fn stuck_deadlock(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> bool {
+        let mut left: Vec<u16> = boxes.to_vec();
+        let mut removed: Vec<(u16, u16)> = Vec::new();
+        loop {
+            let before = left.len();
+            let mut i = 0;
+            while i < left.len() {
+                let c = left[i] as usize;
+                let free = |s: &Space, z: u16| z != NONE && s.occ[z as usize] == 0;
+                let movable = (0..2).any(|axis| {
+                    let x = b.nbr[c][2 * axis];
+                    let y = b.nbr[c][2 * axis + 1];
+                    free(self, x) && free(self, y) && !(dead[x as usize] && dead[y as usize])
+                });
+                if movable {
+                    removed.push((left[i], self.occ[c]));
+                    self.occ[c] = 0;
+                    left.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if left.len() == before {
+                break;
+            }
+        }
+        for (c, v) in removed {
+            self.occ[c as usize] = v;
+        }
+        left.iter().any(|&c| !b.is_goal[c as usize])
+    }
+}
+
+/// The search: node arena, transposition table, open list and scratch space.
+pub(crate) struct Searcher<'a> {
+    /// The board.
+    pub b: &'a Board,
+    /// Distances to this search's targets (goals forward, start cells backward).
+    pub dist: &'a DistTable,
+    /// Dead squares of the forward direction (freeze tests, corral searches).
+    fwd_dead: &'a [bool],
+    /// Forward or backward.
+    pub way: Way,
+    /// Tuning.
+    pub cfg: Config,
+    /// Boxes per state.
+    pub nb: usize,
+    /// The node arena.
+    pub nodes: Vec<Node>,
+    /// The boxes of every node, `nb` per node, sorted.
+    pub boxes: Vec<u16>,
+    table: Vec<u32>,
+    table_count: usize,
+    open: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Nodes expanded so far.
+    pub expanded: u64,
+    /// Nodes created by the last [`Searcher::step`] (for bidirectional meets).
+    pub fresh: Vec<NodeId>,
+    /// Target boxes and normalised player of a backward goal.
+    target: Option<(Vec<u16>, u16)>,
+    sp: Space,
+    cur: Vec<u16>,
+    child: Vec<u16>,
+    cands: Vec<Cand>,
+    mat: Mat,
+    corral: Vec<u32>,
+    corral_stamp: u32,
+    sub: Option<Box<CorralSearch>>,
+    corral_cache: HashMap<u64, bool>,
+    /// Corral deadlocks found.
+    pub corral_deadlocks: u64,
+}
+
+impl<'a> Searcher<'a> {
+    /// A search over `b` with distances `dist` to its targets. Forward: one
+    /// root, the start. Backward: one root per player region of the solved
+    /// position (every goal holds a box); its goal is the start.
+    pub fn new(
+        b: &'a Board,
+        dist: &'a DistTable,
+        fwd_dead: &'a [bool],
+        way: Way,
+        cfg: Config,
+    ) -> Searcher<'a> {
+        let nb = b.start_boxes.len();
+        let mut s = Searcher {
+            b,
+            dist,
+            fwd_dead,
+            way,
+            cfg,
+            nb,
+            nodes: Vec::new(),
+            boxes: Vec::new(),
+            table: vec![NO_NODE; 1 << 12],
+            table_count: 0,
+            open: BinaryHeap::new(),
+            expanded: 0,
+            fresh: Vec::new(),
+            target: None,
+            sp: Space::new(b.n),
+            cur: Vec::with_capacity(nb),
+            child: Vec::with_capacity(nb),
+            cands: Vec::new(),
+            mat: Mat {
+                n: nb,
+                w: vec![0; nb * nb],
+            },
+            corral: vec![0; b.n],
+            corral_stamp: 0,
+            sub: None,
+            corral_cache: HashMap::new(),
+            corral_deadlocks: 0,
+        };
+        match way {
+            Way::Forward => {
+                let boxes = b.start_boxes.clone();
+                s.add_root(&boxes, b.start_player);
+            }
+            Way::Backward => {
+                let goals = b.goals.clone();
+                s.sp.set(&goals);
+                // One root per region of the free floor.
+                let mut roots = Vec::new();
+                let mut seen = vec![false; b.n];
+                for c in 0..b.n as u16 {
+                    if s.sp.occ[c as usize] != 0 || seen[c as usize] {
+                        continue;
+                    }
+                    let norm = s.sp.reach(b, c, false);
+                    for (x, sn) in seen.iter_mut().enumerate() {
+                        if s.sp.mark[x] == s.sp.stamp {
+                            *sn = true;
+                        }
+                    }
+                    roots.push(norm);
+                }
+                s.sp.clear(&goals);
+                for p in roots {
+                    s.add_root(&goals, p);
+                }
+                let start = b.start_boxes.clone();
+                s.sp.set(&start);
+                let norm = s.sp.reach(b, b.start_player, false);
+                s.sp.clear(&start);
+                s.target = Some((start, norm));
+            }
+        }
+        s
+    }
+
+    fn box_hash(&self, boxes: &[u16]) -> u64 {
+        boxes.iter().fold(0, |h, &c| h ^ self.b.zob_box[c as usize])
+    }
+
+    fn add_root(&mut self, boxes: &[u16], player: u16) {
+        let mut sorted = boxes.to_vec();
+        sorted.sort_unstable();
+        self.sp.set(&sorted);
+        let norm = self.sp.reach(self.b, player, false);
+        let p = match self.cfg.cost {
+            Cost::Pushes => norm,
+            Cost::Moves => player,
+        };
+        let mut h = self.heuristic(&sorted);
+        if self.way == Way::Forward
+            && h != DEAD_H
+            && self.sp.stuck_deadlock(self.b, self.fwd_dead, &sorted)
+        {
+            h = DEAD_H;
+        }
+        self.sp.clear(&sorted);
+        let hash = self.box_hash(&sorted) ^ self.b.zob_player[p as usize];
+        if self.lookup(hash, &sorted, p).is_some() {
+            return;
+        }
+        let id = self.push_node(
+            Node {
+                hash,
+                parent: NO_NODE,
+                g: 0,
+                h,
+                player: p,
+                from: NONE,
+                dir: 0,
+                closed: false,
+            },
+            &sorted,
+        );
+        if h != DEAD_H {
+            let key = self.key(0, h);
+            self.open.push(Reverse((key, id)));
+        }
+    }
+
+    /// The boxes of node `id`, sorted.
+    pub fn node_boxes(&self, id: NodeId) -> &[u16] {
+        let i = id as usize * self.nb;
+        &self.boxes[i..i + self.nb]
+    }
+
+    fn push_node(&mut self, node: Node, boxes: &[u16]) -> NodeId {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.boxes.extend_from_slice(boxes);
+        self.insert(id);
+        self.fresh.push(id);
+        id
+    }
+
+    fn insert(&mut self, id: NodeId) {
+        if (self.table_count + 1) * 2 > self.table.len() {
+            let cap = self.table.len() * 2;
+            let mut t = vec![NO_NODE; cap];
+            let mask = cap - 1;
+            for &x in &self.table {
+                if x != NO_NODE {
+                    let mut i = (self.nodes[x as usize].hash as usize) & mask;
+                    while t[i] != NO_NODE {
+                        i = (i + 1) & mask;
+                    }
+                    t[i] = x;
+                }
+            }
+            self.table = t;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (self.nodes[id as usize].hash as usize) & mask;
+        while self.table[i] != NO_NODE {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = id;
+        self.table_count += 1;
+    }
+
+    /// The node holding exactly these (sorted) boxes and player, if any.
+    pub fn lookup(&self, hash: u64, boxes: &[u16], player: u16) -> Option<NodeId> {
+        let mask = self.table.len() - 1;
+        let mut i = (hash as usize) & mask;
+        loop {
+            let x = self.table[i];
+            if x == NO_NODE {
+                return None;
+            }
+            let n = &self.nodes[x as usize];
+            if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
+                return Some(x);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn key(&self, g: u32, h: u32) -> u64 {
+        let (g, h) = (g as u64, h as u64);
+        match self.cfg.order {
+            Order::Bfs => g,
+            Order::AStar { weight10 } => {
+                let f = 10 * g + weight10 as u64 * h;
+                (f << 32) | (u32::MAX as u64 - g)
+            }
+            Order::Greedy => (h << 32) | g,
+        }
+    }
+
+    /// The lower bound of `boxes` (with `occ` set and the player's region
+    /// marked): a minimum-cost perfect matching of boxes to targets over the
+    /// one-box push distances, each box seen from the player's side when the
+    /// player stands next to it; [`DEAD_H`] when no matching exists.
+    fn heuristic(&mut self, boxes: &[u16]) -> u32 {
+        let nb = self.nb;
+        if nb == 0 {
+            return 0;
+        }
+        for (i, &c) in boxes.iter().enumerate() {
+            let nbr = self.b.nbr[c as usize];
+            let side = (0..4).find(|&d| self.sp.reached(nbr[d]));
+            let row = self.dist.row(c, side);
+            let mut any = false;
+            for (j, &v) in row.iter().enumerate() {
+                self.mat.w[i * nb + j] = if v == INF {
+                    -BIG
+                } else {
+                    any = true;
+                    -(v as i64)
+                };
+            }
+            if !any {
+                return DEAD_H;
+            }
+        }
+        for j in 0..nb {
+            if (0..nb).all(|i| self.mat.w[i * nb + j] == -BIG) {
+                return DEAD_H;
+            }
+        }
+        let (total, _) = kuhn_munkres(&self.mat);
+        let cost = -total;
+        if cost >= BIG {
+            DEAD_H
+        } else {
+            cost as u32
+        }
+    }
+
+    /// Pop the best open node and expand it.
+    pub fn step(&mut self) -> Step {
+        self.fresh.clear();
+        let id = loop {
+            let Some(Reverse((key, id))) = self.open.pop() else {
+                return Step::Exhausted;
+            };
+            let n = self.nodes[id as usize];
+            if n.closed || self.key(n.g, n.h) != key {
+                continue;
+            }
+            break id;
+        };
+        if self.nodes.len() >= self.cfg.max_nodes {
+            return Step::Full;
+        }
+        if let Order::AStar { .. } = self.cfg.order {
+            if self.is_goal(id) {
+                return Step::Goal(id);
+            }
+        }
+        self.nodes[id as usize].closed = true;
+        self.expanded += 1;
+        self.expand(id)
+    }
+
+    /// Whether the search has nothing left to expand.
+    pub fn is_exhausted(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// Whether node `id` is a goal of this search (for a root: whether the
+    /// start is already solved).
+    pub fn is_goal(&self, id: NodeId) -> bool {
+        let n = &self.nodes[id as usize];
+        match &self.target {
+            None => n.h == 0,
+            Some((boxes, player)) => {
+                n.h == 0
+                    && self.node_boxes(id) == boxes.as_slice()
+                    && (self.cfg.cost == Cost::Moves || n.player == *player)
+            }
+        }
+    }
+
+    fn expand(&mut self, id: NodeId) -> Step {
+        let node = self.nodes[id as usize];
+        let b = self.b;
+        let nb = self.nb;
+        let mut cur = std::mem::take(&mut self.cur);
+        cur.clear();
+        let base = id as usize * nb;
+        cur.extend_from_slice(&self.boxes[base..base + nb]);
+        self.sp.set(&cur);
+        let moves = self.cfg.cost == Cost::Moves;
+        self.sp.reach(b, node.player, moves);
+        // Candidate pushes (pulls).
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
+        for (bi, &c) in cur.iter().enumerate() {
+            let nbr = b.nbr[c as usize];
+            for d in 0..4 {
+                // Forward: the player stands on the far side, the box goes
+                // to `t`. Backward: the player stands on side d, the box
+                // comes there and the player steps back to `t`.
+                let (p, t) = match self.way {
+                    Way::Forward => (nbr[d ^ 1], nbr[d]),
+                    Way::Backward => {
+                        let p = nbr[d];
+                        (
+                            p,
+                            if p == NONE {
+                                NONE
+                            } else {
+                                b.nbr[p as usize][d]
+                            },
+                        )
+                    }
+                };
+                if t == NONE || !self.sp.reached(p) || self.sp.occ[t as usize] != 0 {
+                    continue;
+                }
+                let dest = if self.way == Way::Forward { t } else { p };
+                if self.dist.dead[dest as usize] {
+                    continue;
+                }
+                let walk = if moves { self.sp.walk[p as usize] } else { 0 };
+                cands.push(Cand {
+                    bi: bi as u16,
+                    c,
+                    d: d as u8,
+                    walk,
+                });
+            }
+        }
+        if self.way == Way::Forward && self.cfg.pi_corrals && !moves && !cands.is_empty() {
+            match self.corrals(&cur, &cands) {
+                CorralVerdict::Deadlock => cands.clear(),
+                CorralVerdict::Prune(keep) => {
+                    cands.retain(|cd| keep.iter().any(|&(c, d)| c == cd.c && d == cd.d));
+                }
+                CorralVerdict::None => {}
+            }
+        }
+        let mut result = Step::Continue;
+        let mut child = std::mem::take(&mut self.child);
+        for cd in &cands {
+            let c = cd.c;
+            let d = cd.d as usize;
+            let (to, player) = match self.way {
+                Way::Forward => (b.nbr[c as usize][d], c),
+                Way::Backward => {
+                    let p = b.nbr[c as usize][d];
+                    (p, b.nbr[p as usize][d])
+                }
+            };
+            self.sp.occ[c as usize] = 0;
+            self.sp.occ[to as usize] = cd.bi + 1;
+            let dead = self.way == Way::Forward && self.sp.freeze_deadlock(b, self.fwd_dead, to);
+            if !dead {
+                child.clear();
+                child.extend_from_slice(&cur);
+                child[cd.bi as usize] = to;
+                child.sort_unstable();
+                let norm = self.sp.reach(b, player, false);
+                let p = if moves { player } else { norm };
+                let hash = node.hash
+                    ^ b.zob_box[c as usize]
+                    ^ b.zob_box[to as usize]
+                    ^ b.zob_player[node.player as usize]
+                    ^ b.zob_player[p as usize];
+                let g = node.g + if moves { cd.walk as u32 + 1 } else { 1 };
+                match self.lookup(hash, &child, p) {
+                    Some(old) => {
+                        let o = self.nodes[old as usize];
+                        let reopen = !matches!(self.cfg.order, Order::Greedy);
+                        if reopen && g < o.g && o.h != DEAD_H {
+                            let n = &mut self.nodes[old as usize];
+                            n.g = g;
+                            n.parent = id;
+                            n.from = c;
+                            n.dir = d as u8;
+                            n.closed = false;
+                            let key = self.key(g, o.h);
+                            self.open.push(Reverse((key, old)));
+                        }
+                    }
+                    None => {
+                        let h = self.heuristic(&child);
+                        let nid = self.push_node(
+                            Node {
+                                hash,
+                                parent: id,
+                                g,
+                                h,
+                                player: p,
+                                from: c,
+                                dir: d as u8,
+                                closed: false,
+                            },
+                            &child,
+                        );
+                        if h != DEAD_H {
+                            let early = !matches!(self.cfg.order, Order::AStar { .. });
+                            if early && self.is_goal(nid) {
+                                result = Step::Goal(nid);
+                            } else {
+                                let key = self.key(g, h);
+                                self.open.push(Reverse((key, nid)));
+                            }
+                        }
+                    }
+                }
+            }
+            self.sp.occ[to as usize] = 0;
+            self.sp.occ[c as usize] = cd.bi + 1;
+            if matches!(result, Step::Goal(_)) {
+                break;
+            }
+        }
+        self.sp.clear(&cur);
+        self.cur = cur;
+        self.cands = cands;
+        self.child = child;
+        result
+    }
+
+    /// The moves from the root to node `id`: `(box cell, direction)` of each
+    /// push (forward) or pull (backward), first move first.
+    pub fn path(&self, id: NodeId) -> Vec<(u16, u8)> {
+        let mut out = Vec::new();
+        let mut x = id;
+        while self.nodes[x as usize].parent != NO_NODE {
+            let n = &self.nodes[x as usize];
+            out.push((n.from, n.dir));
+            x = n.parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// PI-corral analysis of the node whose boxes are `cur` (with `occ` set
+    /// and the player's region marked by the last reach).
+    ///
+    /// A *corral* is a region the player cannot enter, fenced by boxes
+    /// next to the player's region (its *fence*) and walls; boxes deeper
+    /// inside belong to it too. It is an *I-corral* when every push of a
+    /// fence box from outside goes into it (pushes into walls, dead squares
+    /// and corral boxes ignored; a push blocked by an outside box, which
+    /// might move away, disqualifies it), and a *PI-corral* when moreover
+    /// the player can make every one of those pushes now. If the corral
+    /// still has to change (a box off its goal or an empty goal), every
+    /// solution pushes a fence box into it before touching anything inside,
+    /// and the pushes outside can be done after that push just as well; so
+    /// only the corral's pushes need to be generated. Of several PI-corrals
+    /// the one with the fewest pushes is taken.
+    fn corrals(&mut self, cur: &[u16], cands: &[Cand]) -> CorralVerdict {
+        if self.corral_stamp >= u32::MAX - (self.b.n as u32 + 2) {
+            self.corral.fill(0);
+            self.corral_stamp = 0;
+        }
+        let base = self.corral_stamp;
+        let b = self.b;
+        let mut best: Option<Vec<(u16, u8)>> = None;
+        let mut stack: Vec<u16> = Vec::new();
+        let mut fence: Vec<u16> = Vec::new();
+        let mut members: Vec<u16> = Vec::new();
+        for cd in cands {
+            let t = b.nbr[cd.c as usize][cd.d as usize];
+            if self.sp.reached(t) || self.corral[t as usize] > base {
+                continue;
+            }
+            self.corral_stamp += 1;
+            let cs = self.corral_stamp;
+            stack.clear();
+            fence.clear();
+            members.clear();
+            stack.push(t);
+            self.corral[t as usize] = cs;
+            let mut needs = false;
+            while let Some(x) = stack.pop() {
+                let goal = b.is_goal[x as usize];
+                if self.sp.occ[x as usize] != 0 {
+                    members.push(x);
+                    if !goal {
+                        needs = true;
+                    }
+                    let on_edge = b.nbr[x as usize].iter().any(|&y| self.sp.reached(y));
+                    if on_edge {
+                        fence.push(x);
+                        continue;
+                    }
+                } else if goal {
+                    needs = true;
+                }
+                for &y in &b.nbr[x as usize] {
+                    if y != NONE && self.corral[y as usize] != cs && !self.sp.reached(y) {
+                        self.corral[y as usize] = cs;
+                        stack.push(y);
+                    }
+                }
+            }
+            if !needs {
+                continue;
+            }
+            let mut i_cond = true;
+            let mut p_cond = true;
+            let mut pushes: Vec<(u16, u8)> = Vec::new();
+            'fence: for &bx in &fence {
+                let nbr = b.nbr[bx as usize];
+                for d in 0..4 {
+                    let (p, t2) = (nbr[d ^ 1], nbr[d]);
+                    if p == NONE || t2 == NONE || self.corral[p as usize] == cs {
+                        continue;
+                    }
+                    if self.sp.occ[t2 as usize] != 0 {
+                        if self.corral[t2 as usize] == cs {
+                            continue;
+                        }
+                        i_cond = false;
+                        break 'fence;
+                    }
+                    if self.fwd_dead[t2 as usize] {
+                        continue;
+                    }
+                    if self.corral[t2 as usize] != cs {
+                        i_cond = false;
+                        break 'fence;
+                    }
+                    if self.sp.occ[p as usize] != 0 || !self.sp.reached(p) {
+                        p_cond = false;
+                        continue;
+                    }
+                    pushes.push((bx, d as u8));
+                }
+            }
+            if !i_cond {
+                continue;
+            }
+            if self.cfg.corral_nodes > 0 && self.corral_deadlock(cur, cs, &members) {
+                self.corral_deadlocks += 1;
+                return CorralVerdict::Deadlock;
+            }
+            if p_cond && best.as_ref().is_none_or(|bp| pushes.len() < bp.len()) {
+                best = Some(pushes);
+            }
+        }
+        match best {
+            Some(p) if p.is_empty() => CorralVerdict::Deadlock,
+            Some(p) => CorralVerdict::Prune(p),
+            None => CorralVerdict::None,
+        }
+    }
+
+    /// Corral deadlock test: with only the corral's boxes `members` on the
+    /// board (the others removed, which only helps), can some sequence of
+    /// pushes either put all of them on goals or push one out of the corral
+    /// (cells stamped `cs`)? If a bounded search proves that none can, the
+    /// node is dead. Results are cached by the corral's boxes and extent.
+    fn corral_deadlock(&mut self, cur: &[u16], cs: u32, members: &[u16]) -> bool {
+        let _ = cur;
+        let b = self.b;
+        let mut key = 0x00c0_22a1u64;
+        for &m in members {
+            key ^= b.zob_box[m as usize];
+        }
+        let min_cell = (0..b.n).find(|&x| self.corral[x] == cs).unwrap_or(0);
+        key ^= b.zob_player[min_cell].rotate_left(17);
+        let player = self.sp_player_cell();
+        if let Some(&v) = self.corral_cache.get(&key) {
+            return v;
+        }
+        let sub = self
+            .sub
+            .get_or_insert_with(|| Box::new(CorralSearch::new(b.n)));
+        let dead = sub.run(
+            b,
+            self.fwd_dead,
+            &self.corral,
+            cs,
+            members,
+            player,
+            self.cfg.corral_nodes,
+        );
+        self.corral_cache.insert(key, dead);
+        dead
+    }
+
+    fn sp_player_cell(&self) -> u16 {
+        // Any reached cell will do: the first of the queue.
+        (0..self.b.n as u16)
+            .find(|&c| self.sp.reached(c))
+            .unwrap_or(0)
+    }
+}
+
+/// What the corral analysis of a node found.
+enum CorralVerdict {
+    /// No prunable corral.
+    None,
+    /// Only these pushes need to be generated.
+    Prune(Vec<(u16, u8)>),
+    /// The node is dead.
+    Deadlock,
+}
+
+/// The bounded search behind corral deadlock detection.
+struct CorralSearch {
+    sp: Space,
+    seen: std::collections::HashSet<u64>,
+    queue: std::collections::VecDeque<(Vec<u16>, u16)>,
+}
+
+impl CorralSearch {
+    fn new(n: usize) -> CorralSearch {
+        CorralSearch {
+            sp: Space::new(n),
+            seen: Default::default(),
+            queue: Default::default(),
+        }
+    }
+
+    /// Whether the corral boxes `start` (player at `player`) are dead:
+    /// breadth-first over at most `limit` states.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        corral: &[u32],
+        cs: u32,
+        start: &[u16],
+        player: u16,
+        limit: u32,
+    ) -> bool {
+        self.seen.clear();
+        self.queue.clear();
+        if start.iter().all(|&x| b.is_goal[x as usize]) {
+            return false;
+        }
+        let mut boxes = start.to_vec();
+        boxes.sort_unstable();
+        self.queue.push_back((boxes, player));
+        let mut count = 0u32;
+        while let Some((boxes, player)) = self.queue.pop_front() {
+            count += 1;
+            if count > limit {
+                self.sp.clear(&boxes);
+                return false;
+            }
+            self.sp.set(&boxes);
+            let norm = self.sp.reach(b, player, false);
+            let h = boxes.iter().fold(b.zob_player[norm as usize], |h, &c| {
+                h ^ b.zob_box[c as usize]
+            });
+            if !self.seen.insert(h) {
+                self.sp.clear(&boxes);
+                continue;
+            }
+            let reach_stamp = self.sp.stamp;
+            let mut escaped = false;
+            let mut next: Vec<(Vec<u16>, u16)> = Vec::new();
+            'boxes: for (bi, &c) in boxes.iter().enumerate() {
+                let nbr = b.nbr[c as usize];
+                for d in 0..4 {
+                    let (p, t) = (nbr[d ^ 1], nbr[d]);
+                    if p == NONE || t == NONE || self.sp.mark[p as usize] != reach_stamp {
+                        continue;
+                    }
+                    if self.sp.occ[t as usize] != 0 || dead[t as usize] {
+                        continue;
+                    }
+                    if corral[t as usize] != cs {
+                        escaped = true;
+                        break 'boxes;
+                    }
+                    self.sp.occ[c as usize] = 0;
+                    self.sp.occ[t as usize] = bi as u16 + 1;
+                    let frozen = self.sp.freeze_deadlock(b, dead, t);
+                    self.sp.occ[t as usize] = 0;
+                    self.sp.occ[c as usize] = bi as u16 + 1;
+                    if frozen {
+                        continue;
+                    }
+                    let mut nbx = boxes.clone();
+                    nbx[bi] = t;
+                    if nbx.iter().all(|&x| b.is_goal[x as usize]) {
+                        escaped = true;
+                        break 'boxes;
+                    }
+                    nbx.sort_unstable();
+                    next.push((nbx, c));
+                }
+            }
+            self.sp.clear(&boxes);
+            if escaped {
+                return false;
+            }
+            self.queue.extend(next);
+        }
+        true
+    }
+}
