@@ -11,6 +11,7 @@ pub mod fixtures;
 pub mod params;
 pub mod snake;
 pub mod sokoban;
+pub mod sokoban_basic;
 pub mod supply;
 pub mod xiangqi;
 
