@@ -193,7 +193,11 @@ pub(crate) fn push_path(
         for d in 0..4 {
             let p = b.nbr[bx as usize][d ^ 1];
             let t = b.nbr[bx as usize][d];
-            if p == NONE || t == NONE || !sp.reached(p) || sp.occ[t as usize] != 0 || dead[t as usize]
+            if p == NONE
+                || t == NONE
+                || !sp.reached(p)
+                || sp.occ[t as usize] != 0
+                || dead[t as usize]
             {
                 continue;
             }

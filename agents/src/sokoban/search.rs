@@ -24,6 +24,20 @@ use super::packing::{push_path, Packing};
 use pathfinding::kuhn_munkres::{kuhn_munkres, Weights};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+
+/// What every search of one level shares: the board, the distance tables
+/// and the packing orders.
+pub(crate) struct Shared {
+    /// The board.
+    pub board: Board,
+    /// Push distances to the goals (forward search; dead squares).
+    pub fdist: DistTable,
+    /// Push distances from the start cells (backward search), if built.
+    pub bdist: Option<DistTable>,
+    /// Packing orders of the goal areas (for goal macros).
+    pub packing: Packing,
+}
 
 /// A node index in a [`Searcher`].
 pub(crate) type NodeId = u32;
@@ -380,17 +394,13 @@ impl Space {
 }
 
 /// The search: node arena, transposition table, open list and scratch space.
-pub(crate) struct Searcher<'a> {
-    /// The board.
-    pub b: &'a Board,
-    /// Distances to this search's targets (goals forward, start cells backward).
-    pub dist: &'a DistTable,
-    /// Dead squares of the forward direction (freeze tests, corral searches).
-    fwd_dead: &'a [bool],
+pub(crate) struct Searcher {
+    /// The level's board, distances and packing orders.
+    sh: Arc<Shared>,
     /// Forward or backward.
     pub way: Way,
-    /// Packing orders for goal macros (forward only).
-    packing: Option<&'a Packing>,
+    /// Goal macros on (forward search with push costs and some ordered area).
+    use_packing: bool,
     /// The pushes of each macro edge.
     macros: Vec<Vec<(u16, u8)>>,
     /// Tuning.
@@ -426,29 +436,22 @@ pub(crate) struct Searcher<'a> {
     pub corral_deadlocks: u64,
 }
 
-impl<'a> Searcher<'a> {
+impl Searcher {
     /// A search over `b` with distances `dist` to its targets. Forward: one
     /// root, the start. Backward: one root per player region of the solved
     /// position (every goal holds a box); its goal is the start.
-    pub fn new(
-        b: &'a Board,
-        dist: &'a DistTable,
-        fwd_dead: &'a [bool],
-        way: Way,
-        cfg: Config,
-        packing: Option<&'a Packing>,
-    ) -> Searcher<'a> {
+    pub fn new(sh: Arc<Shared>, way: Way, cfg: Config) -> Searcher {
+        let b = &sh.board;
         let nb = b.start_boxes.len();
-        let use_packing = way == Way::Forward
-            && cfg.macros
-            && cfg.cost == Cost::Pushes
-            && packing.is_some_and(|p| !p.is_empty());
+        let n = b.n;
+        let use_packing =
+            way == Way::Forward && cfg.macros && cfg.cost == Cost::Pushes && !sh.packing.is_empty();
+        let sh2 = Arc::clone(&sh);
+        let b = &sh2.board;
         let mut s = Searcher {
-            b,
-            dist,
-            fwd_dead,
+            sh,
             way,
-            packing: if use_packing { packing } else { None },
+            use_packing,
             macros: Vec::new(),
             cfg,
             nb,
@@ -460,7 +463,7 @@ impl<'a> Searcher<'a> {
             expanded: 0,
             fresh: Vec::new(),
             target: None,
-            sp: Space::new(b.n),
+            sp: Space::new(n),
             cur: Vec::with_capacity(nb),
             child: Vec::with_capacity(nb),
             cands: Vec::new(),
@@ -468,13 +471,19 @@ impl<'a> Searcher<'a> {
                 n: nb,
                 w: vec![0; nb * nb],
             },
-            corral: vec![0; b.n],
+            corral: vec![0; n],
             corral_stamp: 0,
             sub: None,
-            region_w: std::env::var("REGW").ok().map(|v| v.parse().unwrap()).unwrap_or(0),
-            rmark: vec![0; b.n],
+            region_w: std::env::var("REGW")
+                .ok()
+                .map(|v| v.parse().unwrap())
+                .unwrap_or(0),
+            rmark: vec![0; n],
             redirect: Vec::new(),
-            pack_w: std::env::var("PACKW").ok().map(|v| v.parse().unwrap()).unwrap_or(0),
+            pack_w: std::env::var("PACKW")
+                .ok()
+                .map(|v| v.parse().unwrap())
+                .unwrap_or(0),
             corral_deadlocks: 0,
         };
         match way {
@@ -515,14 +524,30 @@ impl<'a> Searcher<'a> {
     }
 
     fn box_hash(&self, boxes: &[u16]) -> u64 {
-        boxes.iter().fold(0, |h, &c| h ^ self.b.zob_box[c as usize])
+        let b = &self.sh.board;
+        boxes.iter().fold(0, |h, &c| h ^ b.zob_box[c as usize])
+    }
+
+    /// The distances of this search's direction.
+    fn dist_of(sh: &Shared, way: Way) -> &DistTable {
+        match (way, &sh.bdist) {
+            (Way::Backward, Some(d)) => d,
+            _ => &sh.fdist,
+        }
+    }
+
+    /// The shared data of this search's level.
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.sh
     }
 
     fn add_root(&mut self, boxes: &[u16], player: u16) {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
         let mut sorted = boxes.to_vec();
         sorted.sort_unstable();
         self.sp.set(&sorted);
-        let norm = self.sp.reach(self.b, player, false);
+        let norm = self.sp.reach(b, player, false);
         let p = match self.cfg.cost {
             Cost::Pushes => norm,
             Cost::Moves => player,
@@ -530,12 +555,12 @@ impl<'a> Searcher<'a> {
         let mut h = self.heuristic(&sorted);
         if self.way == Way::Forward
             && h != DEAD_H
-            && self.sp.stuck_deadlock(self.b, self.fwd_dead, &sorted)
+            && self.sp.stuck_deadlock(b, &sh.fdist.dead, &sorted)
         {
             h = DEAD_H;
         }
         self.sp.clear(&sorted);
-        let hash = self.box_hash(&sorted) ^ self.b.zob_player[p as usize];
+        let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
         if self.lookup(hash, &sorted, p).is_some() {
             return;
         }
@@ -634,6 +659,9 @@ impl<'a> Searcher<'a> {
     /// one-box push distances, each box seen from the player's side when the
     /// player stands next to it; [`DEAD_H`] when no matching exists.
     fn heuristic(&mut self, boxes: &[u16]) -> u32 {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let dist = Self::dist_of(&sh, self.way);
         let nb = self.nb;
         if nb == 0 {
             return 0;
@@ -644,12 +672,13 @@ impl<'a> Searcher<'a> {
         // of reach), which steers boxes to where they can be packed next.
         let mut redirect = std::mem::take(&mut self.redirect);
         redirect.clear();
-        if let Some(pk) = self.packing {
-            for (j, &g) in self.b.goals.iter().enumerate() {
+        if self.use_packing {
+            let pk = &sh.packing;
+            for (j, &g) in b.goals.iter().enumerate() {
                 let k = pk.area[g as usize];
                 let col = if k != NONE && self.sp.occ[g as usize] == 0 {
                     pk.designated(k, &self.sp.occ)
-                        .and_then(|des| self.b.goals.iter().position(|&x| x == des))
+                        .and_then(|des| b.goals.iter().position(|&x| x == des))
                         .unwrap_or(j)
                 } else {
                     j
@@ -658,9 +687,9 @@ impl<'a> Searcher<'a> {
             }
         }
         for (i, &c) in boxes.iter().enumerate() {
-            let nbr = self.b.nbr[c as usize];
+            let nbr = b.nbr[c as usize];
             let side = (0..4).find(|&d| self.sp.reached(nbr[d]));
-            let row = self.dist.row(c, side);
+            let row = dist.row(c, side);
             let mut any = false;
             for (j, &v) in row.iter().enumerate() {
                 let v = match redirect.get(j) {
@@ -744,10 +773,11 @@ impl<'a> Searcher<'a> {
     }
 
     fn expand(&mut self, id: NodeId) -> Step {
-        if self.expanded % 100000 == 0 && std::env::var("SOKPROG").is_ok() { let n = self.nodes[id as usize]; eprintln!("{:?} exp {} nodes {} g {} h {} boxes {:?}", self.way, self.expanded, self.nodes.len(), n.g, n.h, self.node_boxes(id).iter().map(|&c| self.b.row_col(c)).collect::<Vec<_>>()); }
-        if std::env::var("SOKDBG").is_ok() { let n = self.nodes[id as usize]; eprintln!("expand {id} g {} h {} player {:?} boxes {:?}", n.g, n.h, self.b.row_col(n.player), self.node_boxes(id).iter().map(|&c| self.b.row_col(c)).collect::<Vec<_>>()); }
         let node = self.nodes[id as usize];
-        let b = self.b;
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let dist = Self::dist_of(&sh, self.way);
+        let fwd_dead: &[bool] = &sh.fdist.dead;
         let nb = self.nb;
         let mut cur = std::mem::take(&mut self.cur);
         cur.clear();
@@ -783,7 +813,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let dest = if self.way == Way::Forward { t } else { p };
-                if self.dist.dead[dest as usize] {
+                if dist.dead[dest as usize] {
                     continue;
                 }
                 let walk = if moves { self.sp.walk[p as usize] } else { 0 };
@@ -817,7 +847,8 @@ impl<'a> Searcher<'a> {
                 }
             };
             let mut mac: Option<Vec<(u16, u8)>> = None;
-            if let Some(pk) = self.packing {
+            if self.use_packing {
+                let pk = &sh.packing;
                 let k = pk.area[to as usize];
                 if k != NONE && pk.area[c as usize] != k {
                     // A box enters a goal area: take it to the designated goal.
@@ -827,7 +858,7 @@ impl<'a> Searcher<'a> {
                     if des != to {
                         self.sp.occ[c as usize] = 0;
                         self.sp.occ[to as usize] = cd.bi + 1;
-                        let path = push_path(b, &mut self.sp, self.fwd_dead, to, c, des);
+                        let path = push_path(b, &mut self.sp, fwd_dead, to, c, des);
                         self.sp.occ[to as usize] = 0;
                         self.sp.occ[c as usize] = cd.bi + 1;
                         match path {
@@ -847,7 +878,7 @@ impl<'a> Searcher<'a> {
             }
             self.sp.occ[c as usize] = 0;
             self.sp.occ[to as usize] = cd.bi + 1;
-            let dead = self.way == Way::Forward && self.sp.freeze_deadlock(b, self.fwd_dead, to);
+            let dead = self.way == Way::Forward && self.sp.freeze_deadlock(b, fwd_dead, to);
             if !dead {
                 child.clear();
                 child.extend_from_slice(&cur);
@@ -887,8 +918,17 @@ impl<'a> Searcher<'a> {
                     }
                     None => {
                         let h = self.heuristic(&child);
-                        let mut extra = if self.region_w > 0 && h != DEAD_H { (self.sp.count_regions(b, &mut self.rmark) as u32 - 1).min(1000) as u16 * self.region_w } else { 0 };
-                        if self.pack_w > 0 { extra += child.iter().filter(|&&c| !b.is_goal[c as usize]).count() as u16 * self.pack_w; }
+                        let mut extra = if self.region_w > 0 && h != DEAD_H {
+                            (self.sp.count_regions(b, &mut self.rmark) as u32 - 1).min(1000) as u16
+                                * self.region_w
+                        } else {
+                            0
+                        };
+                        if self.pack_w > 0 {
+                            extra += child.iter().filter(|&&c| !b.is_goal[c as usize]).count()
+                                as u16
+                                * self.pack_w;
+                        }
                         let mac_id = match mac.take() {
                             Some(m) => {
                                 self.macros.push(m);
@@ -970,12 +1010,19 @@ impl<'a> Searcher<'a> {
     /// only the corral's pushes need to be generated. Of several PI-corrals
     /// the one with the fewest pushes is taken.
     fn corrals(&mut self, cur: &[u16], cands: &[Cand], player: u16) -> CorralVerdict {
-        if self.corral_stamp >= u32::MAX - (self.b.n as u32 + 2) {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let fwd_dead: &[bool] = &sh.fdist.dead;
+        let packing = if self.use_packing {
+            Some(&sh.packing)
+        } else {
+            None
+        };
+        if self.corral_stamp >= u32::MAX - (b.n as u32 + 2) {
             self.corral.fill(0);
             self.corral_stamp = 0;
         }
         let base = self.corral_stamp;
-        let b = self.b;
         let mut best: Option<Vec<(u16, u8)>> = None;
         let mut stack: Vec<u16> = Vec::new();
         let mut fence: Vec<u16> = Vec::new();
@@ -996,7 +1043,7 @@ impl<'a> Searcher<'a> {
             let mut in_area = false;
             while let Some(x) = stack.pop() {
                 let goal = b.is_goal[x as usize];
-                if let Some(pk) = self.packing {
+                if let Some(pk) = packing {
                     in_area |= pk.area[x as usize] != NONE;
                 }
                 if self.sp.occ[x as usize] != 0 {
@@ -1039,7 +1086,7 @@ impl<'a> Searcher<'a> {
                         i_cond = false;
                         break 'fence;
                     }
-                    if self.fwd_dead[t2 as usize] {
+                    if fwd_dead[t2 as usize] {
                         continue;
                     }
                     if self.corral[t2 as usize] != cs {
@@ -1064,12 +1111,13 @@ impl<'a> Searcher<'a> {
             // their targets depend on which area goals are filled, which
             // would break the reordering argument: no pruning on corrals
             // that touch an ordered goal area.
-            let macro_push = in_area || self.packing.is_some_and(|pk| {
-                pushes.iter().any(|&(bx, d)| {
-                    let t = b.nbr[bx as usize][d as usize];
-                    pk.area[t as usize] != NONE && pk.area[t as usize] != pk.area[bx as usize]
-                })
-            });
+            let macro_push = in_area
+                || packing.is_some_and(|pk| {
+                    pushes.iter().any(|&(bx, d)| {
+                        let t = b.nbr[bx as usize][d as usize];
+                        pk.area[t as usize] != NONE && pk.area[t as usize] != pk.area[bx as usize]
+                    })
+                });
             if p_cond && !macro_push && best.as_ref().is_none_or(|bp| pushes.len() < bp.len()) {
                 best = Some(pushes);
             }
@@ -1088,7 +1136,8 @@ impl<'a> Searcher<'a> {
     /// member out of the corral (cells stamped `cs`), the node is dead. The
     /// ring keeps the boxes that wedge the fence in place.
     fn corral_deadlock(&mut self, cur: &[u16], cs: u32, members: &[u16], player: u16) -> bool {
-        let b = self.b;
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
         let mut ring: Vec<u16> = Vec::new();
         for &m in members {
             for &y in &b.nbr[m as usize] {
@@ -1107,7 +1156,7 @@ impl<'a> Searcher<'a> {
             .get_or_insert_with(|| Box::new(CorralSearch::new(b.n)));
         sub.run(
             b,
-            self.fwd_dead,
+            &sh.fdist.dead,
             &self.corral,
             cs,
             members,

@@ -242,7 +242,8 @@ fn timer_is_respected() {
 
 #[test]
 fn debug_mb153() {
-    let lv = level("
+    let lv = level(
+        "
 #############
 #.# @#  #   #
 #.#$$   # $ #
@@ -253,15 +254,19 @@ fn debug_mb153() {
 #..  # $   #
 #..  #  #  #
 ############
-");
+",
+    );
     let b = board::Board::new(&lv).unwrap();
     let pk = packing::Packing::new(&b);
-    for o in &pk.orders { eprintln!("{:?}", o.iter().map(|&c| b.row_col(c)).collect::<Vec<_>>()); }
+    for o in &pk.orders {
+        eprintln!("{:?}", o.iter().map(|&c| b.row_col(c)).collect::<Vec<_>>());
+    }
 }
 
 #[test]
 fn debug_mb26() {
-    let lv = level("
+    let lv = level(
+        "
  #####
  # @ #
  #   #
@@ -270,10 +275,13 @@ fn debug_mb26() {
 # $$ #
 ###  #
   ####
-");
+",
+    );
     let b = board::Board::new(&lv).unwrap();
     let pk = packing::Packing::new(&b);
-    for o in &pk.orders { eprintln!("{:?}", o.iter().map(|&c| b.row_col(c)).collect::<Vec<_>>()); }
+    for o in &pk.orders {
+        eprintln!("{:?}", o.iter().map(|&c| b.row_col(c)).collect::<Vec<_>>());
+    }
     let o = SolveOptions::with_method(Method::Greedy);
     let r = solve(&lv, &o, &UnlimitedTimer);
     eprintln!("{r:?}");
