@@ -15,6 +15,7 @@
 
 mod agent;
 mod board;
+mod fixed;
 mod lurd;
 mod packing;
 mod search;
@@ -45,8 +46,8 @@ pub enum Method {
 impl Method {
     /// Every method, strongest first.
     pub const ALL: [Method; 5] = [
-        Method::Greedy,
         Method::BiAStar,
+        Method::Greedy,
         Method::WeightedAStar,
         Method::AStar,
         Method::Bfs,
@@ -95,12 +96,15 @@ pub struct SolveOptions {
     pub macros: bool,
 }
 
+/// The default is the strongest method: [`Method::BiAStar`] with weight 3
+/// and ratio 1 (the course report's bidirectional weighted A*, with the
+/// pruning of `search.rs`).
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            method: Method::Greedy,
+            method: Method::BiAStar,
             moves: false,
-            weight: 1.0,
+            weight: 3.0,
             ratio: 1,
             pi_corrals: true,
             corral_nodes: 20,
@@ -111,7 +115,8 @@ impl Default for SolveOptions {
 }
 
 impl SolveOptions {
-    /// The default options with another method (and its usual weight).
+    /// The default options with another method (and its usual weight: 3
+    /// for weighted A* and the bidirectional search, else 1).
     pub fn with_method(method: Method) -> Self {
         SolveOptions {
             method,

@@ -10,16 +10,25 @@
 //! Pruning, all sound (no solvable state is ever cut):
 //! - dead squares (a box there can never reach a goal, from the distance
 //!   tables);
-//! - freeze deadlocks around the pushed box ([`Searcher::freeze_deadlock`]);
+//! - freeze deadlocks around the pushed box ([`Space::freeze`]);
 //! - an infinite matching cost (no assignment of boxes to goals);
+//! - boxes that can never move again ([`Space::immovable_with_player`]: the
+//!   course report's removal test, with the player's reach) off their goal,
+//!   or sealing off an empty goal that no other box can reach any more
+//!   (`fixed.rs`);
 //! - PI-corral pruning: when the player is cut off from a region that must
 //!   change (a *corral*) whose fence boxes can only be pushed into it and all
 //!   of those pushes are available now, only those pushes are generated
 //!   (any solution can be reordered to make one of them first);
-//! - corral deadlocks: a small search on the corral's boxes alone, which
-//!   proves that they can neither be packed nor leave it.
+//! - corral deadlocks: a small search on the corral's boxes and their
+//!   neighbours alone, which proves that they can neither be packed nor
+//!   leave it nor let the player in.
+//!
+//! The greedy method also runs a search with goal macros (`packing.rs`),
+//! which is not admissible and so never proves anything by exhausting.
 
 use super::board::{Board, DistTable, INF, NONE};
+use super::fixed;
 use super::packing::{push_path, Packing};
 use pathfinding::kuhn_munkres::{kuhn_munkres, Weights};
 use std::cmp::Reverse;
@@ -117,8 +126,6 @@ pub(crate) struct Node {
     pub mac: u32,
     /// Whether the node was expanded.
     pub closed: bool,
-    /// Extra priority penalty (greedy order).
-    pub extra: u16,
 }
 
 /// The result of one expansion step.
@@ -259,51 +266,23 @@ impl Space {
         min
     }
 
-    /// The number of connected regions of free floor (player regions);
-    /// `rmark` is scratch of the board's size.
-    pub fn count_regions(&mut self, b: &Board, rmark: &mut [u32]) -> usize {
-        rmark.fill(0);
-        let mut count = 0;
-        for start in 0..b.n {
-            if self.occ[start] != 0 || rmark[start] != 0 {
-                continue;
-            }
-            count += 1;
-            self.queue.clear();
-            self.queue.push(start as u16);
-            rmark[start] = 1;
-            let mut head = 0;
-            while head < self.queue.len() {
-                let x = self.queue[head];
-                head += 1;
-                for &y in &b.nbr[x as usize] {
-                    if y != NONE && rmark[y as usize] == 0 && self.occ[y as usize] == 0 {
-                        rmark[y as usize] = 1;
-                        self.queue.push(y);
-                    }
-                }
-            }
-        }
-        count
-    }
-
     /// Whether cell `c` was reached by the last [`Space::reach`].
     #[inline]
     pub fn reached(&self, c: u16) -> bool {
         c != NONE && self.mark[c as usize] == self.stamp
     }
 
-    /// Freeze deadlock test for the box just moved to `t`: whether it is
-    /// frozen (blocked on both axes by walls, by a pair of dead squares, or
-    /// by other frozen boxes) together with some box that is not on a goal.
-    pub fn freeze_deadlock(&mut self, b: &Board, dead: &[bool], t: u16) -> bool {
+    /// Freeze test for the box just moved to `t`: whether it is frozen
+    /// (blocked on both axes by walls, by a pair of dead squares, or by other
+    /// frozen boxes), and whether some box supporting that is off its goal
+    /// (then the position is a freeze deadlock).
+    pub fn freeze(&mut self, b: &Board, dead: &[bool], t: u16) -> (bool, bool) {
         if self.wall_stamp == u32::MAX {
             self.wall_mark.fill(0);
             self.wall_stamp = 0;
         }
         self.wall_stamp += 1;
-        let (frozen, offgoal) = self.frozen(b, dead, t);
-        frozen && offgoal
+        self.frozen(b, dead, t)
     }
 
     /// Whether the box on `c` is frozen, and whether a box supporting that
@@ -361,6 +340,62 @@ impl Space {
     /// never move, so a remaining box off its goal is a deadlock. `occ` is
     /// restored before returning.
     pub fn stuck_deadlock(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> bool {
+        self.immovable(b, dead, boxes)
+            .iter()
+            .any(|&c| !b.is_goal[c as usize])
+    }
+
+    /// The removal test with the player: repeatedly remove every box the
+    /// player (starting on `player`) can push somewhere that is not a dead
+    /// square; removed boxes vanish, which can only open the board up. The
+    /// boxes that remain can never be pushed (the real board is never more
+    /// open than this relaxed one), so they are walls for good. `occ` must
+    /// hold exactly `boxes`; it is restored.
+    pub fn immovable_with_player(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        boxes: &[u16],
+        player: u16,
+    ) -> Vec<u16> {
+        let mut left: Vec<u16> = boxes.to_vec();
+        let mut removed: Vec<(u16, u16)> = Vec::new();
+        loop {
+            self.reach(b, player, false);
+            let before = left.len();
+            let mut i = 0;
+            while i < left.len() {
+                let c = left[i] as usize;
+                let nbr = b.nbr[c];
+                let movable = (0..4).any(|d| {
+                    let (p, t) = (nbr[d ^ 1], nbr[d]);
+                    p != NONE
+                        && t != NONE
+                        && self.mark[p as usize] == self.stamp
+                        && self.occ[t as usize] == 0
+                        && !dead[t as usize]
+                });
+                if movable {
+                    removed.push((left[i], self.occ[c]));
+                    self.occ[c] = 0;
+                    left.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if left.len() == before || left.is_empty() {
+                break;
+            }
+        }
+        for (c, v) in removed {
+            self.occ[c as usize] = v;
+        }
+        left
+    }
+
+    /// The boxes that remain after the removal test of
+    /// [`Space::stuck_deadlock`]: the ones that can never move.
+    pub fn immovable(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> Vec<u16> {
         let mut left: Vec<u16> = boxes.to_vec();
         let mut removed: Vec<(u16, u16)> = Vec::new();
         loop {
@@ -389,7 +424,7 @@ impl Space {
         for (c, v) in removed {
             self.occ[c as usize] = v;
         }
-        left.iter().any(|&c| !b.is_goal[c as usize])
+        left
     }
 }
 
@@ -429,9 +464,7 @@ pub(crate) struct Searcher {
     corral_stamp: u32,
     sub: Option<Box<CorralSearch>>,
     redirect: Vec<usize>,
-    region_w: u16,
-    pack_w: u16,
-    rmark: Vec<u32>,
+    sealed_cache: HashMap<u64, fixed::Supply>,
     /// Corral deadlocks found.
     pub corral_deadlocks: u64,
 }
@@ -474,16 +507,8 @@ impl Searcher {
             corral: vec![0; n],
             corral_stamp: 0,
             sub: None,
-            region_w: std::env::var("REGW")
-                .ok()
-                .map(|v| v.parse().unwrap())
-                .unwrap_or(0),
-            rmark: vec![0; n],
             redirect: Vec::new(),
-            pack_w: std::env::var("PACKW")
-                .ok()
-                .map(|v| v.parse().unwrap())
-                .unwrap_or(0),
+            sealed_cache: HashMap::new(),
             corral_deadlocks: 0,
         };
         match way {
@@ -575,12 +600,11 @@ impl Searcher {
                 dir: 0,
                 mac: u32::MAX,
                 closed: false,
-                extra: 0,
             },
             &sorted,
         );
         if h != DEAD_H {
-            let key = self.key(0, h, 0);
+            let key = self.key(0, h);
             self.open.push(Reverse((key, id)));
         }
     }
@@ -642,8 +666,8 @@ impl Searcher {
         }
     }
 
-    fn key(&self, g: u32, h: u32, extra: u16) -> u64 {
-        let (g, h) = (g as u64, h as u64 + extra as u64);
+    fn key(&self, g: u32, h: u32) -> u64 {
+        let (g, h) = (g as u64, h as u64);
         match self.cfg.order {
             Order::Bfs => g,
             Order::AStar { weight10 } => {
@@ -735,7 +759,7 @@ impl Searcher {
                 return Step::Exhausted;
             };
             let n = self.nodes[id as usize];
-            if n.closed || self.key(n.g, n.h, n.extra) != key {
+            if n.closed || self.key(n.g, n.h) != key {
                 continue;
             }
             break id;
@@ -862,8 +886,7 @@ impl Searcher {
                         self.sp.occ[to as usize] = 0;
                         self.sp.occ[c as usize] = cd.bi + 1;
                         match path {
-                            None if std::env::var("KEEP").is_err() => continue,
-                            None => {}
+                            None => continue,
                             Some(path) => {
                                 let mut seq = vec![(c, d as u8)];
                                 seq.extend_from_slice(&path);
@@ -878,7 +901,14 @@ impl Searcher {
             }
             self.sp.occ[c as usize] = 0;
             self.sp.occ[to as usize] = cd.bi + 1;
-            let dead = self.way == Way::Forward && self.sp.freeze_deadlock(b, fwd_dead, to);
+            let mut dead = false;
+            if self.way == Way::Forward {
+                let (frozen, offgoal) = self.sp.freeze(b, fwd_dead, to);
+                dead = frozen && offgoal;
+                if !dead {
+                    dead = self.stuck_or_sealed(&cur, cd.bi as usize, to, player);
+                }
+            }
             if !dead {
                 child.clear();
                 child.extend_from_slice(&cur);
@@ -912,23 +942,12 @@ impl Searcher {
                             n.dir = d as u8;
                             n.mac = mac_id;
                             n.closed = false;
-                            let key = self.key(g, o.h, o.extra);
+                            let key = self.key(g, o.h);
                             self.open.push(Reverse((key, old)));
                         }
                     }
                     None => {
                         let h = self.heuristic(&child);
-                        let mut extra = if self.region_w > 0 && h != DEAD_H {
-                            (self.sp.count_regions(b, &mut self.rmark) as u32 - 1).min(1000) as u16
-                                * self.region_w
-                        } else {
-                            0
-                        };
-                        if self.pack_w > 0 {
-                            extra += child.iter().filter(|&&c| !b.is_goal[c as usize]).count()
-                                as u16
-                                * self.pack_w;
-                        }
                         let mac_id = match mac.take() {
                             Some(m) => {
                                 self.macros.push(m);
@@ -947,7 +966,6 @@ impl Searcher {
                                 dir: d as u8,
                                 mac: mac_id,
                                 closed: false,
-                                extra,
                             },
                             &child,
                         );
@@ -956,7 +974,7 @@ impl Searcher {
                             if early && self.is_goal(nid) {
                                 result = Step::Goal(nid);
                             } else {
-                                let key = self.key(g, h, extra);
+                                let key = self.key(g, h);
                                 self.open.push(Reverse((key, nid)));
                             }
                         }
@@ -974,6 +992,45 @@ impl Searcher {
         self.cands = cands;
         self.child = child;
         result
+    }
+
+    /// Whether the position after moving box `cur[bi]` to `to` (player on
+    /// `player`) is dead because some box that can never move again
+    /// ([`Space::immovable_with_player`]) is off its goal, or because the
+    /// boxes that can never move seal off an empty goal: with them as walls,
+    /// no other box can be pushed onto it any more (see
+    /// [`fixed::goals_reachable`]; cached by the set of fixed boxes).
+    fn stuck_or_sealed(&mut self, cur: &[u16], bi: usize, to: u16, player: u16) -> bool {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let mut boxes = cur.to_vec();
+        boxes[bi] = to;
+        let mut fixed = self
+            .sp
+            .immovable_with_player(b, &sh.fdist.dead, &boxes, player);
+        if fixed.iter().any(|&c| !b.is_goal[c as usize]) {
+            return true;
+        }
+        if fixed.is_empty() || fixed.len() == boxes.len() {
+            return false;
+        }
+        fixed.sort_unstable();
+        let key = fixed
+            .iter()
+            .fold(0x5ea1u64, |h, &c| h ^ b.zob_box[c as usize]);
+        let movable: Vec<u16> = boxes
+            .iter()
+            .copied()
+            .filter(|c| !fixed.contains(c))
+            .collect();
+        let supply = self.sealed_cache.entry(key).or_insert_with(|| {
+            let mut v = vec![false; b.n];
+            for &c in &fixed {
+                v[c as usize] = true;
+            }
+            fixed::Supply::new(b, &v)
+        });
+        !supply.all_supplied(b, &movable)
     }
 
     /// The moves from the root to node `id`: `(box cell, direction)` of each
@@ -1150,7 +1207,17 @@ impl Searcher {
                 }
             }
         }
-        let _ = cur;
+        // Boxes that can never move (in the real position) stay as walls;
+        // the other boxes outside the corral and its ring are removed, but
+        // may still supply goals in the sealed-goal test.
+        let fixed_real = self.sp.immovable(b, &sh.fdist.dead, cur);
+        let outside = |c: &u16| !members.contains(c) && !ring.contains(c);
+        let walls: Vec<u16> = fixed_real.iter().copied().filter(outside).collect();
+        let others: Vec<u16> = cur
+            .iter()
+            .copied()
+            .filter(|c| outside(c) && !fixed_real.contains(c))
+            .collect();
         let sub = self
             .sub
             .get_or_insert_with(|| Box::new(CorralSearch::new(b.n)));
@@ -1161,6 +1228,8 @@ impl Searcher {
             cs,
             members,
             &ring,
+            &walls,
+            &others,
             player,
             self.cfg.corral_nodes,
         )
@@ -1217,16 +1286,35 @@ impl CorralSearch {
         cs: u32,
         start: &[u16],
         ring: &[u16],
+        walls: &[u16],
+        others: &[u16],
         player: u16,
         limit: u32,
     ) -> bool {
-        if start.iter().all(|&x| b.is_goal[x as usize]) {
+        // The corral is settled when its members are on goals and none of
+        // its goals is empty; it is open once the player walks into any of
+        // its cells (outside boxes may then come in). Either way it is not
+        // dead.
+        let interior: Vec<u16> = (0..b.n as u16)
+            .filter(|&x| corral[x as usize] == cs)
+            .collect();
+        let goals_in: Vec<u16> = (0..b.n as u16)
+            .filter(|&x| corral[x as usize] == cs && b.is_goal[x as usize])
+            .collect();
+        let settled = |ms: &[u16]| {
+            ms.iter().all(|&x| b.is_goal[x as usize]) && goals_in.iter().all(|g| ms.contains(g))
+        };
+        if settled(start) {
             return false;
         }
         let mut members = start.to_vec();
         members.sort_unstable();
         let mut ring = ring.to_vec();
         ring.sort_unstable();
+        // Fixed boxes are permanent walls during the whole search.
+        for &c in walls {
+            self.sp.occ[c as usize] = u16::MAX;
+        }
         // The cache key: boxes, the player's region among them, the corral.
         self.sp.set(&members);
         for &c in &ring {
@@ -1236,8 +1324,15 @@ impl CorralSearch {
         self.sp.clear(&members);
         self.sp.clear(&ring);
         let extent = members[0];
-        let key = Self::key(b, &members, &ring, norm, extent);
+        let key = Self::key(b, &members, &ring, norm, extent)
+            ^ walls
+                .iter()
+                .fold(0, |h, &c| h ^ b.zob_box[c as usize].rotate_left(41))
+            ^ others
+                .iter()
+                .fold(0, |h, &c| h ^ b.zob_box[c as usize].rotate_left(53));
         if let Some(&v) = self.cache.get(&key) {
+            self.sp.clear(walls);
             return v;
         }
         self.seen.clear();
@@ -1262,6 +1357,12 @@ impl CorralSearch {
                 self.sp.clear(&ring);
                 continue;
             }
+            if interior.iter().any(|&x| self.sp.reached(x)) {
+                self.sp.clear(&members);
+                self.sp.clear(&ring);
+                dead_end = false;
+                break;
+            }
             let mut escaped = false;
             let mut next: Vec<(Vec<u16>, Vec<u16>, u16)> = Vec::new();
             for (group, is_member) in [(&members, true), (&ring, false)] {
@@ -1282,16 +1383,48 @@ impl CorralSearch {
                         let tag = self.sp.occ[c as usize];
                         self.sp.occ[c as usize] = 0;
                         self.sp.occ[t as usize] = tag;
-                        let frozen = self.sp.freeze_deadlock(b, dead, t);
+                        let (frozen, offgoal) = self.sp.freeze(b, dead, t);
                         self.sp.occ[t as usize] = 0;
                         self.sp.occ[c as usize] = tag;
-                        if frozen {
+                        if frozen && offgoal {
                             continue;
                         }
                         let (mut nm, mut nr) = (members.clone(), ring.clone());
+                        if frozen {
+                            // A box froze on its goal: does it seal a goal off?
+                            // Fixed boxes come from this relaxed board (fewer
+                            // than the real ones); every real box may supply.
+                            if is_member {
+                                nm[bi] = t;
+                            } else {
+                                nr[bi] = t;
+                            }
+                            self.sp.occ[c as usize] = 0;
+                            self.sp.occ[t as usize] = tag;
+                            let mut all: Vec<u16> = nm
+                                .iter()
+                                .chain(nr.iter())
+                                .chain(walls.iter())
+                                .copied()
+                                .collect();
+                            let fixed = self.sp.immovable(b, dead, &all);
+                            self.sp.occ[t as usize] = 0;
+                            self.sp.occ[c as usize] = tag;
+                            let mut fixed_set = vec![false; b.n];
+                            for &f in &fixed {
+                                fixed_set[f as usize] = true;
+                            }
+                            all.extend_from_slice(others);
+                            all.retain(|&x| !fixed_set[x as usize]);
+                            if !fixed::Supply::new(b, &fixed_set).all_supplied(b, &all) {
+                                continue;
+                            }
+                            nm = members.clone();
+                            nr = ring.clone();
+                        }
                         if is_member {
                             nm[bi] = t;
-                            if nm.iter().all(|&x| b.is_goal[x as usize]) {
+                            if settled(&nm) {
                                 escaped = true;
                                 break;
                             }
@@ -1318,6 +1451,7 @@ impl CorralSearch {
             }
             self.queue.extend(next);
         }
+        self.sp.clear(walls);
         self.cache.insert(key, dead_end);
         dead_end
     }
