@@ -226,6 +226,18 @@ fn verify_reads_plain_csv_and_sok_solutions_and_fails_with_code_4() {
     assert_eq!(code, 0, "{err}\n{out}");
     assert!(out.contains("2 valid, 0 invalid"), "{out}");
 
+    // A SOK file whose boards are not the levels' is caught.
+    let (code, out, _) = arena(&[
+        "verify",
+        "sokoban",
+        "--levels",
+        "microban:2",
+        "--solutions",
+        k,
+    ]);
+    assert_eq!(code, 4);
+    assert!(out.contains("is not this level's board"), "{out}");
+
     // Microban against the shipped push-optimal table.
     let (code, out, err) = arena(&[
         "verify",

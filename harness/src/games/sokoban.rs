@@ -243,6 +243,8 @@ struct Claim {
     lurd: Vec<String>,
     /// Title the solutions file gives for the level (checked when present).
     title: Option<String>,
+    /// The board the solutions file gives (SOK form; checked when present).
+    board: Option<Level>,
     /// Moves / pushes the file claims (checked when present).
     moves: Option<usize>,
     pushes: Option<usize>,
@@ -259,7 +261,8 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
                 .into_iter()
                 .map(|e| Claim {
                     lurd: e.solutions,
-                    title: Some(e.level.title),
+                    title: Some(e.level.title.clone()),
+                    board: Some(e.level),
                     ..Claim::default()
                 })
                 .collect();
@@ -314,6 +317,7 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
                 moves: get(moves).and_then(|v| v.parse().ok()),
                 pushes: get(pushes).and_then(|v| v.parse().ok()),
                 solved: get(solved).map(|v| matches!(v, "true" | "yes" | "1")),
+                board: None,
             });
         }
         return Ok((claims, "CSV solution column"));
@@ -343,6 +347,23 @@ enum Verdict {
 }
 
 fn judge(level: &Level, claim: &Claim) -> Verdict {
+    if let Some(b) = &claim.board {
+        let same = (b.width, b.height, &b.walls, &b.goals, &b.boxes, b.player)
+            == (
+                level.width,
+                level.height,
+                &level.walls,
+                &level.goals,
+                &level.boxes,
+                level.player,
+            );
+        if !same {
+            return Verdict::Invalid(format!(
+                "the solutions file's board (line {}) is not this level's board: the files do not line up",
+                b.line
+            ));
+        }
+    }
     if let Some(t) = &claim.title {
         if !t.is_empty() && !level.title.is_empty() && *t != level.title {
             return Verdict::Invalid(format!(
@@ -398,7 +419,8 @@ fn judge(level: &Level, claim: &Claim) -> Verdict {
 /// `valid`, with moves and pushes counted by the replay; `invalid`, with the
 /// reason; or `unsolved` (no solution given). The solutions file is one of
 /// - a level file with SOK `Solution` sections after the boards (it may be
-///   the levels file itself);
+///   the levels file itself), matched in order (its boards must be the
+///   levels' boards);
 /// - a CSV with a `solution` column (as written by `arena solve sokoban
 ///   --out`; else `lurd`, else the one column whose name contains `lurd`,
 ///   else the one containing `solution`), one row per level in order; `title`, `moves`, `pushes` and `solved` columns
