@@ -33,8 +33,9 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "sokoban" => crate::games::sokoban_solve::solve(args, out),
         "supply" => crate::games::supply::solve(args, out),
-        other => Err(unsupported("solve", other, &["supply"])),
+        other => Err(unsupported("solve", other, &["sokoban", "supply"])),
     }
 }
 
@@ -68,6 +69,11 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     match args.game.as_str() {
         "snake" => crate::games::snake::bench(args, out),
         "xiangqi" => crate::games::xiangqi::bench(args, out),
-        other => Err(unsupported("bench", other, &["snake", "xiangqi"])),
+        "sokoban" => crate::games::sokoban_solve::bench(args, out),
+        other => Err(unsupported(
+            "bench",
+            other,
+            &["snake", "sokoban", "xiangqi"],
+        )),
     }
 }

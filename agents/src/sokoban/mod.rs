@@ -13,14 +13,19 @@
 //!   pushes and backward pulls from the solved positions, `ratio` backward
 //!   expansions per forward one, until they meet.
 
+mod agent;
 mod board;
 mod lurd;
+mod packing;
 mod search;
 
+pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
 use games::sokoban::Level;
 use games::Timer;
-use search::{Config, Cost, Order, Searcher, Step, Way};
+use packing::Packing;
+use search::{Config, Cost, Order, Searcher, Shared, Step, Way};
+use std::sync::Arc;
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,6 +89,10 @@ pub struct SolveOptions {
     /// The most states stored per search before giving up
     /// ([`SolveStatus::NodeLimit`]).
     pub max_nodes: usize,
+    /// Goal macros from goal-area packing orders (greedy, weighted A* and
+    /// the forward half of the bidirectional search; never in the optimal
+    /// methods, since they can cut solutions).
+    pub macros: bool,
 }
 
 impl Default for SolveOptions {
@@ -96,6 +105,7 @@ impl Default for SolveOptions {
             pi_corrals: true,
             corral_nodes: 20,
             max_nodes: 20_000_000,
+            macros: true,
         }
     }
 }
@@ -177,56 +187,300 @@ impl SolveResult {
 /// How many expansions between two looks at the timer.
 const POLL: u64 = 64;
 
+/// Expansions one engine of the portfolio runs before the next one's turn.
+const SLICE: u64 = 2048;
+
 /// Solve `level` with `opts` before `timer` runs out.
 pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResult {
-    let board = match Board::new(level) {
-        Ok(b) => b,
-        Err(BoardError::Unsolvable(why)) => {
-            return SolveResult::unsolved(SolveStatus::Unsolvable, 0, why)
+    let mut solver = Solver::new(level, opts);
+    solver.run(timer);
+    solver.result()
+}
+
+/// A solve that can be interrupted by its timer and resumed later (the
+/// agents plan in `init` and go on in later `act`s if `init` was too short).
+pub struct Solver {
+    board: Option<Arc<Shared>>,
+    engines: Vec<Engine>,
+    next: usize,
+    done: Option<SolveResult>,
+    /// Expansions of engines already dropped.
+    retired: u64,
+}
+
+/// One search of a [`Solver`].
+enum Engine {
+    /// A forward search; `proves` when exhausting it proves unsolvability
+    /// (no goal macros).
+    Single { s: Box<Searcher>, proves: bool },
+    /// Forward and backward searches, `ratio` backward expansions per
+    /// forward one, until they meet.
+    Bi {
+        f: Box<Searcher>,
+        b: Box<Searcher>,
+        ratio: u32,
+        f_proves: bool,
+    },
+}
+
+/// What one engine step found.
+enum Event {
+    Running,
+    Found(Vec<(u16, u8)>),
+    /// This engine can do no more; `proof` when that proves unsolvability.
+    Stopped {
+        status: SolveStatus,
+        proof: bool,
+    },
+}
+
+impl Engine {
+    fn expanded(&self) -> u64 {
+        match self {
+            Engine::Single { s, .. } => s.expanded,
+            Engine::Bi { f, b, .. } => f.expanded + b.expanded,
         }
-        Err(BoardError::TooLarge(why)) => {
-            return SolveResult::unsolved(SolveStatus::Unsupported, 0, why)
-        }
-    };
-    let fdist = DistTable::to_targets(&board, &board.goals);
-    if let Some(&c) = board.start_boxes.iter().find(|&&c| fdist.dead[c as usize]) {
-        let (r, col) = board.row_col(c);
-        return SolveResult::unsolved(
-            SolveStatus::Unsolvable,
-            0,
-            format!(
-                "the box at row {}, column {} can never reach a goal",
-                r + 1,
-                col + 1
-            ),
-        );
     }
-    let cost = if opts.moves && opts.method != Method::BiAStar {
-        Cost::Moves
-    } else {
-        Cost::Pushes
-    };
-    let weight10 = (opts.weight.clamp(0.0, 1000.0) * 10.0).round() as u32;
-    let order = match opts.method {
-        Method::Bfs => Order::Bfs,
-        Method::AStar => Order::AStar { weight10: 10 },
-        Method::WeightedAStar | Method::BiAStar => Order::AStar { weight10 },
-        Method::Greedy => Order::Greedy,
-    };
-    let cfg = Config {
-        cost,
-        order,
-        pi_corrals: opts.pi_corrals,
-        corral_nodes: opts.corral_nodes,
-        max_nodes: opts.max_nodes.max(1),
-    };
-    let outcome = if opts.method == Method::BiAStar {
-        bidirectional(&board, &fdist, cfg, opts.ratio.max(1), timer)
-    } else {
-        single(&board, &fdist, cfg, timer)
-    };
-    match outcome {
-        Outcome::Found(pushes, expanded) => match lurd::pushes_to_lurd(&board, &pushes) {
+
+    fn start(&self) -> Option<Vec<(u16, u8)>> {
+        match self {
+            Engine::Single { s, .. } | Engine::Bi { f: s, .. } if s.is_goal(0) => Some(Vec::new()),
+            Engine::Bi { f, b, .. } => {
+                let n = &f.nodes[0];
+                (0..b.nodes.len() as u32).find_map(|bid| {
+                    let m = &b.nodes[bid as usize];
+                    (m.hash == n.hash
+                        && m.player == n.player
+                        && b.node_boxes(bid) == f.node_boxes(0))
+                    .then(|| join(b, Vec::new(), bid))
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Run about `budget` expansions.
+    fn run(&mut self, budget: u64) -> Event {
+        match self {
+            Engine::Single { s, proves } => {
+                for _ in 0..budget {
+                    match s.step() {
+                        Step::Continue => {}
+                        Step::Goal(id) => return Event::Found(s.path(id)),
+                        Step::Exhausted => {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: *proves,
+                            }
+                        }
+                        Step::Full => {
+                            return Event::Stopped {
+                                status: SolveStatus::NodeLimit,
+                                proof: false,
+                            }
+                        }
+                    }
+                }
+                Event::Running
+            }
+            Engine::Bi {
+                f,
+                b,
+                ratio,
+                f_proves,
+            } => {
+                let mut spent = 0;
+                while spent < budget {
+                    for _ in 0..*ratio {
+                        if b.is_exhausted() {
+                            break;
+                        }
+                        spent += 1;
+                        match b.step() {
+                            Step::Continue => {}
+                            Step::Goal(id) => return Event::Found(join(b, Vec::new(), id)),
+                            Step::Exhausted => {
+                                return Event::Stopped {
+                                    status: SolveStatus::Unsolvable,
+                                    proof: true,
+                                }
+                            }
+                            Step::Full => {
+                                return Event::Stopped {
+                                    status: SolveStatus::NodeLimit,
+                                    proof: false,
+                                }
+                            }
+                        }
+                        for &bid in &b.fresh {
+                            let m = &b.nodes[bid as usize];
+                            if let Some(fid) = f.lookup(m.hash, b.node_boxes(bid), m.player) {
+                                return Event::Found(join(b, f.path(fid), bid));
+                            }
+                        }
+                    }
+                    if f.is_exhausted() {
+                        if *f_proves {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: true,
+                            };
+                        }
+                        if b.is_exhausted() {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: false,
+                            };
+                        }
+                        continue;
+                    }
+                    spent += 1;
+                    match f.step() {
+                        Step::Continue | Step::Exhausted => {}
+                        Step::Goal(id) => return Event::Found(f.path(id)),
+                        Step::Full => {
+                            return Event::Stopped {
+                                status: SolveStatus::NodeLimit,
+                                proof: false,
+                            }
+                        }
+                    }
+                    for &fid in &f.fresh {
+                        let n = &f.nodes[fid as usize];
+                        if let Some(bid) = b.lookup(n.hash, f.node_boxes(fid), n.player) {
+                            return Event::Found(join(b, f.path(fid), bid));
+                        }
+                    }
+                }
+                Event::Running
+            }
+        }
+    }
+}
+
+/// Forward pushes `fwd` followed by the backward search's pulls from node
+/// `bid` back to its root, reversed into pushes.
+fn join(bk: &Searcher, mut fwd: Vec<(u16, u8)>, bid: u32) -> Vec<(u16, u8)> {
+    let board = &bk.shared().board;
+    for (x, d) in bk.path(bid).into_iter().rev() {
+        let to = board.nbr[x as usize][d as usize];
+        fwd.push((to, d ^ 1));
+    }
+    fwd
+}
+
+impl Solver {
+    /// Prepare a solve: build the board, the distance tables and the
+    /// searches (no search step is taken yet).
+    pub fn new(level: &Level, opts: &SolveOptions) -> Solver {
+        let stop = |status, note: String| Solver {
+            board: None,
+            engines: Vec::new(),
+            next: 0,
+            done: Some(SolveResult::unsolved(status, 0, note)),
+            retired: 0,
+        };
+        let board = match Board::new(level) {
+            Ok(b) => b,
+            Err(BoardError::Unsolvable(why)) => return stop(SolveStatus::Unsolvable, why),
+            Err(BoardError::TooLarge(why)) => return stop(SolveStatus::Unsupported, why),
+        };
+        let fdist = DistTable::to_targets(&board, &board.goals);
+        if let Some(&c) = board.start_boxes.iter().find(|&&c| fdist.dead[c as usize]) {
+            let (r, col) = board.row_col(c);
+            return stop(
+                SolveStatus::Unsolvable,
+                format!(
+                    "the box at row {}, column {} can never reach a goal",
+                    r + 1,
+                    col + 1
+                ),
+            );
+        }
+        let method = opts.method;
+        let bidirectional = matches!(method, Method::BiAStar);
+        let bdist = bidirectional.then(|| DistTable::from_sources(&board, &board.start_boxes));
+        let packing = if opts.macros && method == Method::Greedy {
+            Packing::new(&board)
+        } else {
+            Packing::default()
+        };
+        let sh = Arc::new(Shared {
+            board,
+            fdist,
+            bdist,
+            packing,
+        });
+        let cost = if opts.moves && !bidirectional {
+            Cost::Moves
+        } else {
+            Cost::Pushes
+        };
+        let weight10 = (opts.weight.clamp(0.0, 1000.0) * 10.0).round() as u32;
+        let order = match method {
+            Method::Bfs => Order::Bfs,
+            Method::AStar => Order::AStar { weight10: 10 },
+            Method::WeightedAStar | Method::BiAStar => Order::AStar { weight10 },
+            Method::Greedy => Order::Greedy,
+        };
+        let cfg = Config {
+            cost,
+            order,
+            pi_corrals: opts.pi_corrals,
+            corral_nodes: opts.corral_nodes,
+            max_nodes: opts.max_nodes.max(1),
+            macros: false,
+        };
+        let mut engines = Vec::new();
+        if bidirectional {
+            let bcfg = Config {
+                pi_corrals: false,
+                corral_nodes: 0,
+                ..cfg
+            };
+            engines.push(Engine::Bi {
+                f: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg)),
+                ratio: opts.ratio.max(1),
+                f_proves: true,
+            });
+        } else {
+            if method == Method::Greedy && !sh.packing.is_empty() {
+                let mcfg = Config {
+                    macros: true,
+                    ..cfg
+                };
+                engines.push(Engine::Single {
+                    s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, mcfg)),
+                    proves: false,
+                });
+            }
+            engines.push(Engine::Single {
+                s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                proves: true,
+            });
+        }
+        let mut solver = Solver {
+            board: Some(sh),
+            engines,
+            next: 0,
+            done: None,
+            retired: 0,
+        };
+        if let Some(p) = solver.engines.first().and_then(Engine::start) {
+            solver.finish_found(p);
+        }
+        solver
+    }
+
+    fn expanded(&self) -> u64 {
+        self.retired + self.engines.iter().map(Engine::expanded).sum::<u64>()
+    }
+
+    fn finish_found(&mut self, pushes: Vec<(u16, u8)>) {
+        let expanded = self.expanded();
+        let Some(sh) = &self.board else { return };
+        self.done = Some(match lurd::pushes_to_lurd(&sh.board, &pushes) {
             Some(l) => SolveResult {
                 status: SolveStatus::Solved,
                 solution: Some(l.text),
@@ -240,114 +494,64 @@ pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResu
                 expanded,
                 "internal error: the plan found does not replay",
             ),
-        },
-        Outcome::Stopped(status, expanded) => SolveResult::unsolved(status, expanded, ""),
+        });
+        self.engines.clear();
     }
-}
 
-enum Outcome {
-    Found(Vec<(u16, u8)>, u64),
-    Stopped(SolveStatus, u64),
-}
-
-fn single(board: &Board, fdist: &DistTable, cfg: Config, timer: &dyn Timer) -> Outcome {
-    let mut s = Searcher::new(board, fdist, &fdist.dead, Way::Forward, cfg);
-    if s.is_goal(0) {
-        return Outcome::Found(Vec::new(), 0);
-    }
-    let mut steps = 0u64;
-    loop {
-        steps += 1;
-        if steps % POLL == 1 && timer.exceeded() {
-            return Outcome::Stopped(SolveStatus::Timeout, s.expanded);
-        }
-        match s.step() {
-            Step::Continue => {}
-            Step::Goal(id) => return Outcome::Found(s.path(id), s.expanded),
-            Step::Exhausted => return Outcome::Stopped(SolveStatus::Unsolvable, s.expanded),
-            Step::Full => return Outcome::Stopped(SolveStatus::NodeLimit, s.expanded),
-        }
-    }
-}
-
-/// Forward pushes followed by the backward pulls, reversed, from node `bid`
-/// of the backward search back to its root.
-fn join(board: &Board, mut fwd: Vec<(u16, u8)>, bwd: &Searcher, bid: u32) -> Vec<(u16, u8)> {
-    for (x, d) in bwd.path(bid).into_iter().rev() {
-        let to = board.nbr[x as usize][d as usize];
-        fwd.push((to, d ^ 1));
-    }
-    fwd
-}
-
-fn bidirectional(
-    board: &Board,
-    fdist: &DistTable,
-    cfg: Config,
-    ratio: u32,
-    timer: &dyn Timer,
-) -> Outcome {
-    let bdist = DistTable::from_sources(board, &board.start_boxes);
-    let bcfg = Config {
-        pi_corrals: false,
-        corral_nodes: 0,
-        ..cfg
-    };
-    let mut f = Searcher::new(board, fdist, &fdist.dead, Way::Forward, cfg);
-    let mut bk = Searcher::new(board, &bdist, &fdist.dead, Way::Backward, bcfg);
-    if f.is_goal(0) {
-        return Outcome::Found(Vec::new(), 0);
-    }
-    let meet_f = |f: &Searcher, bk: &Searcher, ids: &[u32]| -> Option<(u32, u32)> {
-        ids.iter().find_map(|&id| {
-            let n = &f.nodes[id as usize];
-            bk.lookup(n.hash, f.node_boxes(id), n.player)
-                .map(|bid| (id, bid))
-        })
-    };
-    let all_b: Vec<u32> = (0..bk.nodes.len() as u32).collect();
-    if let Some((bid, fid)) = meet_f(&bk, &f, &all_b) {
-        return Outcome::Found(join(board, f.path(fid), &bk, bid), 0);
-    }
-    let mut steps = 0u64;
-    let total = |f: &Searcher, bk: &Searcher| f.expanded + bk.expanded;
-    loop {
-        for _ in 0..ratio {
-            if bk.is_exhausted() {
+    /// Search until a result or until `timer` runs out; `true` when the
+    /// solve is finished ([`Solver::result`] is final).
+    pub fn run(&mut self, timer: &dyn Timer) -> bool {
+        let mut since_poll = POLL;
+        while self.done.is_none() {
+            if self.engines.is_empty() {
+                let e = self.expanded();
+                self.done = Some(SolveResult::unsolved(SolveStatus::NodeLimit, e, ""));
                 break;
             }
-            steps += 1;
-            if steps % POLL == 1 && timer.exceeded() {
-                return Outcome::Stopped(SolveStatus::Timeout, total(&f, &bk));
-            }
-            match bk.step() {
-                Step::Continue => {}
-                Step::Goal(id) => {
-                    return Outcome::Found(join(board, Vec::new(), &bk, id), total(&f, &bk))
+            if since_poll >= POLL {
+                since_poll = 0;
+                if timer.exceeded() {
+                    return false;
                 }
-                Step::Exhausted => {
-                    return Outcome::Stopped(SolveStatus::Unsolvable, total(&f, &bk))
+            }
+            let k = self.next % self.engines.len();
+            // Single engines run a slice between looks at the timer; the
+            // portfolio turns to the next engine after `SLICE` expansions.
+            let before = self.engines[k].expanded();
+            let event = self.engines[k].run(POLL);
+            since_poll += POLL;
+            if self.engines.len() > 1 && self.engines[k].expanded() / SLICE != before / SLICE {
+                self.next += 1;
+            }
+            match event {
+                Event::Running => {}
+                Event::Found(p) => self.finish_found(p),
+                Event::Stopped { status, proof } => {
+                    if proof || self.engines.len() == 1 {
+                        let e = self.expanded();
+                        let status = if proof || status != SolveStatus::Unsolvable {
+                            status
+                        } else {
+                            SolveStatus::NodeLimit
+                        };
+                        self.done = Some(SolveResult::unsolved(status, e, ""));
+                        self.engines.clear();
+                    } else {
+                        self.retired += self.engines[k].expanded();
+                        self.engines.remove(k);
+                    }
                 }
-                Step::Full => return Outcome::Stopped(SolveStatus::NodeLimit, total(&f, &bk)),
-            }
-            let fresh = bk.fresh.clone();
-            if let Some((bid, fid)) = meet_f(&bk, &f, &fresh) {
-                return Outcome::Found(join(board, f.path(fid), &bk, bid), total(&f, &bk));
             }
         }
-        steps += 1;
-        if steps % POLL == 1 && timer.exceeded() {
-            return Outcome::Stopped(SolveStatus::Timeout, total(&f, &bk));
-        }
-        match f.step() {
-            Step::Continue => {}
-            Step::Goal(id) => return Outcome::Found(f.path(id), total(&f, &bk)),
-            Step::Exhausted => return Outcome::Stopped(SolveStatus::Unsolvable, total(&f, &bk)),
-            Step::Full => return Outcome::Stopped(SolveStatus::NodeLimit, total(&f, &bk)),
-        }
-        let fresh = f.fresh.clone();
-        if let Some((fid, bid)) = meet_f(&f, &bk, &fresh) {
-            return Outcome::Found(join(board, f.path(fid), &bk, bid), total(&f, &bk));
+        true
+    }
+
+    /// The result so far: final once [`Solver::run`] returned `true`, else a
+    /// [`SolveStatus::Timeout`] with the expansions so far.
+    pub fn result(&self) -> SolveResult {
+        match &self.done {
+            Some(r) => r.clone(),
+            None => SolveResult::unsolved(SolveStatus::Timeout, self.expanded(), ""),
         }
     }
 }

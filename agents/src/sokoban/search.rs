@@ -20,9 +20,24 @@
 //!   proves that they can neither be packed nor leave it.
 
 use super::board::{Board, DistTable, INF, NONE};
+use super::packing::{push_path, Packing};
 use pathfinding::kuhn_munkres::{kuhn_munkres, Weights};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+
+/// What every search of one level shares: the board, the distance tables
+/// and the packing orders.
+pub(crate) struct Shared {
+    /// The board.
+    pub board: Board,
+    /// Push distances to the goals (forward search; dead squares).
+    pub fdist: DistTable,
+    /// Push distances from the start cells (backward search), if built.
+    pub bdist: Option<DistTable>,
+    /// Packing orders of the goal areas (for goal macros).
+    pub packing: Packing,
+}
 
 /// A node index in a [`Searcher`].
 pub(crate) type NodeId = u32;
@@ -75,6 +90,9 @@ pub(crate) struct Config {
     pub corral_nodes: u32,
     /// The most nodes stored before the search gives up.
     pub max_nodes: usize,
+    /// Goal macros from the packing orders (forward search with push
+    /// costs only; not admissible).
+    pub macros: bool,
 }
 
 /// One stored state.
@@ -94,8 +112,13 @@ pub(crate) struct Node {
     pub from: u16,
     /// Direction the box moved in.
     pub dir: u8,
+    /// Index of the macro (a list of pushes of one box) that made this
+    /// node, or `u32::MAX` for a single push or pull.
+    pub mac: u32,
     /// Whether the node was expanded.
     pub closed: bool,
+    /// Extra priority penalty (greedy order).
+    pub extra: u16,
 }
 
 /// The result of one expansion step.
@@ -152,6 +175,10 @@ impl Weights<i64> for Mat {
 /// The cost standing for "impossible" in the matching (larger than any sum
 /// of real distances).
 const BIG: i64 = 1 << 24;
+
+/// The extra cost of an empty goal of an ordered goal area for a box that
+/// cannot reach the area's designated goal now (see [`Searcher::heuristic`]).
+const REDIRECT_PENALTY: u16 = 50;
 
 /// Scratch space over the floor cells: which box stands where, the player's
 /// reachable region, and the marks of the freeze test.
@@ -230,6 +257,34 @@ impl Space {
             }
         }
         min
+    }
+
+    /// The number of connected regions of free floor (player regions);
+    /// `rmark` is scratch of the board's size.
+    pub fn count_regions(&mut self, b: &Board, rmark: &mut [u32]) -> usize {
+        rmark.fill(0);
+        let mut count = 0;
+        for start in 0..b.n {
+            if self.occ[start] != 0 || rmark[start] != 0 {
+                continue;
+            }
+            count += 1;
+            self.queue.clear();
+            self.queue.push(start as u16);
+            rmark[start] = 1;
+            let mut head = 0;
+            while head < self.queue.len() {
+                let x = self.queue[head];
+                head += 1;
+                for &y in &b.nbr[x as usize] {
+                    if y != NONE && rmark[y as usize] == 0 && self.occ[y as usize] == 0 {
+                        rmark[y as usize] = 1;
+                        self.queue.push(y);
+                    }
+                }
+            }
+        }
+        count
     }
 
     /// Whether cell `c` was reached by the last [`Space::reach`].
@@ -339,15 +394,15 @@ impl Space {
 }
 
 /// The search: node arena, transposition table, open list and scratch space.
-pub(crate) struct Searcher<'a> {
-    /// The board.
-    pub b: &'a Board,
-    /// Distances to this search's targets (goals forward, start cells backward).
-    pub dist: &'a DistTable,
-    /// Dead squares of the forward direction (freeze tests, corral searches).
-    fwd_dead: &'a [bool],
+pub(crate) struct Searcher {
+    /// The level's board, distances and packing orders.
+    sh: Arc<Shared>,
     /// Forward or backward.
     pub way: Way,
+    /// Goal macros on (forward search with push costs and some ordered area).
+    use_packing: bool,
+    /// The pushes of each macro edge.
+    macros: Vec<Vec<(u16, u8)>>,
     /// Tuning.
     pub cfg: Config,
     /// Boxes per state.
@@ -373,28 +428,31 @@ pub(crate) struct Searcher<'a> {
     corral: Vec<u32>,
     corral_stamp: u32,
     sub: Option<Box<CorralSearch>>,
-    corral_cache: HashMap<u64, bool>,
+    redirect: Vec<usize>,
+    region_w: u16,
+    pack_w: u16,
+    rmark: Vec<u32>,
     /// Corral deadlocks found.
     pub corral_deadlocks: u64,
 }
 
-impl<'a> Searcher<'a> {
+impl Searcher {
     /// A search over `b` with distances `dist` to its targets. Forward: one
     /// root, the start. Backward: one root per player region of the solved
     /// position (every goal holds a box); its goal is the start.
-    pub fn new(
-        b: &'a Board,
-        dist: &'a DistTable,
-        fwd_dead: &'a [bool],
-        way: Way,
-        cfg: Config,
-    ) -> Searcher<'a> {
+    pub fn new(sh: Arc<Shared>, way: Way, cfg: Config) -> Searcher {
+        let b = &sh.board;
         let nb = b.start_boxes.len();
+        let n = b.n;
+        let use_packing =
+            way == Way::Forward && cfg.macros && cfg.cost == Cost::Pushes && !sh.packing.is_empty();
+        let sh2 = Arc::clone(&sh);
+        let b = &sh2.board;
         let mut s = Searcher {
-            b,
-            dist,
-            fwd_dead,
+            sh,
             way,
+            use_packing,
+            macros: Vec::new(),
             cfg,
             nb,
             nodes: Vec::new(),
@@ -405,7 +463,7 @@ impl<'a> Searcher<'a> {
             expanded: 0,
             fresh: Vec::new(),
             target: None,
-            sp: Space::new(b.n),
+            sp: Space::new(n),
             cur: Vec::with_capacity(nb),
             child: Vec::with_capacity(nb),
             cands: Vec::new(),
@@ -413,10 +471,19 @@ impl<'a> Searcher<'a> {
                 n: nb,
                 w: vec![0; nb * nb],
             },
-            corral: vec![0; b.n],
+            corral: vec![0; n],
             corral_stamp: 0,
             sub: None,
-            corral_cache: HashMap::new(),
+            region_w: std::env::var("REGW")
+                .ok()
+                .map(|v| v.parse().unwrap())
+                .unwrap_or(0),
+            rmark: vec![0; n],
+            redirect: Vec::new(),
+            pack_w: std::env::var("PACKW")
+                .ok()
+                .map(|v| v.parse().unwrap())
+                .unwrap_or(0),
             corral_deadlocks: 0,
         };
         match way {
@@ -457,14 +524,30 @@ impl<'a> Searcher<'a> {
     }
 
     fn box_hash(&self, boxes: &[u16]) -> u64 {
-        boxes.iter().fold(0, |h, &c| h ^ self.b.zob_box[c as usize])
+        let b = &self.sh.board;
+        boxes.iter().fold(0, |h, &c| h ^ b.zob_box[c as usize])
+    }
+
+    /// The distances of this search's direction.
+    fn dist_of(sh: &Shared, way: Way) -> &DistTable {
+        match (way, &sh.bdist) {
+            (Way::Backward, Some(d)) => d,
+            _ => &sh.fdist,
+        }
+    }
+
+    /// The shared data of this search's level.
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.sh
     }
 
     fn add_root(&mut self, boxes: &[u16], player: u16) {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
         let mut sorted = boxes.to_vec();
         sorted.sort_unstable();
         self.sp.set(&sorted);
-        let norm = self.sp.reach(self.b, player, false);
+        let norm = self.sp.reach(b, player, false);
         let p = match self.cfg.cost {
             Cost::Pushes => norm,
             Cost::Moves => player,
@@ -472,12 +555,12 @@ impl<'a> Searcher<'a> {
         let mut h = self.heuristic(&sorted);
         if self.way == Way::Forward
             && h != DEAD_H
-            && self.sp.stuck_deadlock(self.b, self.fwd_dead, &sorted)
+            && self.sp.stuck_deadlock(b, &sh.fdist.dead, &sorted)
         {
             h = DEAD_H;
         }
         self.sp.clear(&sorted);
-        let hash = self.box_hash(&sorted) ^ self.b.zob_player[p as usize];
+        let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
         if self.lookup(hash, &sorted, p).is_some() {
             return;
         }
@@ -490,12 +573,14 @@ impl<'a> Searcher<'a> {
                 player: p,
                 from: NONE,
                 dir: 0,
+                mac: u32::MAX,
                 closed: false,
+                extra: 0,
             },
             &sorted,
         );
         if h != DEAD_H {
-            let key = self.key(0, h);
+            let key = self.key(0, h, 0);
             self.open.push(Reverse((key, id)));
         }
     }
@@ -557,8 +642,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn key(&self, g: u32, h: u32) -> u64 {
-        let (g, h) = (g as u64, h as u64);
+    fn key(&self, g: u32, h: u32, extra: u16) -> u64 {
+        let (g, h) = (g as u64, h as u64 + extra as u64);
         match self.cfg.order {
             Order::Bfs => g,
             Order::AStar { weight10 } => {
@@ -574,16 +659,47 @@ impl<'a> Searcher<'a> {
     /// one-box push distances, each box seen from the player's side when the
     /// player stands next to it; [`DEAD_H`] when no matching exists.
     fn heuristic(&mut self, boxes: &[u16]) -> u32 {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let dist = Self::dist_of(&sh, self.way);
         let nb = self.nb;
         if nb == 0 {
             return 0;
         }
+        // With goal macros, a box can only enter an ordered goal area at its
+        // designated goal: empty goals of such an area are priced as the
+        // distance to the designated one (plus a penalty when that is out
+        // of reach), which steers boxes to where they can be packed next.
+        let mut redirect = std::mem::take(&mut self.redirect);
+        redirect.clear();
+        if self.use_packing {
+            let pk = &sh.packing;
+            for (j, &g) in b.goals.iter().enumerate() {
+                let k = pk.area[g as usize];
+                let col = if k != NONE && self.sp.occ[g as usize] == 0 {
+                    pk.designated(k, &self.sp.occ)
+                        .and_then(|des| b.goals.iter().position(|&x| x == des))
+                        .unwrap_or(j)
+                } else {
+                    j
+                };
+                redirect.push(col);
+            }
+        }
         for (i, &c) in boxes.iter().enumerate() {
-            let nbr = self.b.nbr[c as usize];
+            let nbr = b.nbr[c as usize];
             let side = (0..4).find(|&d| self.sp.reached(nbr[d]));
-            let row = self.dist.row(c, side);
+            let row = dist.row(c, side);
             let mut any = false;
             for (j, &v) in row.iter().enumerate() {
+                let v = match redirect.get(j) {
+                    Some(&col) if col != j => match row[col] {
+                        INF if v == INF => INF,
+                        INF => v.saturating_add(REDIRECT_PENALTY),
+                        w => w,
+                    },
+                    _ => v,
+                };
                 self.mat.w[i * nb + j] = if v == INF {
                     -BIG
                 } else {
@@ -592,9 +708,11 @@ impl<'a> Searcher<'a> {
                 };
             }
             if !any {
+                self.redirect = redirect;
                 return DEAD_H;
             }
         }
+        self.redirect = redirect;
         for j in 0..nb {
             if (0..nb).all(|i| self.mat.w[i * nb + j] == -BIG) {
                 return DEAD_H;
@@ -617,7 +735,7 @@ impl<'a> Searcher<'a> {
                 return Step::Exhausted;
             };
             let n = self.nodes[id as usize];
-            if n.closed || self.key(n.g, n.h) != key {
+            if n.closed || self.key(n.g, n.h, n.extra) != key {
                 continue;
             }
             break id;
@@ -656,7 +774,10 @@ impl<'a> Searcher<'a> {
 
     fn expand(&mut self, id: NodeId) -> Step {
         let node = self.nodes[id as usize];
-        let b = self.b;
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let dist = Self::dist_of(&sh, self.way);
+        let fwd_dead: &[bool] = &sh.fdist.dead;
         let nb = self.nb;
         let mut cur = std::mem::take(&mut self.cur);
         cur.clear();
@@ -692,7 +813,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let dest = if self.way == Way::Forward { t } else { p };
-                if self.dist.dead[dest as usize] {
+                if dist.dead[dest as usize] {
                     continue;
                 }
                 let walk = if moves { self.sp.walk[p as usize] } else { 0 };
@@ -705,7 +826,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if self.way == Way::Forward && self.cfg.pi_corrals && !moves && !cands.is_empty() {
-            match self.corrals(&cur, &cands) {
+            match self.corrals(&cur, &cands, node.player) {
                 CorralVerdict::Deadlock => cands.clear(),
                 CorralVerdict::Prune(keep) => {
                     cands.retain(|cd| keep.iter().any(|&(c, d)| c == cd.c && d == cd.d));
@@ -718,16 +839,46 @@ impl<'a> Searcher<'a> {
         for cd in &cands {
             let c = cd.c;
             let d = cd.d as usize;
-            let (to, player) = match self.way {
+            let (mut to, mut player) = match self.way {
                 Way::Forward => (b.nbr[c as usize][d], c),
                 Way::Backward => {
                     let p = b.nbr[c as usize][d];
                     (p, b.nbr[p as usize][d])
                 }
             };
+            let mut mac: Option<Vec<(u16, u8)>> = None;
+            if self.use_packing {
+                let pk = &sh.packing;
+                let k = pk.area[to as usize];
+                if k != NONE && pk.area[c as usize] != k {
+                    // A box enters a goal area: take it to the designated goal.
+                    let Some(des) = pk.designated(k, &self.sp.occ) else {
+                        continue;
+                    };
+                    if des != to {
+                        self.sp.occ[c as usize] = 0;
+                        self.sp.occ[to as usize] = cd.bi + 1;
+                        let path = push_path(b, &mut self.sp, fwd_dead, to, c, des);
+                        self.sp.occ[to as usize] = 0;
+                        self.sp.occ[c as usize] = cd.bi + 1;
+                        match path {
+                            None if std::env::var("KEEP").is_err() => continue,
+                            None => {}
+                            Some(path) => {
+                                let mut seq = vec![(c, d as u8)];
+                                seq.extend_from_slice(&path);
+                                let &(last, _) = seq.last().unwrap_or(&(c, 0));
+                                player = last;
+                                to = des;
+                                mac = Some(seq);
+                            }
+                        }
+                    }
+                }
+            }
             self.sp.occ[c as usize] = 0;
             self.sp.occ[to as usize] = cd.bi + 1;
-            let dead = self.way == Way::Forward && self.sp.freeze_deadlock(b, self.fwd_dead, to);
+            let dead = self.way == Way::Forward && self.sp.freeze_deadlock(b, fwd_dead, to);
             if !dead {
                 child.clear();
                 child.extend_from_slice(&cur);
@@ -740,24 +891,51 @@ impl<'a> Searcher<'a> {
                     ^ b.zob_box[to as usize]
                     ^ b.zob_player[node.player as usize]
                     ^ b.zob_player[p as usize];
-                let g = node.g + if moves { cd.walk as u32 + 1 } else { 1 };
+                let pushes = mac.as_ref().map_or(1, |m| m.len() as u32);
+                let g = node.g + if moves { cd.walk as u32 + 1 } else { pushes };
                 match self.lookup(hash, &child, p) {
                     Some(old) => {
                         let o = self.nodes[old as usize];
                         let reopen = !matches!(self.cfg.order, Order::Greedy);
                         if reopen && g < o.g && o.h != DEAD_H {
+                            let mac_id = match mac.take() {
+                                Some(m) => {
+                                    self.macros.push(m);
+                                    self.macros.len() as u32 - 1
+                                }
+                                None => u32::MAX,
+                            };
                             let n = &mut self.nodes[old as usize];
                             n.g = g;
                             n.parent = id;
                             n.from = c;
                             n.dir = d as u8;
+                            n.mac = mac_id;
                             n.closed = false;
-                            let key = self.key(g, o.h);
+                            let key = self.key(g, o.h, o.extra);
                             self.open.push(Reverse((key, old)));
                         }
                     }
                     None => {
                         let h = self.heuristic(&child);
+                        let mut extra = if self.region_w > 0 && h != DEAD_H {
+                            (self.sp.count_regions(b, &mut self.rmark) as u32 - 1).min(1000) as u16
+                                * self.region_w
+                        } else {
+                            0
+                        };
+                        if self.pack_w > 0 {
+                            extra += child.iter().filter(|&&c| !b.is_goal[c as usize]).count()
+                                as u16
+                                * self.pack_w;
+                        }
+                        let mac_id = match mac.take() {
+                            Some(m) => {
+                                self.macros.push(m);
+                                self.macros.len() as u32 - 1
+                            }
+                            None => u32::MAX,
+                        };
                         let nid = self.push_node(
                             Node {
                                 hash,
@@ -767,7 +945,9 @@ impl<'a> Searcher<'a> {
                                 player: p,
                                 from: c,
                                 dir: d as u8,
+                                mac: mac_id,
                                 closed: false,
+                                extra,
                             },
                             &child,
                         );
@@ -776,7 +956,7 @@ impl<'a> Searcher<'a> {
                             if early && self.is_goal(nid) {
                                 result = Step::Goal(nid);
                             } else {
-                                let key = self.key(g, h);
+                                let key = self.key(g, h, extra);
                                 self.open.push(Reverse((key, nid)));
                             }
                         }
@@ -803,7 +983,11 @@ impl<'a> Searcher<'a> {
         let mut x = id;
         while self.nodes[x as usize].parent != NO_NODE {
             let n = &self.nodes[x as usize];
-            out.push((n.from, n.dir));
+            if n.mac != u32::MAX {
+                out.extend(self.macros[n.mac as usize].iter().rev());
+            } else {
+                out.push((n.from, n.dir));
+            }
             x = n.parent;
         }
         out.reverse();
@@ -825,13 +1009,20 @@ impl<'a> Searcher<'a> {
     /// and the pushes outside can be done after that push just as well; so
     /// only the corral's pushes need to be generated. Of several PI-corrals
     /// the one with the fewest pushes is taken.
-    fn corrals(&mut self, cur: &[u16], cands: &[Cand]) -> CorralVerdict {
-        if self.corral_stamp >= u32::MAX - (self.b.n as u32 + 2) {
+    fn corrals(&mut self, cur: &[u16], cands: &[Cand], player: u16) -> CorralVerdict {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let fwd_dead: &[bool] = &sh.fdist.dead;
+        let packing = if self.use_packing {
+            Some(&sh.packing)
+        } else {
+            None
+        };
+        if self.corral_stamp >= u32::MAX - (b.n as u32 + 2) {
             self.corral.fill(0);
             self.corral_stamp = 0;
         }
         let base = self.corral_stamp;
-        let b = self.b;
         let mut best: Option<Vec<(u16, u8)>> = None;
         let mut stack: Vec<u16> = Vec::new();
         let mut fence: Vec<u16> = Vec::new();
@@ -849,8 +1040,12 @@ impl<'a> Searcher<'a> {
             stack.push(t);
             self.corral[t as usize] = cs;
             let mut needs = false;
+            let mut in_area = false;
             while let Some(x) = stack.pop() {
                 let goal = b.is_goal[x as usize];
+                if let Some(pk) = packing {
+                    in_area |= pk.area[x as usize] != NONE;
+                }
                 if self.sp.occ[x as usize] != 0 {
                     members.push(x);
                     if !goal {
@@ -891,7 +1086,7 @@ impl<'a> Searcher<'a> {
                         i_cond = false;
                         break 'fence;
                     }
-                    if self.fwd_dead[t2 as usize] {
+                    if fwd_dead[t2 as usize] {
                         continue;
                     }
                     if self.corral[t2 as usize] != cs {
@@ -908,11 +1103,22 @@ impl<'a> Searcher<'a> {
             if !i_cond {
                 continue;
             }
-            if self.cfg.corral_nodes > 0 && self.corral_deadlock(cur, cs, &members) {
+            if self.cfg.corral_nodes > 0 && self.corral_deadlock(cur, cs, &members, player) {
                 self.corral_deadlocks += 1;
                 return CorralVerdict::Deadlock;
             }
-            if p_cond && best.as_ref().is_none_or(|bp| pushes.len() < bp.len()) {
+            // Goal macros may drop or reshape pushes into a goal area, and
+            // their targets depend on which area goals are filled, which
+            // would break the reordering argument: no pruning on corrals
+            // that touch an ordered goal area.
+            let macro_push = in_area
+                || packing.is_some_and(|pk| {
+                    pushes.iter().any(|&(bx, d)| {
+                        let t = b.nbr[bx as usize][d as usize];
+                        pk.area[t as usize] != NONE && pk.area[t as usize] != pk.area[bx as usize]
+                    })
+                });
+            if p_cond && !macro_push && best.as_ref().is_none_or(|bp| pushes.len() < bp.len()) {
                 best = Some(pushes);
             }
         }
@@ -923,45 +1129,41 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Corral deadlock test: with only the corral's boxes `members` on the
-    /// board (the others removed, which only helps), can some sequence of
-    /// pushes either put all of them on goals or push one out of the corral
-    /// (cells stamped `cs`)? If a bounded search proves that none can, the
-    /// node is dead. Results are cached by the corral's boxes and extent.
-    fn corral_deadlock(&mut self, cur: &[u16], cs: u32, members: &[u16]) -> bool {
-        let _ = cur;
-        let b = self.b;
-        let mut key = 0x00c0_22a1u64;
+    /// Corral deadlock test. Keep only the corral's boxes (`members`) and
+    /// the boxes next to them (their *ring*) on the board: removing boxes
+    /// only makes the puzzle easier, so if a bounded search proves that no
+    /// sequence of pushes either puts every member on a goal or pushes a
+    /// member out of the corral (cells stamped `cs`), the node is dead. The
+    /// ring keeps the boxes that wedge the fence in place.
+    fn corral_deadlock(&mut self, cur: &[u16], cs: u32, members: &[u16], player: u16) -> bool {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let mut ring: Vec<u16> = Vec::new();
         for &m in members {
-            key ^= b.zob_box[m as usize];
+            for &y in &b.nbr[m as usize] {
+                if y != NONE
+                    && self.sp.occ[y as usize] != 0
+                    && !members.contains(&y)
+                    && !ring.contains(&y)
+                {
+                    ring.push(y);
+                }
+            }
         }
-        let min_cell = (0..b.n).find(|&x| self.corral[x] == cs).unwrap_or(0);
-        key ^= b.zob_player[min_cell].rotate_left(17);
-        let player = self.sp_player_cell();
-        if let Some(&v) = self.corral_cache.get(&key) {
-            return v;
-        }
+        let _ = cur;
         let sub = self
             .sub
             .get_or_insert_with(|| Box::new(CorralSearch::new(b.n)));
-        let dead = sub.run(
+        sub.run(
             b,
-            self.fwd_dead,
+            &sh.fdist.dead,
             &self.corral,
             cs,
             members,
+            &ring,
             player,
             self.cfg.corral_nodes,
-        );
-        self.corral_cache.insert(key, dead);
-        dead
-    }
-
-    fn sp_player_cell(&self) -> u16 {
-        // Any reached cell will do: the first of the queue.
-        (0..self.b.n as u16)
-            .find(|&c| self.sp.reached(c))
-            .unwrap_or(0)
+        )
     }
 }
 
@@ -979,7 +1181,8 @@ enum CorralVerdict {
 struct CorralSearch {
     sp: Space,
     seen: std::collections::HashSet<u64>,
-    queue: std::collections::VecDeque<(Vec<u16>, u16)>,
+    queue: std::collections::VecDeque<(Vec<u16>, Vec<u16>, u16)>,
+    cache: HashMap<u64, bool>,
 }
 
 impl CorralSearch {
@@ -988,11 +1191,23 @@ impl CorralSearch {
             sp: Space::new(n),
             seen: Default::default(),
             queue: Default::default(),
+            cache: HashMap::new(),
         }
     }
 
-    /// Whether the corral boxes `start` (player at `player`) are dead:
-    /// breadth-first over at most `limit` states.
+    fn key(b: &Board, members: &[u16], ring: &[u16], norm: u16, extent: u16) -> u64 {
+        let mut h = b.zob_player[norm as usize] ^ b.zob_player[extent as usize].rotate_left(29);
+        for &c in members {
+            h ^= b.zob_box[c as usize];
+        }
+        for &c in ring {
+            h ^= b.zob_box[c as usize].rotate_left(13);
+        }
+        h
+    }
+
+    /// Whether the corral members `start` (with the `ring` boxes, player on
+    /// `player`) are dead: breadth-first over at most `limit` states.
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -1001,74 +1216,109 @@ impl CorralSearch {
         corral: &[u32],
         cs: u32,
         start: &[u16],
+        ring: &[u16],
         player: u16,
         limit: u32,
     ) -> bool {
-        self.seen.clear();
-        self.queue.clear();
         if start.iter().all(|&x| b.is_goal[x as usize]) {
             return false;
         }
-        let mut boxes = start.to_vec();
-        boxes.sort_unstable();
-        self.queue.push_back((boxes, player));
+        let mut members = start.to_vec();
+        members.sort_unstable();
+        let mut ring = ring.to_vec();
+        ring.sort_unstable();
+        // The cache key: boxes, the player's region among them, the corral.
+        self.sp.set(&members);
+        for &c in &ring {
+            self.sp.occ[c as usize] = u16::MAX;
+        }
+        let norm = self.sp.reach(b, player, false);
+        self.sp.clear(&members);
+        self.sp.clear(&ring);
+        let extent = members[0];
+        let key = Self::key(b, &members, &ring, norm, extent);
+        if let Some(&v) = self.cache.get(&key) {
+            return v;
+        }
+        self.seen.clear();
+        self.queue.clear();
+        self.queue.push_back((members, ring, player));
         let mut count = 0u32;
-        while let Some((boxes, player)) = self.queue.pop_front() {
+        let mut dead_end = true;
+        while let Some((members, ring, player)) = self.queue.pop_front() {
             count += 1;
             if count > limit {
-                self.sp.clear(&boxes);
-                return false;
+                dead_end = false;
+                break;
             }
-            self.sp.set(&boxes);
+            self.sp.set(&members);
+            for &c in &ring {
+                self.sp.occ[c as usize] = u16::MAX;
+            }
             let norm = self.sp.reach(b, player, false);
-            let h = boxes.iter().fold(b.zob_player[norm as usize], |h, &c| {
-                h ^ b.zob_box[c as usize]
-            });
+            let h = Self::key(b, &members, &ring, norm, 0);
             if !self.seen.insert(h) {
-                self.sp.clear(&boxes);
+                self.sp.clear(&members);
+                self.sp.clear(&ring);
                 continue;
             }
-            let reach_stamp = self.sp.stamp;
             let mut escaped = false;
-            let mut next: Vec<(Vec<u16>, u16)> = Vec::new();
-            'boxes: for (bi, &c) in boxes.iter().enumerate() {
-                let nbr = b.nbr[c as usize];
-                for d in 0..4 {
-                    let (p, t) = (nbr[d ^ 1], nbr[d]);
-                    if p == NONE || t == NONE || self.sp.mark[p as usize] != reach_stamp {
-                        continue;
+            let mut next: Vec<(Vec<u16>, Vec<u16>, u16)> = Vec::new();
+            for (group, is_member) in [(&members, true), (&ring, false)] {
+                for (bi, &c) in group.iter().enumerate() {
+                    let nbr = b.nbr[c as usize];
+                    for d in 0..4 {
+                        let (p, t) = (nbr[d ^ 1], nbr[d]);
+                        if p == NONE || t == NONE || !self.sp.reached(p) {
+                            continue;
+                        }
+                        if self.sp.occ[t as usize] != 0 || dead[t as usize] {
+                            continue;
+                        }
+                        if is_member && corral[t as usize] != cs {
+                            escaped = true;
+                            break;
+                        }
+                        let tag = self.sp.occ[c as usize];
+                        self.sp.occ[c as usize] = 0;
+                        self.sp.occ[t as usize] = tag;
+                        let frozen = self.sp.freeze_deadlock(b, dead, t);
+                        self.sp.occ[t as usize] = 0;
+                        self.sp.occ[c as usize] = tag;
+                        if frozen {
+                            continue;
+                        }
+                        let (mut nm, mut nr) = (members.clone(), ring.clone());
+                        if is_member {
+                            nm[bi] = t;
+                            if nm.iter().all(|&x| b.is_goal[x as usize]) {
+                                escaped = true;
+                                break;
+                            }
+                            nm.sort_unstable();
+                        } else {
+                            nr[bi] = t;
+                            nr.sort_unstable();
+                        }
+                        next.push((nm, nr, c));
                     }
-                    if self.sp.occ[t as usize] != 0 || dead[t as usize] {
-                        continue;
+                    if escaped {
+                        break;
                     }
-                    if corral[t as usize] != cs {
-                        escaped = true;
-                        break 'boxes;
-                    }
-                    self.sp.occ[c as usize] = 0;
-                    self.sp.occ[t as usize] = bi as u16 + 1;
-                    let frozen = self.sp.freeze_deadlock(b, dead, t);
-                    self.sp.occ[t as usize] = 0;
-                    self.sp.occ[c as usize] = bi as u16 + 1;
-                    if frozen {
-                        continue;
-                    }
-                    let mut nbx = boxes.clone();
-                    nbx[bi] = t;
-                    if nbx.iter().all(|&x| b.is_goal[x as usize]) {
-                        escaped = true;
-                        break 'boxes;
-                    }
-                    nbx.sort_unstable();
-                    next.push((nbx, c));
+                }
+                if escaped {
+                    break;
                 }
             }
-            self.sp.clear(&boxes);
+            self.sp.clear(&members);
+            self.sp.clear(&ring);
             if escaped {
-                return false;
+                dead_end = false;
+                break;
             }
             self.queue.extend(next);
         }
-        true
+        self.cache.insert(key, dead_end);
+        dead_end
     }
 }

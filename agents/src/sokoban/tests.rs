@@ -239,3 +239,50 @@ fn timer_is_respected() {
     check_solved(&lv, &full);
     assert!(full.expanded > r.expanded);
 }
+
+#[test]
+fn debug_mb153() {
+    let lv = level(
+        "
+#############
+#.# @#  #   #
+#.#$$   # $ #
+#.#  # $#   #
+#.# $#  # $##
+#.#  # $#  #
+#.# $#  # $#
+#..  # $   #
+#..  #  #  #
+############
+",
+    );
+    let b = board::Board::new(&lv).unwrap();
+    let pk = packing::Packing::new(&b);
+    for o in &pk.orders {
+        eprintln!("{:?}", o.iter().map(|&c| b.row_col(c)).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn debug_mb26() {
+    let lv = level(
+        "
+ #####
+ # @ #
+ #   #
+###$ #
+# ...#
+# $$ #
+###  #
+  ####
+",
+    );
+    let b = board::Board::new(&lv).unwrap();
+    let pk = packing::Packing::new(&b);
+    for o in &pk.orders {
+        eprintln!("{:?}", o.iter().map(|&c| b.row_col(c)).collect::<Vec<_>>());
+    }
+    let o = SolveOptions::with_method(Method::Greedy);
+    let r = solve(&lv, &o, &UnlimitedTimer);
+    eprintln!("{r:?}");
+}

@@ -10,6 +10,7 @@
 pub mod bait;
 pub mod snake;
 pub mod sokoban;
+pub mod sokoban_solve;
 pub mod supply;
 pub mod xiangqi;
 
