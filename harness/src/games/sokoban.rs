@@ -157,7 +157,7 @@ impl ArenaGame for Sokoban {
     }
 
     fn agents() -> &'static [AgentInfo] {
-        agents::sokoban_basic::AGENTS
+        agents::sokoban::AGENTS
     }
 
     fn make_agent(
@@ -165,7 +165,7 @@ impl ArenaGame for Sokoban {
         params: &AgentParams,
         seed: u64,
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
-        agents::sokoban_basic::make(name, params, seed)
+        agents::sokoban::make(name, params, seed)
     }
 
     /// `grid`: the rows in standard characters (`#` wall, `$` box, `.` goal,
@@ -250,6 +250,9 @@ struct Claim {
     pushes: Option<usize>,
     /// The file says the level was solved (CSV `solved` column).
     solved: Option<bool>,
+    /// The level's number from 1 (CSV `level` column, as `arena solve`
+    /// writes it), when given.
+    number: Option<usize>,
 }
 
 /// The solutions of `text`, in level order, and what form they were in.
@@ -299,8 +302,9 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
         };
         let headers = r.headers().map_err(csv_err)?.clone();
         let col = |name: &str| headers.iter().position(|h| h == name);
-        let (sol, title, moves, pushes, solved) = (
+        let (sol, number, title, moves, pushes, solved) = (
             solution_col(&mut headers.iter()).expect("checked above"),
+            col("level"),
             col("title"),
             col("moves"),
             col("pushes"),
@@ -317,6 +321,7 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
                 moves: get(moves).and_then(|v| v.parse().ok()),
                 pushes: get(pushes).and_then(|v| v.parse().ok()),
                 solved: get(solved).map(|v| matches!(v, "true" | "yes" | "1")),
+                number: get(number).and_then(|v| v.parse().ok()),
                 board: None,
             });
         }
@@ -423,7 +428,9 @@ fn judge(level: &Level, claim: &Claim) -> Verdict {
 ///   levels' boards);
 /// - a CSV with a `solution` column (as written by `arena solve sokoban
 ///   --out`; else `lurd`, else the one column whose name contains `lurd`,
-///   else the one containing `solution`), one row per level in order; `title`, `moves`, `pushes` and `solved` columns
+///   else the one containing `solution`); rows are matched to levels by
+///   the `level` column (the level's number in its file, from 1) when every
+///   row has one, else in order; `title`, `moves`, `pushes` and `solved` columns
 ///   are checked when present;
 /// - plain text: one LURD line per level in order (`;` lines are comments,
 ///   `-` means no solution).
@@ -436,7 +443,11 @@ pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError
     let text = crate::error::read_text(&args.solutions)?;
     let (claims, form) = read_claims(&text, &sol_path)?;
     let io = |e| HarnessError::io("<stdout>", e);
-    if claims.len() > levels.len() {
+    // A CSV whose rows all carry a level number (from 1, as `arena solve`
+    // writes it) is matched by number, so it may cover more or fewer levels
+    // than `--levels` names; otherwise rows go in order.
+    let by_number = !claims.is_empty() && claims.iter().all(|c| c.number.is_some());
+    if !by_number && claims.len() > levels.len() {
         eprintln!(
             "warning: {sol_path} has {} solutions for {} levels; the extra ones are ignored",
             claims.len(),
@@ -445,7 +456,15 @@ pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError
     }
     let (mut valid, mut invalid, mut unsolved) = (0, 0, 0);
     for (k, l) in levels.iter().enumerate() {
-        let claim = claims.get(k).cloned().unwrap_or_default();
+        let claim = if by_number {
+            claims
+                .iter()
+                .find(|c| c.number == Some(l.level.index + 1))
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            claims.get(k).cloned().unwrap_or_default()
+        };
         let name = if l.level.title.is_empty() {
             l.label.clone()
         } else {
