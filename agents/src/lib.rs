@@ -11,7 +11,6 @@ pub mod fixtures;
 pub mod params;
 pub mod snake;
 pub mod sokoban;
-pub mod sokoban_basic;
 pub mod supply;
 pub mod xiangqi;
 

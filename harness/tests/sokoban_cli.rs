@@ -186,8 +186,8 @@ fn verify_reads_plain_csv_and_sok_solutions_and_fails_with_code_4() {
     std::fs::write(
         &sol,
         "level,title,solved,moves,pushes,time_ms,expanded,solution\n\
-         0,first,true,2,2,0.1,3,RR\n\
-         1,second,true,9,4,0.2,10,rRRlldRR\n",
+         1,first,true,2,2,0.1,3,RR\n\
+         2,second,true,9,4,0.2,10,rRRlldRR\n",
     )
     .unwrap();
     let (code, out, _) = arena(&["verify", "sokoban", "--levels", l, "--solutions", s]);
@@ -202,14 +202,37 @@ fn verify_reads_plain_csv_and_sok_solutions_and_fails_with_code_4() {
     std::fs::write(
         &sol,
         "level,title,solved,moves,pushes,time_ms,expanded,solution\n\
-         0,first,false,,,10000,99,\n\
-         1,other,true,8,4,0.2,10,rRRlldRR\n",
+         1,first,false,,,10000,99,\n\
+         2,other,true,8,4,0.2,10,rRRlldRR\n",
     )
     .unwrap();
     let (code, out, _) = arena(&["verify", "sokoban", "--levels", l, "--solutions", s]);
     assert_eq!(code, 4);
     assert!(out.contains("(first): unsolved"), "{out}");
     assert!(out.contains("titled `other`"), "{out}");
+
+    // Rows are matched by their `level` number (from 1): one row for level 2.
+    std::fs::write(
+        &sol,
+        "level,title,solved,moves,pushes,time_ms,expanded,solution\n2,second,true,8,4,0.2,10,rRRlldRR\n",
+    )
+    .unwrap();
+    let (code, out, _) = arena(&["verify", "sokoban", "--levels", l, "--solutions", s]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("(first): unsolved") && out.contains("(second): valid, 8 moves"),
+        "{out}"
+    );
+    let (code, out, _) = arena(&[
+        "verify",
+        "sokoban",
+        "--levels",
+        &format!("{l}:1"),
+        "--solutions",
+        s,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 levels: 1 valid"), "{out}");
 
     // SOK: Solution sections after the boards; the file can be its own solutions.
     let sok = dir.path().join("sok.xsb");
@@ -225,6 +248,18 @@ fn verify_reads_plain_csv_and_sok_solutions_and_fails_with_code_4() {
     let (code, out, err) = arena(&["verify", "sokoban", "--levels", k, "--solutions", k]);
     assert_eq!(code, 0, "{err}\n{out}");
     assert!(out.contains("2 valid, 0 invalid"), "{out}");
+
+    // A SOK file whose boards are not the levels' is caught.
+    let (code, out, _) = arena(&[
+        "verify",
+        "sokoban",
+        "--levels",
+        "microban:2",
+        "--solutions",
+        k,
+    ]);
+    assert_eq!(code, 4);
+    assert!(out.contains("is not this level's board"), "{out}");
 
     // Microban against the shipped push-optimal table.
     let (code, out, err) = arena(&[
@@ -360,4 +395,99 @@ fn run_plays_sokoban_levels_like_bait_and_writes_lurd_moves() {
         }
     }
     assert!(letters >= 4 * 30, "{letters}");
+}
+
+#[test]
+fn solutions_from_arena_solve_pass_the_independent_verify() {
+    // The first 30 Microban levels (the solvers take milliseconds on them).
+    let dir = tempfile::tempdir().unwrap();
+    let all = games::sokoban::parse_levels(games::sokoban::MICROBAN).unwrap();
+    let file = dir.path().join("m30.xsb");
+    std::fs::write(&file, games::sokoban::print_levels(&all[..30])).unwrap();
+    let f = file.to_str().unwrap();
+    let csv = dir.path().join("solved.csv");
+    let c = csv.to_str().unwrap();
+    for agent in ["astar", "wastar", "biastar", "greedy"] {
+        let (code, _, err) = arena(&[
+            "solve",
+            "sokoban",
+            "--levels",
+            f,
+            "--agent",
+            agent,
+            "--time-limit",
+            "10s",
+            "--out",
+            c,
+        ]);
+        assert_eq!(code, 0, "{agent}: {err}");
+        // verify replays every solution with games::sokoban::replay and
+        // checks the CSV's moves and pushes against its own counts.
+        let (code, out, err) = arena(&["verify", "sokoban", "--levels", f, "--solutions", c]);
+        assert_eq!(code, 0, "{agent}: {err}\n{out}");
+        let summary = out.lines().last().unwrap();
+        assert!(summary.starts_with("30 levels: "), "{summary}");
+        assert!(summary.contains(" 0 invalid"), "{agent}: {summary}");
+        assert!(!summary.contains(" 0 valid"), "{agent}: {summary}");
+    }
+}
+
+#[test]
+fn solver_agents_win_in_arena_run_and_their_moves_replay() {
+    // The shipped config loads (levels resolve, agents build).
+    let cfg =
+        harness::config::load(std::path::Path::new("../configs/sokoban-microban.toml")).unwrap();
+    assert_eq!(cfg.levels.len(), 23);
+    // The same agents on three small levels, end to end.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("solvers.toml");
+    std::fs::write(
+        &path,
+        "name = \"solvers\"\ngame = \"sokoban\"\nlevels = [\"microban:1\", \"microban:2\", \"microban:4\"]\n\
+         max_steps = 1000\n[time]\nact = \"40ms\"\nact_hard = \"50ms\"\ninit = \"10s\"\ninit_hard = \"12s\"\n\
+         [[agents]]\nagent = \"astar\"\n[[agents]]\nagent = \"wastar\"\n[[agents]]\nagent = \"biastar\"\n\
+         [[agents]]\nagent = \"bfs\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, _, err) = arena(&[
+        "run",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let levels = games::sokoban::parse_levels(games::sokoban::MICROBAN).unwrap();
+    let moves = std::fs::read_to_string(out.join("moves.jsonl")).unwrap();
+    let mut episodes = 0;
+    for line in moves.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(ms) = v.get("moves").and_then(|m| m.as_array()) else {
+            continue;
+        };
+        let n: usize = v["level"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("microban:")
+            .unwrap()
+            .parse()
+            .unwrap();
+        // Waits (`-`) may appear if an act overran; they do not move.
+        let lurd: String = ms
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .filter(|m| *m != "-")
+            .collect();
+        let r = games::sokoban::replay(&levels[n - 1], &lurd).unwrap();
+        assert!(r.solved, "{line}");
+        episodes += 1;
+    }
+    assert_eq!(episodes, 12);
+    let mut r = csv::Reader::from_path(out.join("episodes.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let res = h.iter().position(|c| c == "result").unwrap();
+    for rec in r.records() {
+        assert_eq!(&rec.unwrap()[res], "win");
+    }
 }

@@ -157,7 +157,7 @@ impl ArenaGame for Sokoban {
     }
 
     fn agents() -> &'static [AgentInfo] {
-        agents::sokoban_basic::AGENTS
+        agents::sokoban::AGENTS
     }
 
     fn make_agent(
@@ -165,7 +165,7 @@ impl ArenaGame for Sokoban {
         params: &AgentParams,
         seed: u64,
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
-        agents::sokoban_basic::make(name, params, seed)
+        agents::sokoban::make(name, params, seed)
     }
 
     /// `grid`: the rows in standard characters (`#` wall, `$` box, `.` goal,
@@ -243,11 +243,16 @@ struct Claim {
     lurd: Vec<String>,
     /// Title the solutions file gives for the level (checked when present).
     title: Option<String>,
+    /// The board the solutions file gives (SOK form; checked when present).
+    board: Option<Level>,
     /// Moves / pushes the file claims (checked when present).
     moves: Option<usize>,
     pushes: Option<usize>,
     /// The file says the level was solved (CSV `solved` column).
     solved: Option<bool>,
+    /// The level's number from 1 (CSV `level` column, as `arena solve`
+    /// writes it), when given.
+    number: Option<usize>,
 }
 
 /// The solutions of `text`, in level order, and what form they were in.
@@ -259,7 +264,8 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
                 .into_iter()
                 .map(|e| Claim {
                     lurd: e.solutions,
-                    title: Some(e.level.title),
+                    title: Some(e.level.title.clone()),
+                    board: Some(e.level),
                     ..Claim::default()
                 })
                 .collect();
@@ -296,8 +302,9 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
         };
         let headers = r.headers().map_err(csv_err)?.clone();
         let col = |name: &str| headers.iter().position(|h| h == name);
-        let (sol, title, moves, pushes, solved) = (
+        let (sol, number, title, moves, pushes, solved) = (
             solution_col(&mut headers.iter()).expect("checked above"),
+            col("level"),
             col("title"),
             col("moves"),
             col("pushes"),
@@ -314,6 +321,8 @@ fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), Har
                 moves: get(moves).and_then(|v| v.parse().ok()),
                 pushes: get(pushes).and_then(|v| v.parse().ok()),
                 solved: get(solved).map(|v| matches!(v, "true" | "yes" | "1")),
+                number: get(number).and_then(|v| v.parse().ok()),
+                board: None,
             });
         }
         return Ok((claims, "CSV solution column"));
@@ -343,6 +352,23 @@ enum Verdict {
 }
 
 fn judge(level: &Level, claim: &Claim) -> Verdict {
+    if let Some(b) = &claim.board {
+        let same = (b.width, b.height, &b.walls, &b.goals, &b.boxes, b.player)
+            == (
+                level.width,
+                level.height,
+                &level.walls,
+                &level.goals,
+                &level.boxes,
+                level.player,
+            );
+        if !same {
+            return Verdict::Invalid(format!(
+                "the solutions file's board (line {}) is not this level's board: the files do not line up",
+                b.line
+            ));
+        }
+    }
     if let Some(t) = &claim.title {
         if !t.is_empty() && !level.title.is_empty() && *t != level.title {
             return Verdict::Invalid(format!(
@@ -398,10 +424,13 @@ fn judge(level: &Level, claim: &Claim) -> Verdict {
 /// `valid`, with moves and pushes counted by the replay; `invalid`, with the
 /// reason; or `unsolved` (no solution given). The solutions file is one of
 /// - a level file with SOK `Solution` sections after the boards (it may be
-///   the levels file itself);
+///   the levels file itself), matched in order (its boards must be the
+///   levels' boards);
 /// - a CSV with a `solution` column (as written by `arena solve sokoban
 ///   --out`; else `lurd`, else the one column whose name contains `lurd`,
-///   else the one containing `solution`), one row per level in order; `title`, `moves`, `pushes` and `solved` columns
+///   else the one containing `solution`); rows are matched to levels by
+///   the `level` column (the level's number in its file, from 1) when every
+///   row has one, else in order; `title`, `moves`, `pushes` and `solved` columns
 ///   are checked when present;
 /// - plain text: one LURD line per level in order (`;` lines are comments,
 ///   `-` means no solution).
@@ -414,7 +443,11 @@ pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError
     let text = crate::error::read_text(&args.solutions)?;
     let (claims, form) = read_claims(&text, &sol_path)?;
     let io = |e| HarnessError::io("<stdout>", e);
-    if claims.len() > levels.len() {
+    // A CSV whose rows all carry a level number (from 1, as `arena solve`
+    // writes it) is matched by number, so it may cover more or fewer levels
+    // than `--levels` names; otherwise rows go in order.
+    let by_number = !claims.is_empty() && claims.iter().all(|c| c.number.is_some());
+    if !by_number && claims.len() > levels.len() {
         eprintln!(
             "warning: {sol_path} has {} solutions for {} levels; the extra ones are ignored",
             claims.len(),
@@ -423,7 +456,15 @@ pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError
     }
     let (mut valid, mut invalid, mut unsolved) = (0, 0, 0);
     for (k, l) in levels.iter().enumerate() {
-        let claim = claims.get(k).cloned().unwrap_or_default();
+        let claim = if by_number {
+            claims
+                .iter()
+                .find(|c| c.number == Some(l.level.index + 1))
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            claims.get(k).cloned().unwrap_or_default()
+        };
         let name = if l.level.title.is_empty() {
             l.label.clone()
         } else {
