@@ -338,7 +338,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         .filter(|r| r.status == SolveStatus::Solved)
         .collect();
     let sum: f64 = rows.iter().map(|r| r.time_ms).sum::<f64>() / 1000.0;
-    let mut times: Vec<f64> = solved.iter().map(|r| r.time_ms / 1000.0).collect();
+    let mut times: Vec<f64> = solved.iter().map(|r| r.time_ms).collect();
     let max = times.iter().cloned().fold(0.0, f64::max);
     let med = median(&mut times);
     writeln!(
@@ -350,7 +350,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     .map_err(io)?;
     writeln!(
         out,
-        "solved {}/{}  total {sum:.2} s  wall {wall:.2} s  median {med:.3} s  max {max:.3} s (solved levels)",
+        "solved {}/{}  total {sum:.2} s  wall {wall:.2} s  median {med:.1} ms  max {max:.1} ms (solved levels)",
         solved.len(),
         rows.len()
     )
