@@ -12,7 +12,6 @@
 //! no movable box can supply is a proof of deadlock).
 
 use super::board::{Board, NONE};
-use std::collections::HashSet;
 
 /// For each goal, the cells a box can be pushed onto it from, with a given
 /// set of fixed boxes as walls.
@@ -24,61 +23,58 @@ pub(crate) struct Supply {
 
 impl Supply {
     /// The supply regions of every goal of `b` with `fixed` (a flag per
-    /// cell) as walls.
+    /// cell) as walls. The player's moves around the pulled box use the
+    /// board's side classes (sides the player can walk between around a
+    /// lone box), which ignore the fixed boxes: that can only let more boxes
+    /// through, so the regions are never too small.
     pub fn new(b: &Board, fixed: &[bool]) -> Supply {
         let n = b.n;
-        let mut seen: HashSet<(u16, u16)> = HashSet::new();
-        let mut queue: Vec<(u16, u16)> = Vec::new();
-        let mut mark = vec![0u32; n];
+        let mut seen = vec![0u32; n * 4];
         let mut stamp = 0u32;
-        let mut stack: Vec<u16> = Vec::new();
+        let mut queue: Vec<(u16, u8)> = Vec::new();
         let mut from = Vec::with_capacity(b.goals.len());
         for &g in &b.goals {
             if fixed[g as usize] {
                 from.push(None);
                 continue;
             }
+            stamp += 1;
             let mut region = vec![false; n];
             region[g as usize] = true;
-            // Pull a box away from g: states (box cell, player cell).
-            seen.clear();
             queue.clear();
-            for &p in &b.nbr[g as usize] {
-                if p != NONE && !fixed[p as usize] && seen.insert((g, p)) {
-                    queue.push((g, p));
+            // Box on c, player on side d (and on every side of its class).
+            let visit = |c: u16, d: usize, seen: &mut Vec<u32>, queue: &mut Vec<(u16, u8)>| {
+                let cls = b.side_class[c as usize][d];
+                for e in 0..4 {
+                    let s = b.nbr[c as usize][e];
+                    if b.side_class[c as usize][e] == cls
+                        && s != NONE
+                        && !fixed[s as usize]
+                        && seen[c as usize * 4 + e] != stamp
+                    {
+                        seen[c as usize * 4 + e] = stamp;
+                        queue.push((c, e as u8));
+                    }
+                }
+            };
+            for d in 0..4 {
+                let s = b.nbr[g as usize][d];
+                if s != NONE && !fixed[s as usize] {
+                    visit(g, d, &mut seen, &mut queue);
                 }
             }
             let mut head = 0;
             while head < queue.len() {
-                let (bx, pl) = queue[head];
+                let (c, d) = queue[head];
                 head += 1;
-                // The player's region with the box on bx and the fixed walls.
-                stamp += 1;
-                stack.clear();
-                stack.push(pl);
-                mark[pl as usize] = stamp;
-                while let Some(x) = stack.pop() {
-                    for &y in &b.nbr[x as usize] {
-                        if y != NONE && y != bx && !fixed[y as usize] && mark[y as usize] != stamp {
-                            mark[y as usize] = stamp;
-                            stack.push(y);
-                        }
-                    }
+                // Pull: the player on p = c + d steps to q = p + d.
+                let p = b.nbr[c as usize][d as usize];
+                let q = b.nbr[p as usize][d as usize];
+                if q == NONE || fixed[q as usize] {
+                    continue;
                 }
-                for d in 0..4 {
-                    let p = b.nbr[bx as usize][d];
-                    if p == NONE || mark[p as usize] != stamp {
-                        continue;
-                    }
-                    let q = b.nbr[p as usize][d];
-                    if q == NONE || fixed[q as usize] {
-                        continue;
-                    }
-                    region[p as usize] = true;
-                    if seen.insert((p, q)) {
-                        queue.push((p, q));
-                    }
-                }
+                region[p as usize] = true;
+                visit(p, d as usize, &mut seen, &mut queue);
             }
             from.push(Some(region));
         }

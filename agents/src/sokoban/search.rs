@@ -350,18 +350,28 @@ impl Space {
     /// square; removed boxes vanish, which can only open the board up. The
     /// boxes that remain can never be pushed (the real board is never more
     /// open than this relaxed one), so they are walls for good. `occ` must
-    /// hold exactly `boxes`; it is restored.
+    /// hold exactly `boxes`; it is restored. When `marked` is set, the reach
+    /// marks are already those of `player` on this board. The second value
+    /// tells whether the marks were recomputed (on a more open board).
     pub fn immovable_with_player(
         &mut self,
         b: &Board,
         dead: &[bool],
         boxes: &[u16],
         player: u16,
-    ) -> Vec<u16> {
+        marked: bool,
+    ) -> (Vec<u16>, bool) {
         let mut left: Vec<u16> = boxes.to_vec();
         let mut removed: Vec<(u16, u16)> = Vec::new();
+        let mut fresh = marked;
+        let mut clobbered = false;
         loop {
-            self.reach(b, player, false);
+            if fresh {
+                fresh = false;
+            } else {
+                clobbered |= !removed.is_empty() || !marked;
+                self.reach(b, player, false);
+            }
             let before = left.len();
             let mut i = 0;
             while i < left.len() {
@@ -390,7 +400,7 @@ impl Space {
         for (c, v) in removed {
             self.occ[c as usize] = v;
         }
-        left
+        (left, clobbered)
     }
 
     /// The boxes that remain after the removal test of
@@ -901,15 +911,12 @@ impl Searcher {
             }
             self.sp.occ[c as usize] = 0;
             self.sp.occ[to as usize] = cd.bi + 1;
-            let mut dead = false;
-            if self.way == Way::Forward {
+            let forward = self.way == Way::Forward;
+            let frozen_dead = forward && {
                 let (frozen, offgoal) = self.sp.freeze(b, fwd_dead, to);
-                dead = frozen && offgoal;
-                if !dead {
-                    dead = self.stuck_or_sealed(&cur, cd.bi as usize, to, player);
-                }
-            }
-            if !dead {
+                frozen && offgoal
+            };
+            if !frozen_dead {
                 child.clear();
                 child.extend_from_slice(&cur);
                 child[cd.bi as usize] = to;
@@ -947,7 +954,20 @@ impl Searcher {
                         }
                     }
                     None => {
-                        let h = self.heuristic(&child);
+                        // Dead positions are stored too (never expanded), so
+                        // that meeting them again costs one lookup.
+                        let h = match forward {
+                            true => match self.stuck_or_sealed(&cur, cd.bi as usize, to, player) {
+                                Verdict::Dead => DEAD_H,
+                                Verdict::Alive { marks_ok } => {
+                                    if !marks_ok {
+                                        self.sp.reach(b, player, false);
+                                    }
+                                    self.heuristic(&child)
+                                }
+                            },
+                            false => self.heuristic(&child),
+                        };
                         let mac_id = match mac.take() {
                             Some(m) => {
                                 self.macros.push(m);
@@ -1000,19 +1020,22 @@ impl Searcher {
     /// boxes that can never move seal off an empty goal: with them as walls,
     /// no other box can be pushed onto it any more (see
     /// [`fixed::goals_reachable`]; cached by the set of fixed boxes).
-    fn stuck_or_sealed(&mut self, cur: &[u16], bi: usize, to: u16, player: u16) -> bool {
+    fn stuck_or_sealed(&mut self, cur: &[u16], bi: usize, to: u16, player: u16) -> Verdict {
         let sh = Arc::clone(&self.sh);
         let b = &sh.board;
         let mut boxes = cur.to_vec();
         boxes[bi] = to;
-        let mut fixed = self
-            .sp
-            .immovable_with_player(b, &sh.fdist.dead, &boxes, player);
+        let (mut fixed, clobbered) =
+            self.sp
+                .immovable_with_player(b, &sh.fdist.dead, &boxes, player, true);
+        let alive = Verdict::Alive {
+            marks_ok: !clobbered,
+        };
         if fixed.iter().any(|&c| !b.is_goal[c as usize]) {
-            return true;
+            return Verdict::Dead;
         }
         if fixed.is_empty() || fixed.len() == boxes.len() {
-            return false;
+            return alive;
         }
         fixed.sort_unstable();
         let key = fixed
@@ -1030,7 +1053,11 @@ impl Searcher {
             }
             fixed::Supply::new(b, &v)
         });
-        !supply.all_supplied(b, &movable)
+        if supply.all_supplied(b, &movable) {
+            alive
+        } else {
+            Verdict::Dead
+        }
     }
 
     /// The moves from the root to node `id`: `(box cell, direction)` of each
@@ -1232,8 +1259,18 @@ impl Searcher {
             &others,
             player,
             self.cfg.corral_nodes,
+            &mut self.sealed_cache,
         )
     }
+}
+
+/// What [`Searcher::stuck_or_sealed`] found.
+enum Verdict {
+    /// A dead position.
+    Dead,
+    /// Not proved dead; `marks_ok` when the reach marks are still those of
+    /// the position (else they must be recomputed).
+    Alive { marks_ok: bool },
 }
 
 /// What the corral analysis of a node found.
@@ -1290,6 +1327,7 @@ impl CorralSearch {
         others: &[u16],
         player: u16,
         limit: u32,
+        supplies: &mut HashMap<u64, fixed::Supply>,
     ) -> bool {
         // The corral is settled when its members are on goals and none of
         // its goals is empty; it is open once the player walks into any of
@@ -1416,7 +1454,14 @@ impl CorralSearch {
                             }
                             all.extend_from_slice(others);
                             all.retain(|&x| !fixed_set[x as usize]);
-                            if !fixed::Supply::new(b, &fixed_set).all_supplied(b, &all) {
+                            let mut key = 0x5ea1u64;
+                            for &f in &fixed {
+                                key ^= b.zob_box[f as usize];
+                            }
+                            let supply = supplies
+                                .entry(key)
+                                .or_insert_with(|| fixed::Supply::new(b, &fixed_set));
+                            if !supply.all_supplied(b, &all) {
                                 continue;
                             }
                             nm = members.clone();

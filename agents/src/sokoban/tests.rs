@@ -5,7 +5,7 @@
 
 use super::*;
 use games::sokoban::{parse_level, parse_levels, replay, Sokoban, SokobanAction, MICROBAN};
-use games::{Agent, Game, StepTimer, UnlimitedTimer};
+use games::{Game, StepTimer, UnlimitedTimer};
 use rand::{Rng, SeedableRng};
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
@@ -503,8 +503,10 @@ fn registry_builds_every_agent_and_checks_params() {
 #[test]
 fn node_limit_is_an_outcome() {
     let lv = microban().remove(152);
-    let mut o = SolveOptions::default();
-    o.max_nodes = 1000;
+    let o = SolveOptions {
+        max_nodes: 1000,
+        ..SolveOptions::default()
+    };
     let r = solve(&lv, &o, &UnlimitedTimer);
     assert_eq!(r.status, SolveStatus::NodeLimit);
     assert!(r.solution.is_none());
