@@ -1,17 +1,25 @@
-//! The Sokoban solver and the built-in Sokoban agents.
+//! The Sokoban solver and the built-in Sokoban agents (docs/sokoban-solver.md).
 //!
-//! [`solve`] runs one search on a [`Level`] and returns a LURD solution.
-//! Every method searches the space of *push states* (box cells + the player's
+//! [`solve`] runs one search on a [`Level`] and returns a LURD solution;
+//! [`Solver`] is the same search, resumable across timer budgets. Every
+//! method searches the space of *push states* (box cells + the player's
 //! region; see `search.rs` for the pruning) and differs in the order of
 //! expansion:
 //! - [`Method::Bfs`]: breadth-first in pushes: push-optimal;
 //! - [`Method::AStar`]: A* with the matching lower bound: push-optimal (or
-//!   move-optimal among push-level plans with [`SolveOptions::moves`]);
+//!   move-optimal with [`SolveOptions::moves`]: exact player cells, edges
+//!   weighted by the walk plus the push);
 //! - [`Method::WeightedAStar`]: `g + w·h`;
-//! - [`Method::Greedy`]: best-first on `h`;
-//! - [`Method::BiAStar`]: the course report's bidirectional search, forward
-//!   pushes and backward pulls from the solved positions, `ratio` backward
-//!   expansions per forward one, until they meet.
+//! - [`Method::Greedy`]: best-first on `h`, time-sliced with a second greedy
+//!   search that uses goal-area packing macros (`packing.rs`);
+//! - [`Method::BiAStar`] (the default, the strongest): the course report's
+//!   bidirectional search, weighted A* forward (pushes from the start) and
+//!   backward (pulls from the solved positions, one root per player
+//!   region), `ratio` backward expansions per forward one, until a state is
+//!   in both transposition tables.
+//!
+//! Exhausting a search proves the level unsolvable (all pruning is sound),
+//! except for the macro search of `greedy`.
 
 mod agent;
 mod board;

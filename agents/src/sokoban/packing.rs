@@ -14,8 +14,8 @@
 //! into an area from outside is replaced by the pushes that take it all the
 //! way to the area's *designated* goal (the first empty goal in fill order),
 //! and dropped if the box cannot get there. This is not admissible (it can
-//! cut solutions), so only the non-optimal searches use it, and the
-//! portfolio keeps a search without it.
+//! cut solutions), so only the `greedy` method uses it, time-sliced with a
+//! plain greedy search that keeps the proofs.
 
 use super::board::{Board, NONE};
 use super::search::Space;
