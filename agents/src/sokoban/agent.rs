@@ -51,8 +51,11 @@ pub const AGENTS: &[AgentInfo] = &[
     },
     AgentInfo {
         name: "greedy",
-        description: "greedy best-first on the matching lower bound, with goal-area packing macros tried alongside",
-        params: &["max_nodes: states stored before giving up (20000000)"],
+        description: "greedy best-first on the matching lower bound (macros=true: a second greedy search with goal-area packing macros, time-sliced)",
+        params: &[
+            "macros: also search with goal-area packing macros (false)",
+            "max_nodes: states stored before giving up (20000000)",
+        ],
     },
     AgentInfo {
         name: "random",
@@ -86,7 +89,8 @@ pub fn options(
         Method::AStar => &["cost", "max_nodes"],
         Method::WeightedAStar => &["weight", "cost", "max_nodes"],
         Method::BiAStar => &["weight", "ratio", "max_nodes"],
-        Method::Bfs | Method::Greedy => &["max_nodes"],
+        Method::Greedy => &["macros", "max_nodes"],
+        Method::Bfs => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
     let mut opts = SolveOptions::with_method(method);
@@ -127,6 +131,9 @@ pub fn options(
                 })
             }
         };
+    }
+    if keys.contains(&"macros") {
+        opts.macros = params.bool(name, "macros", opts.macros)?;
     }
     let max = params.u64(name, "max_nodes", opts.max_nodes as u64)?;
     opts.max_nodes = max.clamp(1, u32::MAX as u64 - 1) as usize;

@@ -10,8 +10,9 @@
 //!   move-optimal with [`SolveOptions::moves`]: exact player cells, edges
 //!   weighted by the walk plus the push);
 //! - [`Method::WeightedAStar`]: `g + w·h`;
-//! - [`Method::Greedy`]: best-first on `h`, time-sliced with a second greedy
-//!   search that uses goal-area packing macros (`packing.rs`);
+//! - [`Method::Greedy`]: best-first on `h`; with [`SolveOptions::macros`],
+//!   time-sliced with a second greedy search that uses goal-area packing
+//!   macros (`packing.rs`);
 //! - [`Method::BiAStar`] (the default, the strongest): the course report's
 //!   bidirectional search, weighted A* forward (pushes from the start) and
 //!   backward (pulls from the solved positions, one root per player
@@ -98,9 +99,10 @@ pub struct SolveOptions {
     /// The most states stored per search before giving up
     /// ([`SolveStatus::NodeLimit`]).
     pub max_nodes: usize,
-    /// Goal macros from goal-area packing orders (greedy, weighted A* and
-    /// the forward half of the bidirectional search; never in the optimal
-    /// methods, since they can cut solutions).
+    /// Greedy only: also run a greedy search with goal macros from the
+    /// goal-area packing orders, time-sliced with the plain one (off by
+    /// default: on Microban, Microban II and Sasquatch I it costs more time
+    /// than it saves).
     pub macros: bool,
 }
 
@@ -117,7 +119,7 @@ impl Default for SolveOptions {
             pi_corrals: true,
             corral_nodes: 20,
             max_nodes: 20_000_000,
-            macros: true,
+            macros: false,
         }
     }
 }

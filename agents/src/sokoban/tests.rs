@@ -417,8 +417,7 @@ fn boxes_that_seal_a_goal_corridor_are_a_deadlock() {
     for m in [Method::AStar, Method::Greedy, Method::Bfs] {
         let r = solve(&lv, &SolveOptions::with_method(m), &UnlimitedTimer);
         assert_eq!(r.status, SolveStatus::Unsolvable, "{}", m.name());
-        // Greedy runs two searches (with and without goal macros).
-        assert!(r.expanded <= 2, "{}: {}", m.name(), r.expanded);
+        assert!(r.expanded <= 1, "{}: {}", m.name(), r.expanded);
     }
 }
 
@@ -498,6 +497,25 @@ fn registry_builds_every_agent_and_checks_params() {
     assert!(make("biastar", &p, 0).is_err());
     let p = AgentParams::new().with("ratio", ParamValue::Int(4));
     assert_eq!(options("biastar", Method::BiAStar, &p).unwrap().ratio, 4);
+}
+
+#[test]
+fn goal_macros_solve_and_never_claim_unsolvable() {
+    // Microban 11 and 26: the packing order of their goal areas leads the
+    // macro search into a dead end (in 11 the second box needs the player
+    // behind it); the plain search beside it still finds the solution.
+    let levels = microban();
+    for n in [11, 26] {
+        let lv = &levels[n - 1];
+        let o = SolveOptions {
+            macros: true,
+            ..SolveOptions::with_method(Method::Greedy)
+        };
+        let r = solve(lv, &o, &UnlimitedTimer);
+        check_solved(lv, &r);
+    }
+    let b = board::Board::new(&levels[10]).unwrap();
+    assert!(!packing::Packing::new(&b).is_empty());
 }
 
 #[test]
