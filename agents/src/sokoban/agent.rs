@@ -19,8 +19,17 @@ use std::collections::VecDeque;
 /// The built-in Sokoban agents.
 pub const AGENTS: &[AgentInfo] = &[
     AgentInfo {
+        name: "biastar",
+        description: "the strongest (default of arena solve sokoban): bidirectional weighted A* (course report 003), forward pushes and backward pulls from the solved positions until they meet",
+        params: &[
+            "weight: the heuristic's weight on both sides (3)",
+            "ratio: backward expansions per forward expansion (1)",
+            "max_nodes: states stored per side before giving up (20000000)",
+        ],
+    },
+    AgentInfo {
         name: "astar",
-        description: "A* over push states with the min-cost matching lower bound: push-optimal (cost=moves: fewest moves among push-level plans)",
+        description: "A* over push states with the min-cost matching lower bound: push-optimal (cost=moves: move-optimal)",
         params: &[
             "cost: pushes or moves (pushes)",
             "max_nodes: states stored before giving up (20000000)",
@@ -33,15 +42,6 @@ pub const AGENTS: &[AgentInfo] = &[
             "weight: the heuristic's weight (3)",
             "cost: pushes or moves (pushes)",
             "max_nodes: states stored before giving up (20000000)",
-        ],
-    },
-    AgentInfo {
-        name: "biastar",
-        description: "bidirectional weighted A* (course report 003): forward pushes and backward pulls from the solved positions until they meet",
-        params: &[
-            "weight: the heuristic's weight on both sides (3)",
-            "ratio: backward expansions per forward expansion (1)",
-            "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
     AgentInfo {

@@ -10,6 +10,9 @@ pub(crate) const NONE: u16 = u16::MAX;
 /// An infinite distance.
 pub(crate) const INF: u16 = u16::MAX;
 
+/// The largest distance table (cells × 4 sides × goals) built, about 128 MB.
+pub(crate) const MAX_TABLE: usize = 1 << 26;
+
 /// Directions in the order up, down, left, right; `d ^ 1` is the opposite.
 pub(crate) const UP: usize = 0;
 /// Down.
@@ -173,6 +176,12 @@ impl Board {
         let start_boxes: Vec<u16> = (0..n as u16)
             .filter(|&c| level.boxes[grid_of[c as usize]])
             .collect();
+        if n.saturating_mul(4).saturating_mul(goals.len()) > MAX_TABLE {
+            return Err(BoardError::TooLarge(format!(
+                "{n} floor cells and {} goals: the distance tables would exceed {MAX_TABLE} entries",
+                goals.len()
+            )));
+        }
         if start_boxes.len() != goals.len() {
             return Err(BoardError::Unsolvable(format!(
                 "{} boxes but {} goals in the player's region",
@@ -209,10 +218,95 @@ impl Board {
     }
 
     /// For each cell `c`: which of its neighbours stay connected to each other
-    /// when a box stands on `c`. A breadth-first search from each unlabelled
-    /// neighbour stops as soon as every neighbour is labelled, which is quick
-    /// unless `c` really separates the board.
+    /// when a box stands on `c`. Two neighbours `u`, `v` of `c` are connected
+    /// around `c` exactly when the edges `c–u` and `c–v` lie in the same
+    /// biconnected component (block) of the floor graph; the blocks come from
+    /// one iterative Tarjan depth-first search, O(cells).
     fn compute_side_classes(&self) -> Vec<[u8; 4]> {
+        let n = self.n;
+        const UNSEEN: u32 = u32::MAX;
+        let mut disc = vec![UNSEEN; n];
+        let mut low = vec![0u32; n];
+        let mut block = vec![[u32::MAX; 4]; n];
+        let mut edges: Vec<(u16, u8)> = Vec::new();
+        // Frames: (cell, direction it was entered by from its parent, next
+        // direction to try).
+        let mut stack: Vec<(u16, u8, u8)> = Vec::new();
+        let mut time = 0u32;
+        let mut blocks = 0u32;
+        for root in 0..n as u16 {
+            if disc[root as usize] != UNSEEN {
+                continue;
+            }
+            disc[root as usize] = time;
+            low[root as usize] = time;
+            time += 1;
+            stack.push((root, u8::MAX, 0));
+            while let Some(top) = stack.last_mut() {
+                let (v, from, d) = *top;
+                if d < 4 {
+                    top.2 += 1;
+                    let w = self.nbr[v as usize][d as usize];
+                    if w == NONE || (from != u8::MAX && d == (from ^ 1)) {
+                        continue; // a wall, or the tree edge back to the parent
+                    }
+                    if disc[w as usize] == UNSEEN {
+                        edges.push((v, d));
+                        disc[w as usize] = time;
+                        low[w as usize] = time;
+                        time += 1;
+                        stack.push((w, d, 0));
+                    } else if disc[w as usize] < disc[v as usize] {
+                        edges.push((v, d)); // a back edge
+                        low[v as usize] = low[v as usize].min(disc[w as usize]);
+                    }
+                    continue;
+                }
+                stack.pop();
+                if let Some(&(p, _, _)) = stack.last() {
+                    low[p as usize] = low[p as usize].min(low[v as usize]);
+                    if low[v as usize] >= disc[p as usize] {
+                        // The edges above the tree edge p–v form a block.
+                        while let Some((a, e)) = edges.pop() {
+                            let b = self.nbr[a as usize][e as usize];
+                            block[a as usize][e as usize] = blocks;
+                            block[b as usize][(e ^ 1) as usize] = blocks;
+                            if a == p && b == v {
+                                break;
+                            }
+                        }
+                        blocks += 1;
+                    }
+                }
+            }
+        }
+        let mut classes = vec![[u8::MAX; 4]; n];
+        for c in 0..n {
+            let mut seen: [u32; 4] = [u32::MAX; 4];
+            let mut next = 0u8;
+            for d in 0..4 {
+                if self.nbr[c][d] == NONE {
+                    continue;
+                }
+                let id = block[c][d];
+                let k = (0..next as usize).find(|&k| seen[k] == id);
+                classes[c][d] = match k {
+                    Some(k) => k as u8,
+                    None => {
+                        seen[next as usize] = id;
+                        next += 1;
+                        next - 1
+                    }
+                };
+            }
+        }
+        classes
+    }
+
+    /// The side classes by brute force (a search from each neighbour), for
+    /// checking [`Board::compute_side_classes`] in tests.
+    #[cfg(test)]
+    pub fn side_classes_by_search(&self) -> Vec<[u8; 4]> {
         let n = self.n;
         let mut classes = vec![[u8::MAX; 4]; n];
         let mut seen = vec![u32::MAX; n];

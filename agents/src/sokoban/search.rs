@@ -181,7 +181,7 @@ impl Weights<i64> for Mat {
 
 /// The cost standing for "impossible" in the matching (larger than any sum
 /// of real distances).
-const BIG: i64 = 1 << 24;
+const BIG: i64 = 1 << 40;
 
 /// The extra cost of an empty goal of an ordered goal area for a box that
 /// cannot reach the area's designated goal now (see [`Searcher::heuristic`]).
@@ -458,7 +458,7 @@ pub(crate) struct Searcher {
     pub boxes: Vec<u16>,
     table: Vec<u32>,
     table_count: usize,
-    open: BinaryHeap<Reverse<(u64, u32)>>,
+    open: BinaryHeap<Reverse<(u128, u32)>>,
     /// Nodes expanded so far.
     pub expanded: u64,
     /// Nodes created by the last [`Searcher::step`] (for bidirectional meets).
@@ -676,15 +676,17 @@ impl Searcher {
         }
     }
 
-    fn key(&self, g: u32, h: u32) -> u64 {
-        let (g, h) = (g as u64, h as u64);
+    /// The open-list key (smallest first): `g` (BFS); `f = 10·g + w10·h`,
+    /// then the larger `g` (A*); `h`, then the smaller `g` (greedy).
+    fn key(&self, g: u32, h: u32) -> u128 {
+        let (g, h) = (g as u128, h as u128);
         match self.cfg.order {
             Order::Bfs => g,
             Order::AStar { weight10 } => {
-                let f = 10 * g + weight10 as u64 * h;
-                (f << 32) | (u32::MAX as u64 - g)
+                let f = 10 * g + weight10 as u128 * h;
+                (f << 64) | (u32::MAX as u128 - g)
             }
-            Order::Greedy => (h << 32) | g,
+            Order::Greedy => (h << 64) | g,
         }
     }
 

@@ -529,3 +529,96 @@ fn node_limit_is_an_outcome() {
     assert_eq!(r.status, SolveStatus::NodeLimit);
     assert!(r.solution.is_none());
 }
+
+#[test]
+fn side_classes_from_blocks_match_a_search_around_each_cell() {
+    let mut boards: Vec<Level> = microban();
+    boards
+        .extend(parse_levels(include_str!("../../../games/data/sokoban/microban-ii.xsb")).unwrap());
+    for lv in &boards {
+        let b = board::Board::new(lv).unwrap();
+        let fast = &b.side_class;
+        let slow = b.side_classes_by_search();
+        for c in 0..b.n {
+            for d in 0..4 {
+                for e in 0..4 {
+                    assert_eq!(
+                        fast[c][d] == fast[c][e],
+                        slow[c][d] == slow[c][e],
+                        "level {}, cell {c}, sides {d} {e}",
+                        lv.title
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn large_open_levels_are_solved_or_refused_cleanly() {
+    // 120 x 60 open room (about 7,000 floor cells), two boxes.
+    let (w, h) = (120, 60);
+    let mut rows: Vec<String> = Vec::new();
+    for r in 0..h {
+        let row: String = (0..w)
+            .map(|c| {
+                if r == 0 || c == 0 || r == h - 1 || c == w - 1 {
+                    '#'
+                } else if (r, c) == (30, 10) {
+                    '@'
+                } else if (r, c) == (30, 12) || (r, c) == (20, 50) {
+                    '$'
+                } else if (r, c) == (30, 100) || (r, c) == (40, 60) {
+                    '.'
+                } else {
+                    ' '
+                }
+            })
+            .collect();
+        rows.push(row);
+    }
+    let lv = level(&rows.join("\n"));
+    let r = solve(&lv, &SolveOptions::default(), &UnlimitedTimer);
+    assert_eq!(r.status, SolveStatus::Solved);
+    // The game (and so `replay`) stops at 1,024 floor cells: replay here.
+    let mut boxes = lv.boxes.clone();
+    let mut p = lv.player;
+    for ch in r.solution.as_deref().unwrap().chars() {
+        let delta: isize = match ch.to_ascii_lowercase() {
+            'u' => -(w as isize),
+            'd' => w as isize,
+            'l' => -1,
+            _ => 1,
+        };
+        let q = (p as isize + delta) as usize;
+        assert!(!lv.walls[q]);
+        assert_eq!(boxes[q], ch.is_ascii_uppercase(), "{ch}: push iff box");
+        if boxes[q] {
+            let t = (q as isize + delta) as usize;
+            assert!(!lv.walls[t] && !boxes[t]);
+            boxes[q] = false;
+            boxes[t] = true;
+        }
+        p = q;
+    }
+    assert_eq!(boxes, lv.goals);
+    // Too many floor cells for the u16 numbering: refused, not a panic.
+    let (w, h) = (300, 240);
+    let mut rows: Vec<String> = Vec::new();
+    for r in 0..h {
+        let row: String = (0..w)
+            .map(|c| match (r, c) {
+                _ if r == 0 || c == 0 || r == h - 1 || c == w - 1 => '#',
+                (1, 1) => '@',
+                (1, 3) => '$',
+                (1, 5) => '.',
+                _ => ' ',
+            })
+            .collect();
+        rows.push(row);
+    }
+    let lv = level(&rows.join("\n"));
+    let r = solve(&lv, &SolveOptions::default(), &UnlimitedTimer);
+    assert_eq!(r.status, SolveStatus::Unsupported, "{}", r.note);
+    assert!(r.note.contains("floor cells"), "{}", r.note);
+}
