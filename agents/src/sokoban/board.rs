@@ -31,7 +31,8 @@ pub(crate) enum BoardError {
     /// box the player can never reach that is not on a goal).
     Unsolvable(String),
     /// The level is beyond the solver's representation (more than 65,534
-    /// floor cells the player can reach).
+    /// floor cells the player can reach, or distance tables too large), or
+    /// its fields do not fit together (not a level the parser would make).
     TooLarge(String),
 }
 
@@ -89,14 +90,16 @@ impl Board {
             || level.boxes.len() != size
             || level.player >= size
         {
-            return Err(BoardError::Unsolvable(format!(
+            return Err(BoardError::TooLarge(format!(
                 "inconsistent level: {w}x{h} grid with {} cells, player at {}",
                 level.walls.len(),
                 level.player
             )));
         }
-        if level.walls[level.player] {
-            return Err(BoardError::Unsolvable("the player stands on a wall".into()));
+        if level.walls[level.player] || level.boxes[level.player] {
+            return Err(BoardError::TooLarge(
+                "inconsistent level: the player stands on a wall or a box".into(),
+            ));
         }
         // Flood fill from the player through non-wall cells (boxes included).
         let mut inside = vec![false; size];

@@ -151,7 +151,8 @@ pub enum SolveStatus {
     Timeout,
     /// The state limit was reached.
     NodeLimit,
-    /// The level is beyond the solver's limits (too many floor cells).
+    /// The level is beyond the solver's limits (too many floor cells), or
+    /// its [`Level`] fields do not fit together; the note says which.
     Unsupported,
 }
 

@@ -622,3 +622,33 @@ fn large_open_levels_are_solved_or_refused_cleanly() {
     assert_eq!(r.status, SolveStatus::Unsupported, "{}", r.note);
     assert!(r.note.contains("floor cells"), "{}", r.note);
 }
+
+#[test]
+fn inconsistent_levels_are_refused_without_panicking() {
+    let good = level(TINY);
+    let mut short = good.clone();
+    short.walls.pop();
+    let mut on_wall = good.clone();
+    on_wall.player = 0;
+    let mut on_box = good.clone();
+    on_box.player = on_box.boxes.iter().position(|&b| b).unwrap();
+    let mut outside = good.clone();
+    outside.player = 10_000;
+    for lv in [short, on_wall, on_box, outside] {
+        for m in Method::ALL {
+            let r = solve(&lv, &SolveOptions::with_method(m), &UnlimitedTimer);
+            assert_eq!(r.status, SolveStatus::Unsupported, "{}", m.name());
+            assert!(r.note.contains("inconsistent level"), "{}", r.note);
+        }
+    }
+    // More boxes than goals in the player's region: unsolvable on its face.
+    let mut extra = level(MB3);
+    let region = extra.player_region();
+    let free = (0..extra.boxes.len())
+        .find(|&i| region[i] && !extra.boxes[i] && !extra.goals[i] && i != extra.player)
+        .unwrap();
+    extra.boxes[free] = true;
+    let r = solve(&extra, &SolveOptions::default(), &UnlimitedTimer);
+    assert_eq!(r.status, SolveStatus::Unsolvable);
+    assert!(r.note.contains("3 boxes but 2 goals"), "{}", r.note);
+}
