@@ -10,6 +10,7 @@ pub mod bait;
 pub mod fixtures;
 pub mod params;
 pub mod snake;
+pub mod sokoban;
 pub mod supply;
 pub mod xiangqi;
 

@@ -100,7 +100,8 @@ pub struct TraceArgs {
 pub struct SolveArgs {
     /// The game: bait, sokoban or supply.
     pub game: String,
-    /// A built-in level name or a level file (one level).
+    /// A built-in level name or a level file (one level); for Sokoban with
+    /// --levels, the level's number in the file, counted from 1.
     #[arg(long)]
     pub level: Option<String>,
     /// A file of levels (Sokoban, supply maze).

@@ -19,12 +19,13 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     match args.game.as_str() {
         "bait" => crate::games::bait::trace(args, out),
         "snake" => crate::games::snake::trace(args, out),
+        "sokoban" => crate::games::sokoban::trace(args, out),
         "supply" => crate::games::supply::trace(args, out),
         "xiangqi" => crate::games::xiangqi::trace(args, out),
         other => Err(unsupported(
             "trace",
             other,
-            &["bait", "snake", "supply", "xiangqi"],
+            &["bait", "snake", "sokoban", "supply", "xiangqi"],
         )),
     }
 }
@@ -32,23 +33,27 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "sokoban" => crate::games::sokoban_solve::solve(args, out),
         "supply" => crate::games::supply::solve(args, out),
-        other => Err(unsupported("solve", other, &["supply"])),
+        other => Err(unsupported("solve", other, &["sokoban", "supply"])),
     }
 }
 
 /// `arena generate <game>`.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "sokoban" => crate::games::sokoban::generate(args, out),
         "supply" => crate::games::supply::generate(args, out),
-        other => Err(unsupported("generate", other, &["supply"])),
+        other => Err(unsupported("generate", other, &["sokoban", "supply"])),
     }
 }
 
 /// `arena verify <game>`.
 pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let _ = out;
-    Err(unsupported("verify", &args.game, &[]))
+    match args.game.as_str() {
+        "sokoban" => crate::games::sokoban::verify(args, out),
+        other => Err(unsupported("verify", other, &["sokoban"])),
+    }
 }
 
 /// `arena perft <game>`.
@@ -64,6 +69,11 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     match args.game.as_str() {
         "snake" => crate::games::snake::bench(args, out),
         "xiangqi" => crate::games::xiangqi::bench(args, out),
-        other => Err(unsupported("bench", other, &["snake", "xiangqi"])),
+        "sokoban" => crate::games::sokoban_solve::bench(args, out),
+        other => Err(unsupported(
+            "bench",
+            other,
+            &["snake", "sokoban", "xiangqi"],
+        )),
     }
 }

@@ -624,10 +624,18 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                         LevelEntry::Name(s) => s.clone(),
                         LevelEntry::Index(i) => i.to_string(),
                     };
-                    // Relative paths are relative to the config file when they exist there.
+                    // Relative paths are relative to the config file when they exist there
+                    // (also in the `FILE:N` form of games with several levels per file).
                     let rel = base_dir.join(&s);
+                    let numbered = s.rsplit_once(':').filter(|(f, n)| {
+                        n.parse::<usize>().is_ok()
+                            && !Path::new(f).exists()
+                            && base_dir.join(f).is_file()
+                    });
                     if !Path::new(&s).exists() && rel.exists() {
                         rel.to_string_lossy().into_owned()
+                    } else if let Some((f, n)) = numbered {
+                        format!("{}:{n}", base_dir.join(f).to_string_lossy())
                     } else {
                         s
                     }

@@ -9,6 +9,8 @@
 
 pub mod bait;
 pub mod snake;
+pub mod sokoban;
+pub mod sokoban_solve;
 pub mod supply;
 pub mod xiangqi;
 
@@ -102,6 +104,8 @@ pub enum GameKind {
     Bait,
     /// Botzone's two-player simultaneous Snake.
     Snake,
+    /// Sokoban.
+    Sokoban,
     /// The supply maze (report 002).
     Supply,
     /// Xiangqi (Chinese chess).
@@ -113,6 +117,7 @@ impl GameKind {
     pub const ALL: &'static [GameKind] = &[
         GameKind::Bait,
         GameKind::Snake,
+        GameKind::Sokoban,
         GameKind::Supply,
         GameKind::Xiangqi,
     ];
@@ -165,6 +170,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Snake => {
                 type $G = ::games::snake::Snake;
+                $body
+            }
+            $crate::games::GameKind::Sokoban => {
+                type $G = ::games::sokoban::Sokoban;
                 $body
             }
             $crate::games::GameKind::Supply => {

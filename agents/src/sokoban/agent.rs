@@ -1,0 +1,236 @@
+//! The built-in Sokoban agents: each runs a [`Solver`] and replays its plan.
+//!
+//! An agent plans in `init` (configs give solvers a generous init budget);
+//! if `init` runs out first, the same search goes on in the following `act`s
+//! (playing [`SokobanAction::Wait`], which keeps the position, meanwhile).
+//! Once solved, it plays the plan one LURD step per `act`. If the state it
+//! sees is not the one its plan expects, it starts a new search from there.
+//! When the level is proved unsolvable (or the search gives up) it waits
+//! until the game ends. `stats().expanded` adds up the expansions of all its
+//! searches.
+
+use super::{Method, SolveOptions, SolveStatus, Solver};
+use crate::bait::RandomAgent;
+use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use games::sokoban::{Dir, Sokoban, SokobanAction};
+use games::{Agent, AgentStats, Game, Seat, Timer};
+use std::collections::VecDeque;
+
+/// The built-in Sokoban agents.
+pub const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "biastar",
+        description: "the strongest (default of arena solve sokoban): bidirectional weighted A* (course report 003), forward pushes and backward pulls from the solved positions until they meet",
+        params: &[
+            "weight: the heuristic's weight on both sides (3)",
+            "ratio: backward expansions per forward expansion (1)",
+            "max_nodes: states stored per side before giving up (20000000)",
+        ],
+    },
+    AgentInfo {
+        name: "astar",
+        description: "A* over push states with the min-cost matching lower bound: push-optimal (cost=moves: move-optimal)",
+        params: &[
+            "cost: pushes or moves (pushes)",
+            "max_nodes: states stored before giving up (20000000)",
+        ],
+    },
+    AgentInfo {
+        name: "wastar",
+        description: "weighted A* over push states: f = g + weight * h",
+        params: &[
+            "weight: the heuristic's weight (3)",
+            "cost: pushes or moves (pushes)",
+            "max_nodes: states stored before giving up (20000000)",
+        ],
+    },
+    AgentInfo {
+        name: "bfs",
+        description: "breadth-first search over push states: push-optimal, for small levels",
+        params: &["max_nodes: states stored before giving up (20000000)"],
+    },
+    AgentInfo {
+        name: "greedy",
+        description: "greedy best-first on the matching lower bound (macros=true: a second greedy search with goal-area packing macros, time-sliced)",
+        params: &[
+            "macros: also search with goal-area packing macros (false)",
+            "max_nodes: states stored before giving up (20000000)",
+        ],
+    },
+    AgentInfo {
+        name: "random",
+        description: "uniform over the legal moves, seeded (a baseline that almost never solves a level)",
+        params: &[],
+    },
+];
+
+/// Build the Sokoban agent `name` with `params`, seeded with `seed`.
+pub fn make(
+    name: &str,
+    params: &AgentParams,
+    seed: u64,
+) -> Result<Box<dyn Agent<Sokoban>>, AgentError> {
+    if name == "random" {
+        params.check_keys(name, &[])?;
+        return Ok(Box::new(RandomAgent::new(seed)));
+    }
+    let method = Method::from_name(name).ok_or_else(|| unknown_agent("sokoban", name, AGENTS))?;
+    let opts = options(name, method, params)?;
+    Ok(Box::new(SolverAgent::new(opts)))
+}
+
+/// The [`SolveOptions`] of agent `name` (method `method`) with `params`.
+pub fn options(
+    name: &str,
+    method: Method,
+    params: &AgentParams,
+) -> Result<SolveOptions, AgentError> {
+    let keys: &[&str] = match method {
+        Method::AStar => &["cost", "max_nodes"],
+        Method::WeightedAStar => &["weight", "cost", "max_nodes"],
+        Method::BiAStar => &["weight", "ratio", "max_nodes"],
+        Method::Greedy => &["macros", "max_nodes"],
+        Method::Bfs => &["max_nodes"],
+    };
+    params.check_keys(name, keys)?;
+    let mut opts = SolveOptions::with_method(method);
+    if keys.contains(&"weight") {
+        let w = params.f64(name, "weight", opts.weight)?;
+        if !(w.is_finite() && (0.0..=1000.0).contains(&w)) {
+            return Err(AgentError::BadParam {
+                agent: name.to_string(),
+                key: "weight".into(),
+                expected: "a number from 0 to 1000".into(),
+                got: w.to_string(),
+            });
+        }
+        opts.weight = w;
+    }
+    if keys.contains(&"ratio") {
+        let r = params.u64(name, "ratio", opts.ratio as u64)?;
+        if !(1..=1000).contains(&r) {
+            return Err(AgentError::BadParam {
+                agent: name.to_string(),
+                key: "ratio".into(),
+                expected: "an integer from 1 to 1000".into(),
+                got: r.to_string(),
+            });
+        }
+        opts.ratio = r as u32;
+    }
+    if keys.contains(&"cost") {
+        opts.moves = match params.str(name, "cost", "pushes")?.as_str() {
+            "pushes" => false,
+            "moves" => true,
+            other => {
+                return Err(AgentError::BadParam {
+                    agent: name.to_string(),
+                    key: "cost".into(),
+                    expected: "pushes or moves".into(),
+                    got: format!("{other:?}"),
+                })
+            }
+        };
+    }
+    if keys.contains(&"macros") {
+        opts.macros = params.bool(name, "macros", opts.macros)?;
+    }
+    let max = params.u64(name, "max_nodes", opts.max_nodes as u64)?;
+    opts.max_nodes = max.clamp(1, u32::MAX as u64 - 1) as usize;
+    Ok(opts)
+}
+
+/// A planning agent around a [`Solver`] (see the module docs).
+pub struct SolverAgent {
+    opts: SolveOptions,
+    solver: Option<Solver>,
+    plan: VecDeque<Dir>,
+    expect: Option<Sokoban>,
+    expanded: u64,
+    gave_up: bool,
+}
+
+impl SolverAgent {
+    /// An agent solving with `opts`.
+    pub fn new(opts: SolveOptions) -> SolverAgent {
+        SolverAgent {
+            opts,
+            solver: None,
+            plan: VecDeque::new(),
+            expect: None,
+            expanded: 0,
+            gave_up: false,
+        }
+    }
+
+    /// Start a new search from `state`.
+    fn restart(&mut self, state: &Sokoban) {
+        if let Some(s) = self.solver.take() {
+            self.expanded += s.result().expanded;
+        }
+        self.plan.clear();
+        self.gave_up = false;
+        self.solver = Some(Solver::new(&state.to_level(), &self.opts));
+        self.expect = Some(state.clone());
+    }
+
+    /// Go on searching until `timer` runs out; take the plan when solved.
+    fn think(&mut self, timer: &dyn Timer) {
+        let Some(solver) = self.solver.as_mut() else {
+            return;
+        };
+        if !solver.run(timer) {
+            return;
+        }
+        let r = solver.result();
+        self.expanded += r.expanded;
+        self.solver = None;
+        match (r.status, r.solution) {
+            (SolveStatus::Solved, Some(lurd)) => {
+                self.plan = lurd
+                    .chars()
+                    .filter_map(|c| Dir::from_letter(c).map(|(d, _)| d))
+                    .collect();
+            }
+            _ => self.gave_up = true,
+        }
+    }
+}
+
+impl Agent<Sokoban> for SolverAgent {
+    fn init(&mut self, state: &Sokoban, _seat: Seat, timer: &dyn Timer) {
+        self.restart(state);
+        self.think(timer);
+    }
+
+    fn act(&mut self, state: &Sokoban, seat: Seat, timer: &dyn Timer) -> SokobanAction {
+        if self.expect.as_ref() != Some(state) {
+            self.restart(state);
+        }
+        if self.plan.is_empty() && !self.gave_up {
+            self.think(timer);
+        }
+        match self.plan.pop_front() {
+            Some(d) if state.is_legal(seat, SokobanAction::Move(d)) => {
+                let mut next = state.clone();
+                next.advance(&[SokobanAction::Move(d)]);
+                self.expect = Some(next);
+                SokobanAction::Move(d)
+            }
+            Some(_) => {
+                // Cannot happen with a valid plan; search again from here.
+                self.plan.clear();
+                self.expect = None;
+                SokobanAction::Wait
+            }
+            None => SokobanAction::Wait,
+        }
+    }
+
+    fn stats(&self) -> AgentStats {
+        let running = self.solver.as_ref().map_or(0, |s| s.result().expanded);
+        AgentStats {
+            expanded: Some(self.expanded + running),
+        }
+    }
+}

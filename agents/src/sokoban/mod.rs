@@ -1,0 +1,576 @@
+//! The Sokoban solver and the built-in Sokoban agents (docs/sokoban-solver.md).
+//!
+//! [`solve`] runs one search on a [`Level`] and returns a LURD solution;
+//! [`Solver`] is the same search, resumable across timer budgets. Every
+//! method searches the space of *push states* (box cells + the player's
+//! region; see `search.rs` for the pruning) and differs in the order of
+//! expansion:
+//! - [`Method::Bfs`]: breadth-first in pushes: push-optimal;
+//! - [`Method::AStar`]: A* with the matching lower bound: push-optimal (or
+//!   move-optimal with [`SolveOptions::moves`]: exact player cells, edges
+//!   weighted by the walk plus the push);
+//! - [`Method::WeightedAStar`]: `g + w·h`;
+//! - [`Method::Greedy`]: best-first on `h`; with [`SolveOptions::macros`],
+//!   time-sliced with a second greedy search that uses goal-area packing
+//!   macros (`packing.rs`);
+//! - [`Method::BiAStar`] (the default, the strongest): the course report's
+//!   bidirectional search, weighted A* forward (pushes from the start) and
+//!   backward (pulls from the solved positions, one root per player
+//!   region), `ratio` backward expansions per forward one, until a state is
+//!   in both transposition tables.
+//!
+//! Exhausting a search proves the level unsolvable (all pruning is sound),
+//! except for the macro search of `greedy`.
+
+mod agent;
+mod board;
+mod fixed;
+mod lurd;
+mod packing;
+mod search;
+
+pub use agent::{make, options, SolverAgent, AGENTS};
+use board::{Board, BoardError, DistTable};
+use games::sokoban::Level;
+use games::Timer;
+use packing::Packing;
+use search::{Config, Cost, Order, Searcher, Shared, Step, Way};
+use std::sync::Arc;
+
+/// A search method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Breadth-first over push states: push-optimal.
+    Bfs,
+    /// A* on `pushes + lower bound`: push-optimal.
+    AStar,
+    /// Weighted A*: `g + weight · h`.
+    WeightedAStar,
+    /// Greedy best-first on the lower bound alone.
+    Greedy,
+    /// Bidirectional: forward push search and backward pull search.
+    BiAStar,
+}
+
+impl Method {
+    /// Every method, strongest first.
+    pub const ALL: [Method; 5] = [
+        Method::BiAStar,
+        Method::Greedy,
+        Method::WeightedAStar,
+        Method::AStar,
+        Method::Bfs,
+    ];
+
+    /// The agent name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Bfs => "bfs",
+            Method::AStar => "astar",
+            Method::WeightedAStar => "wastar",
+            Method::Greedy => "greedy",
+            Method::BiAStar => "biastar",
+        }
+    }
+
+    /// The method of an agent name.
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveOptions {
+    /// The search method.
+    pub method: Method,
+    /// Count cost in moves instead of pushes (A*, weighted A*, BFS order by
+    /// moves). Push-level search with exact player cells; slower.
+    pub moves: bool,
+    /// The weight of the heuristic in weighted A* and in both halves of
+    /// the bidirectional search.
+    pub weight: f64,
+    /// Backward expansions per forward expansion in the bidirectional search.
+    pub ratio: u32,
+    /// PI-corral pruning (ignored when counting moves).
+    pub pi_corrals: bool,
+    /// States explored by each corral-deadlock search (0: off).
+    pub corral_nodes: u32,
+    /// The most states stored per search before giving up
+    /// ([`SolveStatus::NodeLimit`]).
+    pub max_nodes: usize,
+    /// Greedy only: also run a greedy search with goal macros from the
+    /// goal-area packing orders, time-sliced with the plain one (off by
+    /// default: on Microban, Microban II and Sasquatch I it costs more time
+    /// than it saves).
+    pub macros: bool,
+}
+
+/// The default is the strongest method: [`Method::BiAStar`] with weight 3
+/// and ratio 1 (the course report's bidirectional weighted A*, with the
+/// pruning of `search.rs`).
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            method: Method::BiAStar,
+            moves: false,
+            weight: 3.0,
+            ratio: 1,
+            pi_corrals: true,
+            corral_nodes: 20,
+            max_nodes: 20_000_000,
+            macros: false,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// The default options with another method (and its usual weight: 3
+    /// for weighted A* and the bidirectional search, else 1).
+    pub fn with_method(method: Method) -> Self {
+        SolveOptions {
+            method,
+            weight: match method {
+                Method::WeightedAStar | Method::BiAStar => 3.0,
+                _ => 1.0,
+            },
+            ..SolveOptions::default()
+        }
+    }
+}
+
+/// How a solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveStatus {
+    /// A solution was found.
+    Solved,
+    /// Proved unsolvable: every reachable state was explored (or the level
+    /// is unsolvable on its face, e.g. a box on a dead square).
+    Unsolvable,
+    /// The timer ran out.
+    Timeout,
+    /// The state limit was reached.
+    NodeLimit,
+    /// The level is beyond the solver's limits (too many floor cells), or
+    /// its [`Level`] fields do not fit together; the note says which.
+    Unsupported,
+}
+
+impl SolveStatus {
+    /// The lower-case label: `solved`, `unsolvable`, `timeout`, `node-limit`,
+    /// `unsupported`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SolveStatus::Solved => "solved",
+            SolveStatus::Unsolvable => "unsolvable",
+            SolveStatus::Timeout => "timeout",
+            SolveStatus::NodeLimit => "node-limit",
+            SolveStatus::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// The outcome of [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// How it ended.
+    pub status: SolveStatus,
+    /// The solution in LURD (lower case: move, upper case: push) when solved.
+    pub solution: Option<String>,
+    /// Moves of the solution (0 when unsolved).
+    pub moves: usize,
+    /// Pushes of the solution (0 when unsolved).
+    pub pushes: usize,
+    /// States expanded (all searches together).
+    pub expanded: u64,
+    /// A human-readable remark (why a level is unsolvable or unsupported).
+    pub note: String,
+}
+
+impl SolveResult {
+    fn unsolved(status: SolveStatus, expanded: u64, note: impl Into<String>) -> SolveResult {
+        SolveResult {
+            status,
+            solution: None,
+            moves: 0,
+            pushes: 0,
+            expanded,
+            note: note.into(),
+        }
+    }
+}
+
+/// How many expansions between two looks at the timer.
+const POLL: u64 = 64;
+
+/// Expansions one engine of the portfolio runs before the next one's turn.
+const SLICE: u64 = 2048;
+
+/// Solve `level` with `opts` before `timer` runs out.
+pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResult {
+    let mut solver = Solver::new(level, opts);
+    solver.run(timer);
+    solver.result()
+}
+
+/// A solve that can be interrupted by its timer and resumed later (the
+/// agents plan in `init` and go on in later `act`s if `init` was too short).
+pub struct Solver {
+    board: Option<Arc<Shared>>,
+    engines: Vec<Engine>,
+    next: usize,
+    done: Option<SolveResult>,
+    /// Expansions of engines already dropped.
+    retired: u64,
+}
+
+/// One search of a [`Solver`].
+enum Engine {
+    /// A forward search; `proves` when exhausting it proves unsolvability
+    /// (no goal macros).
+    Single { s: Box<Searcher>, proves: bool },
+    /// Forward and backward searches, `ratio` backward expansions per
+    /// forward one, until they meet.
+    Bi {
+        f: Box<Searcher>,
+        b: Box<Searcher>,
+        ratio: u32,
+        f_proves: bool,
+    },
+}
+
+/// What one engine step found.
+enum Event {
+    Running,
+    Found(Vec<(u16, u8)>),
+    /// This engine can do no more; `proof` when that proves unsolvability.
+    Stopped {
+        status: SolveStatus,
+        proof: bool,
+    },
+}
+
+impl Engine {
+    fn expanded(&self) -> u64 {
+        match self {
+            Engine::Single { s, .. } => s.expanded,
+            Engine::Bi { f, b, .. } => f.expanded + b.expanded,
+        }
+    }
+
+    fn start(&self) -> Option<Vec<(u16, u8)>> {
+        match self {
+            Engine::Single { s, .. } | Engine::Bi { f: s, .. } if s.is_goal(0) => Some(Vec::new()),
+            Engine::Bi { f, b, .. } => {
+                let n = &f.nodes[0];
+                (0..b.nodes.len() as u32).find_map(|bid| {
+                    let m = &b.nodes[bid as usize];
+                    (m.hash == n.hash
+                        && m.player == n.player
+                        && b.node_boxes(bid) == f.node_boxes(0))
+                    .then(|| join(b, Vec::new(), bid))
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Run about `budget` expansions.
+    fn run(&mut self, budget: u64) -> Event {
+        match self {
+            Engine::Single { s, proves } => {
+                for _ in 0..budget {
+                    match s.step() {
+                        Step::Continue => {}
+                        Step::Goal(id) => return Event::Found(s.path(id)),
+                        Step::Exhausted => {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: *proves,
+                            }
+                        }
+                        Step::Full => {
+                            return Event::Stopped {
+                                status: SolveStatus::NodeLimit,
+                                proof: false,
+                            }
+                        }
+                    }
+                }
+                Event::Running
+            }
+            Engine::Bi {
+                f,
+                b,
+                ratio,
+                f_proves,
+            } => {
+                let mut spent = 0;
+                while spent < budget {
+                    for _ in 0..*ratio {
+                        if b.is_exhausted() {
+                            break;
+                        }
+                        spent += 1;
+                        match b.step() {
+                            Step::Continue => {}
+                            Step::Goal(id) => return Event::Found(join(b, Vec::new(), id)),
+                            Step::Exhausted => {
+                                return Event::Stopped {
+                                    status: SolveStatus::Unsolvable,
+                                    proof: true,
+                                }
+                            }
+                            Step::Full => {
+                                return Event::Stopped {
+                                    status: SolveStatus::NodeLimit,
+                                    proof: false,
+                                }
+                            }
+                        }
+                        for &bid in &b.fresh {
+                            let m = &b.nodes[bid as usize];
+                            if let Some(fid) = f.lookup(m.hash, b.node_boxes(bid), m.player) {
+                                return Event::Found(join(b, f.path(fid), bid));
+                            }
+                        }
+                    }
+                    if f.is_exhausted() {
+                        if *f_proves {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: true,
+                            };
+                        }
+                        if b.is_exhausted() {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: false,
+                            };
+                        }
+                        continue;
+                    }
+                    spent += 1;
+                    match f.step() {
+                        Step::Continue | Step::Exhausted => {}
+                        Step::Goal(id) => return Event::Found(f.path(id)),
+                        Step::Full => {
+                            return Event::Stopped {
+                                status: SolveStatus::NodeLimit,
+                                proof: false,
+                            }
+                        }
+                    }
+                    for &fid in &f.fresh {
+                        let n = &f.nodes[fid as usize];
+                        if let Some(bid) = b.lookup(n.hash, f.node_boxes(fid), n.player) {
+                            return Event::Found(join(b, f.path(fid), bid));
+                        }
+                    }
+                }
+                Event::Running
+            }
+        }
+    }
+}
+
+/// Forward pushes `fwd` followed by the backward search's pulls from node
+/// `bid` back to its root, reversed into pushes.
+fn join(bk: &Searcher, mut fwd: Vec<(u16, u8)>, bid: u32) -> Vec<(u16, u8)> {
+    let board = &bk.shared().board;
+    for (x, d) in bk.path(bid).into_iter().rev() {
+        let to = board.nbr[x as usize][d as usize];
+        fwd.push((to, d ^ 1));
+    }
+    fwd
+}
+
+impl Solver {
+    /// Prepare a solve: build the board, the distance tables and the
+    /// searches (no search step is taken yet).
+    pub fn new(level: &Level, opts: &SolveOptions) -> Solver {
+        let stop = |status, note: String| Solver {
+            board: None,
+            engines: Vec::new(),
+            next: 0,
+            done: Some(SolveResult::unsolved(status, 0, note)),
+            retired: 0,
+        };
+        let board = match Board::new(level) {
+            Ok(b) => b,
+            Err(BoardError::Unsolvable(why)) => return stop(SolveStatus::Unsolvable, why),
+            Err(BoardError::TooLarge(why)) => return stop(SolveStatus::Unsupported, why),
+        };
+        let fdist = DistTable::to_targets(&board, &board.goals);
+        if let Some(&c) = board.start_boxes.iter().find(|&&c| fdist.dead[c as usize]) {
+            let (r, col) = board.row_col(c);
+            return stop(
+                SolveStatus::Unsolvable,
+                format!(
+                    "the box at row {}, column {} can never reach a goal",
+                    r + 1,
+                    col + 1
+                ),
+            );
+        }
+        let method = opts.method;
+        let bidirectional = matches!(method, Method::BiAStar);
+        let bdist = bidirectional.then(|| DistTable::from_sources(&board, &board.start_boxes));
+        let packing = if opts.macros && method == Method::Greedy {
+            Packing::new(&board)
+        } else {
+            Packing::default()
+        };
+        let sh = Arc::new(Shared {
+            board,
+            fdist,
+            bdist,
+            packing,
+        });
+        let cost = if opts.moves && !bidirectional {
+            Cost::Moves
+        } else {
+            Cost::Pushes
+        };
+        let weight10 = (opts.weight.clamp(0.0, 1000.0) * 10.0).round() as u32;
+        let order = match method {
+            Method::Bfs => Order::Bfs,
+            Method::AStar => Order::AStar { weight10: 10 },
+            Method::WeightedAStar | Method::BiAStar => Order::AStar { weight10 },
+            Method::Greedy => Order::Greedy,
+        };
+        let cfg = Config {
+            cost,
+            order,
+            pi_corrals: opts.pi_corrals,
+            corral_nodes: opts.corral_nodes,
+            max_nodes: opts.max_nodes.max(1),
+            macros: false,
+        };
+        let mut engines = Vec::new();
+        if bidirectional {
+            let bcfg = Config {
+                pi_corrals: false,
+                corral_nodes: 0,
+                ..cfg
+            };
+            engines.push(Engine::Bi {
+                f: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg)),
+                ratio: opts.ratio.max(1),
+                f_proves: true,
+            });
+        } else {
+            if method == Method::Greedy && !sh.packing.is_empty() {
+                let mcfg = Config {
+                    macros: true,
+                    ..cfg
+                };
+                engines.push(Engine::Single {
+                    s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, mcfg)),
+                    proves: false,
+                });
+            }
+            engines.push(Engine::Single {
+                s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                proves: true,
+            });
+        }
+        let mut solver = Solver {
+            board: Some(sh),
+            engines,
+            next: 0,
+            done: None,
+            retired: 0,
+        };
+        if let Some(p) = solver.engines.first().and_then(Engine::start) {
+            solver.finish_found(p);
+        }
+        solver
+    }
+
+    fn expanded(&self) -> u64 {
+        self.retired + self.engines.iter().map(Engine::expanded).sum::<u64>()
+    }
+
+    fn finish_found(&mut self, pushes: Vec<(u16, u8)>) {
+        let expanded = self.expanded();
+        let Some(sh) = &self.board else { return };
+        self.done = Some(match lurd::pushes_to_lurd(&sh.board, &pushes) {
+            Some(l) => SolveResult {
+                status: SolveStatus::Solved,
+                solution: Some(l.text),
+                moves: l.moves,
+                pushes: l.pushes,
+                expanded,
+                note: String::new(),
+            },
+            None => SolveResult::unsolved(
+                SolveStatus::Unsupported,
+                expanded,
+                "internal error: the plan found does not replay",
+            ),
+        });
+        self.engines.clear();
+    }
+
+    /// Search until a result or until `timer` runs out; `true` when the
+    /// solve is finished ([`Solver::result`] is final).
+    pub fn run(&mut self, timer: &dyn Timer) -> bool {
+        let mut since_poll = POLL;
+        while self.done.is_none() {
+            if self.engines.is_empty() {
+                let e = self.expanded();
+                self.done = Some(SolveResult::unsolved(SolveStatus::NodeLimit, e, ""));
+                break;
+            }
+            if since_poll >= POLL {
+                since_poll = 0;
+                if timer.exceeded() {
+                    return false;
+                }
+            }
+            let k = self.next % self.engines.len();
+            // Single engines run a slice between looks at the timer; the
+            // portfolio turns to the next engine after `SLICE` expansions.
+            let before = self.engines[k].expanded();
+            let event = self.engines[k].run(POLL);
+            since_poll += POLL;
+            if self.engines.len() > 1 && self.engines[k].expanded() / SLICE != before / SLICE {
+                self.next += 1;
+            }
+            match event {
+                Event::Running => {}
+                Event::Found(p) => self.finish_found(p),
+                Event::Stopped { status, proof } => {
+                    if proof || self.engines.len() == 1 {
+                        let e = self.expanded();
+                        let status = if proof || status != SolveStatus::Unsolvable {
+                            status
+                        } else {
+                            SolveStatus::NodeLimit
+                        };
+                        self.done = Some(SolveResult::unsolved(status, e, ""));
+                        self.engines.clear();
+                    } else {
+                        self.retired += self.engines[k].expanded();
+                        self.engines.remove(k);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The result so far: final once [`Solver::run`] returned `true`, else a
+    /// [`SolveStatus::Timeout`] with the expansions so far.
+    pub fn result(&self) -> SolveResult {
+        match &self.done {
+            Some(r) => r.clone(),
+            None => SolveResult::unsolved(SolveStatus::Timeout, self.expanded(), ""),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,224 @@
+//! Goal areas, their packing orders, and single-box push/pull paths.
+//!
+//! A *goal area* is a 4-connected set of two or more goal cells. Its
+//! *packing order* is found backwards, as in Rolling Stone's goal macros and
+//! YASS's packing-order search: start with a box on every goal of the area
+//! (and no other box), and repeatedly take out a box that can be pulled,
+//! alone, to a cell outside the area; a box taken out disappears. Taking a
+//! box out only frees space, so any box that can leave now can still leave
+//! later and the greedy order never gets stuck where another would not. The
+//! fill order is the reverse: the last box out is the first one in. When
+//! some box can never leave, the area gets no order.
+//!
+//! The search uses the order as a *goal macro*: a push that brings a box
+//! into an area from outside is replaced by the pushes that take it all the
+//! way to the area's *designated* goal (the first empty goal in fill order),
+//! and dropped if the box cannot get there. This is not admissible (it can
+//! cut solutions), so only the `greedy` method uses it, time-sliced with a
+//! plain greedy search that keeps the proofs.
+
+use super::board::{Board, NONE};
+use super::search::Space;
+use std::collections::HashMap;
+
+/// The packing orders of a board's goal areas.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Packing {
+    /// `area[c]`: the area (index into `orders`) of goal cell `c`, or
+    /// [`NONE`] for cells outside every ordered area.
+    pub area: Vec<u16>,
+    /// The fill order of each ordered area, first goal to fill first.
+    pub orders: Vec<Vec<u16>>,
+}
+
+impl Packing {
+    /// Find the goal areas of `b` and their packing orders.
+    pub fn new(b: &Board) -> Packing {
+        let n = b.n;
+        let mut comp = vec![NONE; n];
+        let mut areas: Vec<Vec<u16>> = Vec::new();
+        for &g in &b.goals {
+            if comp[g as usize] != NONE {
+                continue;
+            }
+            let id = areas.len() as u16;
+            let mut cells = vec![g];
+            comp[g as usize] = id;
+            let mut i = 0;
+            while i < cells.len() {
+                let x = cells[i];
+                i += 1;
+                for &y in &b.nbr[x as usize] {
+                    if y != NONE && b.is_goal[y as usize] && comp[y as usize] == NONE {
+                        comp[y as usize] = id;
+                        cells.push(y);
+                    }
+                }
+            }
+            areas.push(cells);
+        }
+        let mut area = vec![NONE; n];
+        let mut orders = Vec::new();
+        let mut sp = Space::new(n);
+        for cells in areas {
+            if cells.len() < 2 {
+                continue;
+            }
+            let inside: Vec<bool> = (0..n).map(|c| cells.contains(&(c as u16))).collect();
+            if let Some(order) = fill_order(b, &mut sp, &cells, &inside) {
+                let k = orders.len() as u16;
+                for &c in &cells {
+                    area[c as usize] = k;
+                }
+                orders.push(order);
+            }
+        }
+        Packing { area, orders }
+    }
+
+    /// Whether any area has an order.
+    pub fn is_empty(&self) -> bool {
+        self.orders.is_empty()
+    }
+
+    /// The designated goal of area `k`: its first empty goal in fill order
+    /// (`occ` marks boxes).
+    pub fn designated(&self, k: u16, occ: &[u16]) -> Option<u16> {
+        self.orders[k as usize]
+            .iter()
+            .copied()
+            .find(|&g| occ[g as usize] == 0)
+    }
+}
+
+/// The fill order of one area, or `None` if some box can never leave it.
+fn fill_order(b: &Board, sp: &mut Space, cells: &[u16], inside: &[bool]) -> Option<Vec<u16>> {
+    let mut left: Vec<u16> = cells.to_vec();
+    let mut out: Vec<u16> = Vec::new();
+    sp.set(&left);
+    while !left.is_empty() {
+        let pos = left.iter().position(|&g| {
+            // The player may stand on any free side of the box.
+            (0..4).any(|d| {
+                let p = b.nbr[g as usize][d];
+                p != NONE
+                    && sp.occ[p as usize] == 0
+                    && pull_out(b, sp, g, p, |c| !inside[c as usize])
+            })
+        });
+        let Some(i) = pos else {
+            sp.clear(&left);
+            return None;
+        };
+        let g = left.swap_remove(i);
+        sp.occ[g as usize] = 0;
+        // Re-index the remaining boxes (occ stores 1 + index).
+        sp.set(&left);
+        out.push(g);
+    }
+    out.reverse();
+    Some(out)
+}
+
+/// Whether the box on `from` (present in `sp.occ`), with the player on
+/// `player`, can be pulled alone (other boxes fixed) to a cell where `done`
+/// holds. `sp.occ` is unchanged afterwards.
+fn pull_out(b: &Board, sp: &mut Space, from: u16, player: u16, done: impl Fn(u16) -> bool) -> bool {
+    let tag = sp.occ[from as usize];
+    sp.occ[from as usize] = 0;
+    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
+    let mut queue = vec![(from, player)];
+    seen.insert((from, player), ());
+    let mut found = false;
+    let mut head = 0;
+    while head < queue.len() {
+        let (bx, pl) = queue[head];
+        head += 1;
+        sp.occ[bx as usize] = tag;
+        sp.reach(b, pl, false);
+        sp.occ[bx as usize] = 0;
+        for d in 0..4 {
+            let p = b.nbr[bx as usize][d];
+            if p == NONE || !sp.reached(p) {
+                continue;
+            }
+            let q = b.nbr[p as usize][d];
+            if q == NONE || sp.occ[q as usize] != 0 {
+                continue;
+            }
+            if done(p) {
+                found = true;
+                break;
+            }
+            if seen.insert((p, q), ()).is_none() {
+                queue.push((p, q));
+            }
+        }
+        if found {
+            break;
+        }
+    }
+    sp.occ[from as usize] = tag;
+    found
+}
+
+/// The shortest (in pushes) way to push the box on `from` to `to` with the
+/// player on `player` and the other boxes fixed (`sp.occ` holds every box,
+/// including this one); `None` if there is none. A push never enters a dead
+/// square. `sp.occ` is unchanged afterwards; the reach marks are not.
+pub(crate) fn push_path(
+    b: &Board,
+    sp: &mut Space,
+    dead: &[bool],
+    from: u16,
+    player: u16,
+    to: u16,
+) -> Option<Vec<(u16, u8)>> {
+    let tag = sp.occ[from as usize];
+    sp.occ[from as usize] = 0;
+    // State: (box cell, player cell next to it); parent index and push.
+    let mut states: Vec<(u16, u16, u32, u8)> = vec![(from, player, u32::MAX, 0)];
+    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
+    seen.insert((from, player), ());
+    let mut goal = None;
+    let mut head = 0;
+    if from == to {
+        goal = Some(0);
+    }
+    while goal.is_none() && head < states.len() {
+        let (bx, pl, _, _) = states[head];
+        sp.occ[bx as usize] = tag;
+        sp.reach(b, pl, false);
+        sp.occ[bx as usize] = 0;
+        for d in 0..4 {
+            let p = b.nbr[bx as usize][d ^ 1];
+            let t = b.nbr[bx as usize][d];
+            if p == NONE
+                || t == NONE
+                || !sp.reached(p)
+                || sp.occ[t as usize] != 0
+                || dead[t as usize]
+            {
+                continue;
+            }
+            if seen.insert((t, bx), ()).is_none() {
+                states.push((t, bx, head as u32, d as u8));
+                if t == to {
+                    goal = Some(states.len() - 1);
+                    break;
+                }
+            }
+        }
+        head += 1;
+    }
+    sp.occ[from as usize] = tag;
+    let mut i = goal?;
+    let mut out = Vec::new();
+    while states[i].2 != u32::MAX {
+        let (_, _, parent, d) = states[i];
+        out.push((states[parent as usize].0, d));
+        i = parent as usize;
+    }
+    out.reverse();
+    Some(out)
+}

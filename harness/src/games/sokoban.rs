@@ -1,0 +1,555 @@
+//! Sokoban in the harness: levels, agents, JSON view, and `arena trace
+//! sokoban`, `arena verify sokoban`, `arena generate sokoban`.
+//!
+//! Level names: `microban:N` is Microban level N (1 to 155, as the titles
+//! in the file); `FILE` is the first level of a level file, `FILE:N` its
+//! level N counted **from 0** (as `FILE:N` of the supply maze, and as
+//! [`Level::index`]). Commands that take a whole set (`--levels`) read every
+//! level of `FILE`, or all of Microban for `microban`.
+
+use super::{ArenaGame, LevelInfo};
+use crate::cli::{GenerateArgs, TraceArgs, VerifyArgs};
+use crate::error::HarnessError;
+use agents::{AgentError, AgentInfo, AgentParams};
+use games::sokoban::{
+    parse_collection, parse_levels, parse_lurd, replay, Entry, GenerateOptions, Level, LevelError,
+    Sokoban, SokobanAction, MICROBAN,
+};
+use games::{Agent, Game};
+use rand::SeedableRng;
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Microban, parsed once.
+fn microban() -> &'static [Level] {
+    static LEVELS: OnceLock<Vec<Level>> = OnceLock::new();
+    LEVELS.get_or_init(|| parse_levels(MICROBAN).expect("the shipped Microban parses"))
+}
+
+fn level_error(path: &str, e: LevelError) -> HarnessError {
+    HarnessError::Level {
+        path: path.to_string(),
+        source: e.into(),
+    }
+}
+
+/// Every level of a file, with its notes.
+fn read_entries(path: &str) -> Result<Vec<Entry>, HarnessError> {
+    let text = crate::error::read_text(Path::new(path))?;
+    parse_collection(&text).map_err(|e| level_error(path, e))
+}
+
+/// A level and the name it goes by in messages and tables.
+#[derive(Clone, Debug)]
+pub struct NamedLevel {
+    /// `microban:12`, `FILE:3`, or `FILE` for a file's only level.
+    pub label: String,
+    /// The level.
+    pub level: Level,
+}
+
+/// Resolve a level spec to levels: `microban:N` and `FILE:N` give one
+/// level; `FILE` gives the first level of the file, or every level when
+/// `all` is set; `microban` (only with `all`) gives the whole set.
+pub fn resolve(spec: &str, all: bool) -> Result<Vec<NamedLevel>, HarnessError> {
+    let named = |label: String, level: &Level| NamedLevel {
+        label,
+        level: level.clone(),
+    };
+    if let Some(n) = spec.strip_prefix("microban:") {
+        let set = microban();
+        return match n
+            .parse::<usize>()
+            .ok()
+            .filter(|&i| (1..=set.len()).contains(&i))
+        {
+            Some(i) => Ok(vec![named(spec.to_string(), &set[i - 1])]),
+            None => Err(HarnessError::BadLevel(format!(
+                "sokoban level `{spec}`: Microban has levels microban:1 to microban:{}",
+                set.len()
+            ))),
+        };
+    }
+    if spec == "microban" && all && !Path::new(spec).exists() {
+        return Ok(microban()
+            .iter()
+            .map(|l| named(format!("microban:{}", l.index + 1), l))
+            .collect());
+    }
+    if Path::new(spec).is_file() {
+        let entries = read_entries(spec)?;
+        let many = entries.len() > 1;
+        let take = if all { entries.len() } else { 1 };
+        return Ok(entries
+            .into_iter()
+            .take(take)
+            .map(|e| NamedLevel {
+                label: if many {
+                    format!("{spec}:{}", e.level.index)
+                } else {
+                    spec.to_string()
+                },
+                level: e.level,
+            })
+            .collect());
+    }
+    if let Some((file, n)) = spec.rsplit_once(':') {
+        if let (Ok(i), true) = (n.parse::<usize>(), Path::new(file).is_file()) {
+            let entries = read_entries(file)?;
+            let count = entries.len();
+            return match entries.into_iter().nth(i) {
+                Some(e) => Ok(vec![NamedLevel {
+                    label: spec.to_string(),
+                    level: e.level,
+                }]),
+                None => Err(HarnessError::BadLevel(format!(
+                    "sokoban level `{spec}`: {file} has {count} level(s), numbered from 0"
+                ))),
+            };
+        }
+    }
+    Err(HarnessError::BadLevel(format!(
+        "sokoban level `{spec}` is neither a Microban level (microban:1 to microban:{}) nor a readable FILE or FILE:N (N from 0)",
+        microban().len()
+    )))
+}
+
+/// The game at the start of `level` (labelled `label` in errors).
+fn start(label: &str, level: &Level) -> Result<Sokoban, HarnessError> {
+    Sokoban::from_level(level).map_err(|e| level_error(label, e))
+}
+
+/// `[row, col]` of a cell.
+fn rc(width: usize, cell: usize) -> [usize; 2] {
+    [cell / width, cell % width]
+}
+
+impl ArenaGame for Sokoban {
+    const NAME: &'static str = "sokoban";
+    const DESCRIPTION: &'static str =
+        "Sokoban: push every box onto a goal (1 player; actions l u r d, upper case when pushing; score = boxes on goals)";
+
+    fn builtin_levels() -> Vec<LevelInfo> {
+        microban()
+            .iter()
+            .map(|l| LevelInfo {
+                name: format!("microban:{}", l.index + 1),
+                description: format!(
+                    "Microban {}, {}x{}, {} boxes",
+                    l.title,
+                    l.width,
+                    l.height,
+                    l.num_boxes()
+                ),
+            })
+            .collect()
+    }
+
+    fn load_level(spec: &str, _seed: u64) -> Result<Self, HarnessError> {
+        let l = resolve(spec, false)?.remove(0);
+        start(&l.label, &l.level)
+    }
+
+    fn set_max_steps(&mut self, max_steps: u32) {
+        *self = self.clone().with_max_steps(max_steps);
+    }
+
+    fn agents() -> &'static [AgentInfo] {
+        agents::sokoban::AGENTS
+    }
+
+    fn make_agent(
+        name: &str,
+        params: &AgentParams,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        agents::sokoban::make(name, params, seed)
+    }
+
+    /// `grid`: the rows in standard characters (`#` wall, `$` box, `.` goal,
+    /// `*` box on goal, `@`/`+` player, space floor), each `width` long;
+    /// `player`, `boxes`, `goals`: `[row, col]`, 0-based from the top left.
+    fn state_json(&self, _seat: usize) -> serde_json::Value {
+        let w = self.width();
+        let cells = |v: Vec<usize>| v.into_iter().map(|c| rc(w, c)).collect::<Vec<_>>();
+        json!({
+            "tick": self.tick(),
+            "width": w,
+            "height": self.height(),
+            "grid": self.grid_rows(),
+            "player": rc(w, self.player_cell()),
+            "boxes": cells(self.box_cells()),
+            "goals": cells(self.goal_cells()),
+            "pushes": self.pushes(),
+            "boxes_on_goals": self.boxes_on_goals(),
+            "score": self.score(0),
+            "over": self.is_over(),
+            "result": self.result(0).as_str(),
+        })
+    }
+}
+
+/// `arena trace sokoban --level SPEC --actions r,R,u`: the initial state,
+/// then the state after each move, one JSON object per line, stopping after
+/// the move that ends the game. Items are `l u r d` in either case (or
+/// `left` …, `-` to wait); an item may also be a LURD string (`rRu`, `3r`).
+/// The case is not checked (see `arena verify` for that); an illegal move is
+/// an error.
+pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let mut state = Sokoban::load_level(&args.level, 0)?;
+    let mut actions = Vec::new();
+    for (i, item) in args.actions.split(',').map(str::trim).enumerate() {
+        if item.is_empty() {
+            continue;
+        }
+        if let Some(a) = state.parse_action(0, item) {
+            actions.push((i, item.to_string(), a));
+        } else if let Ok(steps) = parse_lurd(item) {
+            for (d, push) in steps {
+                actions.push((i, d.letter(push).to_string(), SokobanAction::Move(d)));
+            }
+        } else {
+            return Err(HarnessError::Config(format!(
+                "--actions: item {} `{item}` is not a move; expected l, u, r, d (either case), - to wait, or a LURD string",
+                i + 1
+            )));
+        }
+    }
+    let io = |e| HarnessError::io("<stdout>", e);
+    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
+    for (i, name, a) in actions {
+        if state.is_over() {
+            break;
+        }
+        if !state.is_legal(0, a) {
+            return Err(HarnessError::Config(format!(
+                "--actions: item {} (`{name}`, move {}) is not legal here (a wall, or a box that cannot move)",
+                i + 1,
+                state.tick() + 1
+            )));
+        }
+        state.advance(&[a]);
+        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// One claimed solution from a solutions file.
+#[derive(Clone, Debug, Default)]
+struct Claim {
+    /// The LURD strings given for the level (SOK files may give several).
+    lurd: Vec<String>,
+    /// Title the solutions file gives for the level (checked when present).
+    title: Option<String>,
+    /// The board the solutions file gives (SOK form; checked when present).
+    board: Option<Level>,
+    /// Moves / pushes the file claims (checked when present).
+    moves: Option<usize>,
+    pushes: Option<usize>,
+    /// The file says the level was solved (CSV `solved` column).
+    solved: Option<bool>,
+    /// The level's number from 1 (CSV `level` column, as `arena solve`
+    /// writes it), when given.
+    number: Option<usize>,
+}
+
+/// The solutions of `text`, in level order, and what form they were in.
+fn read_claims(text: &str, path: &str) -> Result<(Vec<Claim>, &'static str), HarnessError> {
+    // SOK: a level file with `Solution` sections.
+    if let Ok(entries) = parse_collection(text) {
+        if entries.iter().any(|e| !e.solutions.is_empty()) {
+            let claims = entries
+                .into_iter()
+                .map(|e| Claim {
+                    lurd: e.solutions,
+                    title: Some(e.level.title.clone()),
+                    board: Some(e.level),
+                    ..Claim::default()
+                })
+                .collect();
+            return Ok((claims, "SOK Solution sections"));
+        }
+    }
+    // CSV with a `solution` column (as written by `arena solve sokoban --out`).
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    // The column: `solution`, else `lurd`, else the only one whose name
+    // contains `lurd`, else the only one containing `solution`.
+    let solution_col = |headers: &mut dyn Iterator<Item = &str>| -> Option<usize> {
+        let hs: Vec<String> = headers.map(|h| h.trim().to_ascii_lowercase()).collect();
+        let only = |part: &str| {
+            let mut it = hs.iter().enumerate().filter(|(_, h)| h.contains(part));
+            match (it.next(), it.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        };
+        hs.iter()
+            .position(|h| h == "solution")
+            .or_else(|| hs.iter().position(|h| h == "lurd"))
+            .or_else(|| only("lurd"))
+            .or_else(|| only("solution"))
+    };
+    if first.contains(',') && solution_col(&mut first.split(',')).is_some() {
+        let mut r = csv::ReaderBuilder::new()
+            .flexible(false)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        let csv_err = |e: csv::Error| HarnessError::Csv {
+            path: path.into(),
+            source: e,
+        };
+        let headers = r.headers().map_err(csv_err)?.clone();
+        let col = |name: &str| headers.iter().position(|h| h == name);
+        let (sol, number, title, moves, pushes, solved) = (
+            solution_col(&mut headers.iter()).expect("checked above"),
+            col("level"),
+            col("title"),
+            col("moves"),
+            col("pushes"),
+            col("solved"),
+        );
+        let mut claims = Vec::new();
+        for rec in r.records() {
+            let rec = rec.map_err(csv_err)?;
+            let get = |c: Option<usize>| c.and_then(|c| rec.get(c)).filter(|v| !v.is_empty());
+            let s = rec.get(sol).unwrap_or("").to_string();
+            claims.push(Claim {
+                lurd: if s.is_empty() { vec![] } else { vec![s] },
+                title: get(title).map(str::to_string),
+                moves: get(moves).and_then(|v| v.parse().ok()),
+                pushes: get(pushes).and_then(|v| v.parse().ok()),
+                solved: get(solved).map(|v| matches!(v, "true" | "yes" | "1")),
+                number: get(number).and_then(|v| v.parse().ok()),
+                board: None,
+            });
+        }
+        return Ok((claims, "CSV solution column"));
+    }
+    // Plain: one LURD line per level; `;` lines are comments, `-` = none.
+    let claims = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(';'))
+        .map(|l| Claim {
+            lurd: if l == "-" {
+                vec![]
+            } else {
+                vec![l.to_string()]
+            },
+            ..Claim::default()
+        })
+        .collect();
+    Ok((claims, "one LURD line per level"))
+}
+
+/// What verify found for one level.
+enum Verdict {
+    Valid { moves: usize, pushes: usize },
+    Invalid(String),
+    Unsolved,
+}
+
+fn judge(level: &Level, claim: &Claim) -> Verdict {
+    if let Some(b) = &claim.board {
+        let same = (b.width, b.height, &b.walls, &b.goals, &b.boxes, b.player)
+            == (
+                level.width,
+                level.height,
+                &level.walls,
+                &level.goals,
+                &level.boxes,
+                level.player,
+            );
+        if !same {
+            return Verdict::Invalid(format!(
+                "the solutions file's board (line {}) is not this level's board: the files do not line up",
+                b.line
+            ));
+        }
+    }
+    if let Some(t) = &claim.title {
+        if !t.is_empty() && !level.title.is_empty() && *t != level.title {
+            return Verdict::Invalid(format!(
+                "the solutions file's level is titled `{t}`, the level file's `{}`: the files do not line up",
+                level.title
+            ));
+        }
+    }
+    if claim.lurd.is_empty() {
+        return if claim.solved == Some(true) {
+            Verdict::Invalid("marked solved but no solution given".into())
+        } else {
+            Verdict::Unsolved
+        };
+    }
+    let mut first_error = None;
+    for lurd in &claim.lurd {
+        match replay(level, lurd) {
+            Ok(r) if r.solved => {
+                if let Some(m) = claim.moves.filter(|&m| m != r.moves) {
+                    return Verdict::Invalid(format!(
+                        "the file says {m} moves, the replay counts {}",
+                        r.moves
+                    ));
+                }
+                if let Some(p) = claim.pushes.filter(|&p| p != r.pushes) {
+                    return Verdict::Invalid(format!(
+                        "the file says {p} pushes, the replay counts {}",
+                        r.pushes
+                    ));
+                }
+                return Verdict::Valid {
+                    moves: r.moves,
+                    pushes: r.pushes,
+                };
+            }
+            Ok(r) => {
+                first_error.get_or_insert(format!(
+                    "does not solve the level: a box is off its goals after all {} moves ({} pushes)",
+                    r.moves, r.pushes
+                ));
+            }
+            Err(e) => {
+                first_error.get_or_insert(e.to_string());
+            }
+        }
+    }
+    Verdict::Invalid(first_error.unwrap_or_default())
+}
+
+/// `arena verify sokoban --levels F --solutions S`: replay each solution on
+/// its level (independently of any solver) and print one line per level:
+/// `valid`, with moves and pushes counted by the replay; `invalid`, with the
+/// reason; or `unsolved` (no solution given). The solutions file is one of
+/// - a level file with SOK `Solution` sections after the boards (it may be
+///   the levels file itself), matched in order (its boards must be the
+///   levels' boards);
+/// - a CSV with a `solution` column (as written by `arena solve sokoban
+///   --out`; else `lurd`, else the one column whose name contains `lurd`,
+///   else the one containing `solution`); rows are matched to levels by
+///   the `level` column (the level's number in its file, from 1) when every
+///   row has one, else in order; `title`, `moves`, `pushes` and `solved` columns
+///   are checked when present;
+/// - plain text: one LURD line per level in order (`;` lines are comments,
+///   `-` means no solution).
+///
+/// Exit code 4 when any solution is invalid.
+pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let spec = args.levels.to_string_lossy();
+    let levels = resolve(&spec, true)?;
+    let sol_path = args.solutions.to_string_lossy().into_owned();
+    let text = crate::error::read_text(&args.solutions)?;
+    let (claims, form) = read_claims(&text, &sol_path)?;
+    let io = |e| HarnessError::io("<stdout>", e);
+    // A CSV whose rows all carry a level number (from 1, as `arena solve`
+    // writes it) is matched by number, so it may cover more or fewer levels
+    // than `--levels` names; otherwise rows go in order.
+    let by_number = !claims.is_empty() && claims.iter().all(|c| c.number.is_some());
+    if !by_number && claims.len() > levels.len() {
+        eprintln!(
+            "warning: {sol_path} has {} solutions for {} levels; the extra ones are ignored",
+            claims.len(),
+            levels.len()
+        );
+    }
+    let (mut valid, mut invalid, mut unsolved) = (0, 0, 0);
+    for (k, l) in levels.iter().enumerate() {
+        let claim = if by_number {
+            claims
+                .iter()
+                .find(|c| c.number == Some(l.level.index + 1))
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            claims.get(k).cloned().unwrap_or_default()
+        };
+        let name = if l.level.title.is_empty() {
+            l.label.clone()
+        } else {
+            format!("{} ({})", l.label, l.level.title)
+        };
+        match judge(&l.level, &claim) {
+            Verdict::Valid { moves, pushes } => {
+                valid += 1;
+                writeln!(out, "{name}: valid, {moves} moves, {pushes} pushes").map_err(io)?;
+            }
+            Verdict::Invalid(why) => {
+                invalid += 1;
+                writeln!(out, "{name}: invalid: {why}").map_err(io)?;
+            }
+            Verdict::Unsolved => {
+                unsolved += 1;
+                writeln!(out, "{name}: unsolved (no solution given)").map_err(io)?;
+            }
+        }
+    }
+    let summary = format!(
+        "{} levels: {valid} valid, {invalid} invalid, {unsolved} unsolved ({form} in {sol_path})",
+        levels.len()
+    );
+    writeln!(out, "{summary}").map_err(io)?;
+    if invalid > 0 {
+        return Err(HarnessError::CheckFailed(format!(
+            "{invalid} invalid solution(s): {summary}"
+        )));
+    }
+    Ok(())
+}
+
+/// `arena generate sokoban --count N --seed S [--size WxH] [--boxes K]
+/// [--min-score X] [--out F]`: levels made by the report's generator
+/// (carve, place boxes on goals, pull backwards: solvable by
+/// construction), each scored with the report's difficulty and kept when
+/// at least `--min-score`. Output: a header comment, then for each level
+/// `; K` (its title, 1 to N), `; difficulty …` and the board. Defaults:
+/// `--size 10x10` (columns x rows, walls included), `--boxes 4`,
+/// `--min-score 0`. Same arguments, same levels.
+pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let size = args.size.as_deref().unwrap_or("10x10");
+    let (width, height) = size
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| {
+            Some((
+                w.trim().parse::<usize>().ok()?,
+                h.trim().parse::<usize>().ok()?,
+            ))
+        })
+        .ok_or_else(|| {
+            HarnessError::Config(format!(
+                "--size `{size}`: expected WxH (columns x rows, walls included), e.g. 10x10"
+            ))
+        })?;
+    let min_score = args.min_score.unwrap_or(0.0);
+    if !min_score.is_finite() {
+        return Err(HarnessError::Config(format!(
+            "--min-score {min_score}: expected a number"
+        )));
+    }
+    let opts = GenerateOptions {
+        width,
+        height,
+        boxes: args.boxes.unwrap_or(4),
+        min_score,
+        ..GenerateOptions::default()
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let mut text = format!(
+        "; arena generate sokoban --count {} --size {width}x{height} --boxes {} --min-score {min_score} --seed {}\n\n",
+        args.count, opts.boxes, args.seed
+    );
+    for k in 1..=args.count {
+        let g = games::sokoban::generate(&mut rng, &opts)
+            .map_err(|e| HarnessError::Config(format!("arena generate sokoban: level {k}: {e}")))?;
+        text.push_str(&format!("; {k}\n; difficulty {}\n", g.difficulty));
+        text.push_str(&g.level.to_xsb());
+        text.push('\n');
+    }
+    match &args.out {
+        Some(path) => std::fs::write(path, text).map_err(|e| HarnessError::io(path, e)),
+        None => out
+            .write_all(text.as_bytes())
+            .map_err(|e| HarnessError::io("<stdout>", e)),
+    }
+}

@@ -1,0 +1,386 @@
+//! `arena solve sokoban` and `arena bench sokoban`: the solver of
+//! `agents::sokoban` on a level file, levels in parallel, every solution
+//! checked by the independent replay of `games::sokoban::replay`.
+//!
+//! Level choice for `solve`: `--levels FILE` (every level), `--levels FILE
+//! --level N` (level number N, counted from 1 as in Microban's titles and the
+//! CSV's `level` column), `--levels FILE --index N` (counted from 0), or
+//! `--level SPEC` alone (`microban:N`, `FILE`, `FILE:N` with N from 0, as in
+//! configs). `--levels microban` reads the shipped Microban.
+
+use super::sokoban::{resolve, NamedLevel};
+use crate::cli::{parse_params, BenchArgs, SolveArgs};
+use crate::error::HarnessError;
+use crate::timing::{ms, AgentTimer, Clock};
+use agents::sokoban::{Method, SolveOptions, SolveStatus};
+use games::sokoban::replay;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The agent `arena solve sokoban` runs without `--agent`.
+pub const DEFAULT_AGENT: &str = "biastar";
+
+/// One solved (or not) level.
+#[derive(Clone, Debug)]
+pub struct LevelRow {
+    /// The level's number in its file, from 1.
+    pub number: usize,
+    /// How the level was named (`FILE:3`, `microban:12`).
+    pub label: String,
+    /// Its title.
+    pub title: String,
+    /// How the solve ended.
+    pub status: SolveStatus,
+    /// Moves of the solution (0 if unsolved).
+    pub moves: usize,
+    /// Pushes of the solution (0 if unsolved).
+    pub pushes: usize,
+    /// Wall time of the solve, milliseconds.
+    pub time_ms: f64,
+    /// States expanded.
+    pub expanded: u64,
+    /// The LURD solution, empty if unsolved.
+    pub solution: String,
+}
+
+/// The solver options of agent `name` with `--param` items.
+fn solver_options(name: &str, params: &[String]) -> Result<SolveOptions, HarnessError> {
+    let method = Method::from_name(name).ok_or_else(|| {
+        HarnessError::Config(format!(
+            "--agent `{name}` is not a Sokoban solver; valid: {}",
+            Method::ALL.map(|m| m.name()).join(", ")
+        ))
+    })?;
+    let params = parse_params(params).map_err(HarnessError::Config)?;
+    Ok(agents::sokoban::options(name, method, &params)?)
+}
+
+/// Solve `levels` with `opts`, `jobs` at a time, each within `limit`; every
+/// solution is replayed by `games::sokoban::replay` (an invalid one is an
+/// error: a solver bug), except on levels too large for the game to hold
+/// (more than `games::sokoban::MAX_FLOOR` floor cells), which it cannot
+/// replay. `on_done` is called on the calling thread's behalf
+/// as each level finishes (from the worker that solved it). Rows come back
+/// in level order.
+pub fn solve_levels(
+    levels: &[NamedLevel],
+    opts: &SolveOptions,
+    limit: Duration,
+    jobs: usize,
+    on_done: &(dyn Fn(&LevelRow) + Sync),
+) -> Result<Vec<LevelRow>, HarnessError> {
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<Option<LevelRow>>> = Mutex::new(vec![None; levels.len()]);
+    let failure: Mutex<Option<HarnessError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, levels.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(nl) = levels.get(i) else { break };
+                let start = Instant::now();
+                let timer = AgentTimer::new(Clock::Wall, start, limit);
+                let r = agents::sokoban::solve(&nl.level, opts, &timer);
+                let time_ms = ms(start.elapsed());
+                let solution = r.solution.clone().unwrap_or_default();
+                if r.status == SolveStatus::Solved {
+                    // A level the game itself cannot hold (over 1,024 floor
+                    // cells) cannot be replayed: error step 0, not checked.
+                    let ok = match replay(&nl.level, &solution) {
+                        Ok(c) => c.solved && (c.moves, c.pushes) == (r.moves, r.pushes),
+                        Err(e) => e.step == 0 && !solution.is_empty(),
+                    };
+                    if !ok {
+                        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                        f.get_or_insert(HarnessError::CheckFailed(format!(
+                            "{}: the solver returned a solution that does not replay (a bug): {solution}",
+                            nl.label
+                        )));
+                    }
+                }
+                let row = LevelRow {
+                    number: nl.level.index + 1,
+                    label: nl.label.clone(),
+                    title: nl.level.title.clone(),
+                    status: r.status,
+                    moves: r.moves,
+                    pushes: r.pushes,
+                    time_ms,
+                    expanded: r.expanded,
+                    solution,
+                };
+                on_done(&row);
+                rows.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(row);
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(rows
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect())
+}
+
+/// Write the rows as CSV: `level, title, solved, moves, pushes, time_ms,
+/// expanded, solution`.
+pub fn write_csv(path: &PathBuf, rows: &[LevelRow]) -> Result<(), HarnessError> {
+    let csv_err = |source| HarnessError::Csv {
+        path: path.clone(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+    }
+    let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
+    w.write_record([
+        "level", "title", "solved", "moves", "pushes", "time_ms", "expanded", "solution",
+    ])
+    .map_err(csv_err)?;
+    for r in rows {
+        let solved = r.status == SolveStatus::Solved;
+        w.write_record([
+            r.number.to_string(),
+            r.title.clone(),
+            (solved as u8).to_string(),
+            r.moves.to_string(),
+            r.pushes.to_string(),
+            format!("{:.1}", r.time_ms),
+            r.expanded.to_string(),
+            r.solution.clone(),
+        ])
+        .map_err(csv_err)?;
+    }
+    w.flush().map_err(|e| HarnessError::io(path, e))
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A progress bar over `len` levels when stderr is an interactive terminal
+/// (and not CI), like `arena run`.
+fn progress(len: usize, what: &str) -> Option<indicatif::ProgressBar> {
+    match crate::run::progress_mode(
+        std::io::stderr().is_terminal(),
+        std::env::var_os("CI").is_some(),
+        false,
+    ) {
+        crate::run::ProgressMode::Bar => {
+            let b = indicatif::ProgressBar::new(len as u64);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} {msg} [{bar:30}] {pos}/{len} levels, {elapsed} elapsed, ETA {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            b.set_message(what.to_string());
+            Some(b)
+        }
+        crate::run::ProgressMode::Silent => None,
+    }
+}
+
+/// The levels `arena solve sokoban` works on.
+fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
+    let file = args
+        .levels
+        .as_ref()
+        .map(|f| f.to_string_lossy().into_owned());
+    match (file, &args.level, args.index) {
+        (Some(f), None, None) => resolve(&f, true),
+        (Some(f), Some(n), None) => {
+            let all = resolve(&f, true)?;
+            let count = all.len();
+            let k = n
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&k| (1..=count).contains(&k));
+            match k {
+                Some(k) => Ok(vec![all[k - 1].clone()]),
+                None => Err(HarnessError::Config(format!(
+                    "--level `{n}` with --levels {f}: expected a level number from 1 to {count} (or --index N from 0)"
+                ))),
+            }
+        }
+        (Some(f), None, Some(i)) => {
+            let all = resolve(&f, true)?;
+            let count = all.len();
+            all.into_iter().nth(i).map(|l| vec![l]).ok_or_else(|| {
+                HarnessError::Config(format!(
+                    "--index {i}: {f} has {count} level(s), indexed from 0"
+                ))
+            })
+        }
+        (None, Some(spec), None) => resolve(spec, false),
+        (Some(_), Some(_), Some(_)) => Err(HarnessError::Config(
+            "give --level N or --index N with --levels, not both".into(),
+        )),
+        (None, _, Some(_)) => Err(HarnessError::Config("--index N needs --levels FILE".into())),
+        (None, None, None) => Err(HarnessError::Config(
+            "arena solve sokoban needs --levels FILE [--level N | --index N] or --level SPEC"
+                .into(),
+        )),
+    }
+}
+
+/// `arena solve sokoban`: solve every chosen level (see the module docs),
+/// `--jobs` at a time (default: the number of cores), each within
+/// `--time-limit`. Per level, stderr gets a line (label, title, outcome,
+/// moves, pushes, expansions, time) and stdout the LURD solution or the
+/// outcome word (`timeout`, `unsolvable`, `node-limit`, `unsupported`), in
+/// level order; so with a single level the solution is the last line of
+/// stdout. A summary line closes stderr. `--out` writes the CSV table
+/// (`level, title, solved, moves, pushes, time_ms, expanded, solution`).
+/// Unsolved levels are outcomes, not errors (exit code 0).
+pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let name = args.agent.as_deref().unwrap_or(DEFAULT_AGENT);
+    let opts = solver_options(name, &args.params)?;
+    let levels = solve_targets(args)?;
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let bar = progress(levels.len(), &format!("sokoban {name}"));
+    let log = |r: &LevelRow| {
+        let line = format!(
+            "{} ({}): {}, moves {}, pushes {}, expanded {}, {name}, {:.1} ms",
+            r.label,
+            r.title,
+            r.status.as_str(),
+            r.moves,
+            r.pushes,
+            r.expanded,
+            r.time_ms
+        );
+        match &bar {
+            Some(b) => {
+                b.println(line);
+                b.inc(1);
+            }
+            None => eprintln!("{line}"),
+        }
+    };
+    let started = Instant::now();
+    let rows = solve_levels(&levels, &opts, args.time_limit, jobs, &log)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let io = |e| HarnessError::io("<stdout>", e);
+    for r in &rows {
+        let line = if r.status == SolveStatus::Solved {
+            r.solution.as_str()
+        } else {
+            r.status.as_str()
+        };
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    let solved = rows
+        .iter()
+        .filter(|r| r.status == SolveStatus::Solved)
+        .count();
+    let sum: f64 = rows.iter().map(|r| r.time_ms).sum();
+    eprintln!(
+        "{name}: solved {solved}/{} levels, {:.2} s solving in all, {:.2} s wall, {jobs} job(s), {} per level",
+        rows.len(),
+        sum / 1000.0,
+        started.elapsed().as_secs_f64(),
+        humantime::format_duration(args.time_limit)
+    );
+    if let Some(path) = &args.out {
+        write_csv(path, &rows)?;
+    }
+    Ok(())
+}
+
+/// The median of `v` (sorted in place), 0 when empty.
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// `arena bench sokoban --levels FILE --time-limit 10s -j 2`: the default
+/// solver on every level of FILE (default: the shipped Microban), `-j` at a
+/// time (default: the number of cores), each within the time limit (default
+/// 10 s). Prints the solved count, the total solving time (sum over levels,
+/// unsolved ones counted at the time they took), the wall time, the median
+/// and maximum time of the solved levels, and every level not solved.
+pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let file = args.levels.as_ref().map_or_else(
+        || "microban".to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    let levels = resolve(&file, true)?;
+    let limit = args.time_limit.unwrap_or(Duration::from_secs(10));
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let opts = solver_options(DEFAULT_AGENT, &[])?;
+    let bar = progress(levels.len(), &format!("bench sokoban {file}"));
+    let tick = |_: &LevelRow| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let started = Instant::now();
+    let rows = solve_levels(&levels, &opts, limit, jobs, &tick)?;
+    let wall = started.elapsed().as_secs_f64();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let io = |e| HarnessError::io("<stdout>", e);
+    let solved: Vec<&LevelRow> = rows
+        .iter()
+        .filter(|r| r.status == SolveStatus::Solved)
+        .collect();
+    let sum: f64 = rows.iter().map(|r| r.time_ms).sum::<f64>() / 1000.0;
+    let mut times: Vec<f64> = solved.iter().map(|r| r.time_ms).collect();
+    let max = times.iter().cloned().fold(0.0, f64::max);
+    let med = median(&mut times);
+    writeln!(
+        out,
+        "sokoban solver `{DEFAULT_AGENT}` on {file}: {} levels, {} per level, {jobs} job(s)",
+        rows.len(),
+        humantime::format_duration(limit)
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "solved {}/{}  total {sum:.2} s  wall {wall:.2} s  median {med:.1} ms  max {max:.1} ms (solved levels)",
+        solved.len(),
+        rows.len()
+    )
+    .map_err(io)?;
+    let failed: Vec<&LevelRow> = rows
+        .iter()
+        .filter(|r| r.status != SolveStatus::Solved)
+        .collect();
+    if failed.is_empty() {
+        writeln!(out, "failures: none").map_err(io)?;
+    } else {
+        writeln!(out, "failures:").map_err(io)?;
+        for r in failed {
+            writeln!(
+                out,
+                "  level {} ({}): {} after {:.2} s, {} expanded",
+                r.number,
+                r.title,
+                r.status.as_str(),
+                r.time_ms / 1000.0,
+                r.expanded
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! `arena solve sokoban` and `arena bench sokoban` as a user meets them.
+//! Solutions are checked with the independent replay of
+//! `games::sokoban::replay`.
+
+use games::sokoban::{parse_levels, replay};
+use std::process::Command;
+
+fn arena(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("RUST_BACKTRACE")
+        .env("CI", "1")
+        .output()
+        .expect("arena runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Three levels: one push; unsolvable (a box in a corner, off its goal);
+/// Microban 2 (3 pushes at best).
+const THREE: &str = "\
+; one push
+#####
+#@$.#
+#####
+
+; cornered
+#####
+#$  #
+# @.#
+#####
+
+; 2
+######
+#    #
+# #@ #
+# $* #
+# .* #
+#    #
+######
+";
+
+fn three_file(dir: &tempfile::TempDir) -> String {
+    let file = dir.path().join("three.xsb");
+    std::fs::write(&file, THREE).unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+#[test]
+fn one_level_prints_its_solution_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = three_file(&dir);
+    let levels = parse_levels(THREE).unwrap();
+    // --level N counts from 1 (as the CSV's `level` column), --index N from 0.
+    for (flag, n) in [("--level", "3"), ("--index", "2")] {
+        for agent in ["biastar", "astar", "bfs", "greedy", "wastar"] {
+            let (code, out, err) = arena(&[
+                "solve", "sokoban", "--levels", &f, flag, n, "--agent", agent,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let lurd = out.lines().last().unwrap();
+            let check = replay(&levels[2], lurd).unwrap();
+            assert!(check.solved, "{agent}: {lurd}");
+            if agent == "astar" || agent == "bfs" {
+                assert_eq!(check.pushes, 3, "{agent}: push-optimal");
+            }
+            assert!(
+                err.contains(&format!(
+                    "(2): solved, moves {}, pushes {}",
+                    check.moves, check.pushes
+                )),
+                "{err}"
+            );
+            assert!(err.contains("solved 1/1 levels"), "{err}");
+        }
+    }
+    // A level spec alone, as in configs.
+    let (code, out, _) = arena(&["solve", "sokoban", "--level", "microban:1"]);
+    assert_eq!(code, 0);
+    let m1 = parse_levels(games::sokoban::MICROBAN).unwrap().remove(0);
+    assert!(replay(&m1, out.lines().last().unwrap()).unwrap().solved);
+}
+
+#[test]
+fn a_file_gives_one_line_and_one_csv_row_per_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = three_file(&dir);
+    let csv = dir.path().join("out/three.csv");
+    let (code, out, err) = arena(&[
+        "solve",
+        "sokoban",
+        "--levels",
+        &f,
+        "--jobs",
+        "2",
+        "--time-limit",
+        "10s",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], "R");
+    assert_eq!(lines[1], "unsolvable");
+    assert!(err.contains("solved 2/3 levels"), "{err}");
+    assert!(err.contains("(cornered): unsolvable"), "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        rows[0],
+        "level,title,solved,moves,pushes,time_ms,expanded,solution"
+    );
+    assert_eq!(rows.len(), 4);
+    assert!(rows[1].starts_with("1,one push,1,1,1,"), "{}", rows[1]);
+    assert!(rows[1].ends_with(",R"), "{}", rows[1]);
+    assert!(rows[2].starts_with("2,cornered,0,0,0,"), "{}", rows[2]);
+    assert!(
+        rows[2].ends_with(','),
+        "unsolved: empty solution: {}",
+        rows[2]
+    );
+    let fields: Vec<&str> = rows[3].split(',').collect();
+    assert_eq!(fields.len(), 8);
+    assert_eq!((fields[0], fields[1], fields[2]), ("3", "2", "1"));
+    let levels = parse_levels(THREE).unwrap();
+    let check = replay(&levels[2], fields[7]).unwrap();
+    assert!(check.solved);
+    assert_eq!(
+        (fields[3], fields[4]),
+        (
+            check.moves.to_string().as_str(),
+            check.pushes.to_string().as_str()
+        )
+    );
+    // The file written is what `arena verify sokoban` reads.
+    let (code, out, err) = arena(&[
+        "verify",
+        "sokoban",
+        "--levels",
+        &f,
+        "--solutions",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_search_cut_by_the_time_limit_is_an_outcome() {
+    // Microban 153 is far beyond 1 ms.
+    let (code, out, err) = arena(&[
+        "solve",
+        "sokoban",
+        "--level",
+        "microban:153",
+        "--time-limit",
+        "1ms",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "timeout");
+    assert!(err.contains("(153): timeout, moves 0, pushes 0"), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_config_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = three_file(&dir);
+    for (args, needle) in [
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--agent", "dijkstra"],
+            "not a Sokoban solver",
+        ),
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--agent", "random"],
+            "not a Sokoban solver",
+        ),
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--level", "4"],
+            "expected a level number from 1 to 3",
+        ),
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--level", "0"],
+            "expected a level number from 1 to 3",
+        ),
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--index", "3"],
+            "indexed from 0",
+        ),
+        (vec!["solve", "sokoban", "--index", "1"], "needs --levels"),
+        (vec!["solve", "sokoban"], "needs --levels FILE"),
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--param", "depth=2"],
+            "has no parameter `depth`",
+        ),
+        (
+            vec![
+                "solve",
+                "sokoban",
+                "--levels",
+                &f,
+                "--agent",
+                "wastar",
+                "--param",
+                "weight=-1",
+            ],
+            "expected a number from 0 to 1000",
+        ),
+    ] {
+        let (code, _, err) = arena(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // A missing file names itself.
+    let (code, _, err) = arena(&["solve", "sokoban", "--levels", "no/such.xsb"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no/such.xsb"), "{err}");
+}
+
+#[test]
+fn bench_prints_the_count_times_and_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = three_file(&dir);
+    let (code, out, err) = arena(&[
+        "bench",
+        "sokoban",
+        "--levels",
+        &f,
+        "--time-limit",
+        "10s",
+        "-j",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3 levels, 10s per level, 2 job(s)"), "{out}");
+    assert!(out.contains("solved 2/3  total "), "{out}");
+    assert!(out.contains("median "), "{out}");
+    assert!(
+        out.contains("failures:\n  level 2 (cornered): unsolvable after"),
+        "{out}"
+    );
+}
