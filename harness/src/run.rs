@@ -192,7 +192,11 @@ pub fn run_config<G: ArenaGame>(
     })
 }
 
-/// `arena list`: games, built-in levels and agents.
+/// How many levels `arena list` shows per game when listing every game.
+const LIST_LEVELS: usize = 8;
+
+/// `arena list`: games, built-in levels and agents (all of a game's levels
+/// when only that game is asked for).
 pub fn list(game: Option<&str>, out: &mut dyn Write) -> Result<(), HarnessError> {
     let io = |e| HarnessError::io("<stdout>", e);
     let kinds: Vec<crate::games::GameKind> = match game {
@@ -203,8 +207,26 @@ pub fn list(game: Option<&str>, out: &mut dyn Write) -> Result<(), HarnessError>
         crate::with_game!(kind, G => {
             writeln!(out, "{}: {}", G::NAME, G::DESCRIPTION).map_err(io)?;
             writeln!(out, "  levels:").map_err(io)?;
-            for l in G::builtin_levels() {
+            let levels = G::builtin_levels();
+            // A long list (Sokoban's Microban) is shortened unless this game was asked for.
+            let shown = if game.is_none() && levels.len() > LIST_LEVELS {
+                LIST_LEVELS - 1
+            } else {
+                levels.len()
+            };
+            for l in &levels[..shown] {
                 writeln!(out, "    {:<16} {}", l.name, l.description).map_err(io)?;
+            }
+            if shown < levels.len() {
+                let last = &levels[levels.len() - 1];
+                writeln!(
+                    out,
+                    "    ...              {} more, to {} (`arena list {}` shows all)",
+                    levels.len() - shown,
+                    last.name,
+                    G::NAME
+                )
+                .map_err(io)?;
             }
             writeln!(out, "  agents:").map_err(io)?;
             for a in G::agents() {
