@@ -83,6 +83,15 @@ pub fn read_level_file<G: ArenaGame>(spec: &str) -> Result<String, HarnessError>
     }
 }
 
+/// Parse a `--size` argument of the form `AxB` (either case of `x`) into
+/// its two numbers; `expected` completes the error message, e.g.
+/// `"MxN (rows x columns), e.g. 12x20"`.
+pub fn parse_size(size: &str, expected: &str) -> Result<(usize, usize), HarnessError> {
+    size.split_once(['x', 'X'])
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+        .ok_or_else(|| HarnessError::Config(format!("--size `{size}`: expected {expected}")))
+}
+
 /// Build agent `name` for game `G`: a built-in agent of the game, or one of
 /// the game-independent `fixture-*` agents (see [`agents::fixtures`]).
 pub fn build_agent<G: ArenaGame>(

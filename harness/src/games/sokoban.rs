@@ -508,19 +508,8 @@ pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError
 /// `--min-score 0`. Same arguments, same levels.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let size = args.size.as_deref().unwrap_or("10x10");
-    let (width, height) = size
-        .split_once(['x', 'X'])
-        .and_then(|(w, h)| {
-            Some((
-                w.trim().parse::<usize>().ok()?,
-                h.trim().parse::<usize>().ok()?,
-            ))
-        })
-        .ok_or_else(|| {
-            HarnessError::Config(format!(
-                "--size `{size}`: expected WxH (columns x rows, walls included), e.g. 10x10"
-            ))
-        })?;
+    let (width, height) =
+        super::parse_size(size, "WxH (columns x rows, walls included), e.g. 10x10")?;
     let min_score = args.min_score.unwrap_or(0.0);
     if !min_score.is_finite() {
         return Err(HarnessError::Config(format!(

@@ -260,19 +260,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// Defaults: `--size 10x10`, `--food 6`.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let size = args.size.as_deref().unwrap_or("10x10");
-    let (rows, cols) = size
-        .split_once(['x', 'X'])
-        .and_then(|(m, n)| {
-            Some((
-                m.trim().parse::<usize>().ok()?,
-                n.trim().parse::<usize>().ok()?,
-            ))
-        })
-        .ok_or_else(|| {
-            HarnessError::Config(format!(
-                "--size `{size}`: expected MxN (rows x columns), e.g. 12x20"
-            ))
-        })?;
+    let (rows, cols) = super::parse_size(size, "MxN (rows x columns), e.g. 12x20")?;
     let food = args.food.unwrap_or(6);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let got = games::supply::generate(&mut rng, rows, cols, food, args.count)
