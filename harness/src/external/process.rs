@@ -48,6 +48,14 @@ enum Event {
     Error(String),
 }
 
+/// What [`AgentProcess::next_event`] saw first.
+enum Got {
+    /// An event of the stdout reader (`None`: the reader is gone).
+    Ev(Option<Event>),
+    /// The process exited.
+    Exit(std::io::Result<ExitStatus>),
+}
+
 /// The result of waiting for one line.
 #[derive(Debug)]
 pub enum Received {
@@ -338,55 +346,14 @@ impl AgentProcess {
                 detail: "the agent was already stopped".into(),
             });
         }
-        enum Got {
-            Ev(Option<Event>),
-            Exit(std::io::Result<ExitStatus>),
-        }
-        let rt = super::runtime();
         let held = self.held.take();
-        let events = &mut self.events;
-        let child = &mut self.child;
-        let got = rt.block_on(async {
-            if let Some(ev) = held {
-                return Ok(Got::Ev(Some(ev)));
-            }
-            tokio::time::timeout_at(deadline.into(), async {
-                tokio::select! {
-                    biased;
-                    ev = events.recv() => Got::Ev(ev),
-                    st = child.wait() => Got::Exit(st),
-                }
-            })
-            .await
-        });
-        match got {
-            Err(_) => Received::TimedOut,
-            Ok(Got::Ev(Some(Event::Line(l, at)))) => {
+        match self.next_event(held, deadline) {
+            None => Received::TimedOut,
+            Some(Got::Ev(Some(Event::Line(l, at)))) => {
                 self.last_output_at = Some(at);
                 Received::Line(l)
             }
-            Ok(Got::Ev(Some(Event::LineTooLong(kb)))) => {
-                self.stop();
-                Received::Failed(Failure {
-                    outcome: Outcome::OutputLimit,
-                    detail: format!("an output line exceeded {kb} KiB without a newline"),
-                })
-            }
-            Ok(Got::Ev(Some(Event::OutputTooLong(kb)))) => {
-                self.stop();
-                Received::Failed(Failure {
-                    outcome: Outcome::OutputLimit,
-                    detail: format!("total output exceeded {kb} KiB"),
-                })
-            }
-            Ok(Got::Ev(Some(Event::Error(e)))) => {
-                self.stop();
-                Received::Failed(Failure {
-                    outcome: Outcome::Crash,
-                    detail: format!("reading the agent's output failed: {e}"),
-                })
-            }
-            Ok(Got::Ev(Some(Event::Eof(_))) | Got::Ev(None)) => {
+            Some(Got::Ev(Some(Event::Eof(_))) | Got::Ev(None)) => {
                 // stdout closed: the process is exiting (or closed it on purpose).
                 let rt = super::runtime();
                 let child = &mut self.child;
@@ -398,11 +365,12 @@ impl AgentProcess {
                 self.stop();
                 Received::Failed(self.exit_failure("closed its output"))
             }
-            Ok(Got::Exit(st)) => {
+            Some(Got::Exit(st)) => {
                 self.status = st.ok();
                 self.stop();
                 Received::Failed(self.exit_failure("exited"))
             }
+            Some(Got::Ev(Some(other))) => Received::Failed(self.event_failure(other)),
         }
     }
 
@@ -441,43 +409,46 @@ impl AgentProcess {
                 Some(other) => Output::Failed(self.event_failure(other)),
             };
         }
-        enum Got {
-            Ev(Option<Event>),
-            Exit(std::io::Result<ExitStatus>),
-        }
-        let events = &mut self.events;
-        let child = &mut self.child;
-        let got = rt.block_on(async {
-            if let Some(ev) = held {
-                return Ok(Got::Ev(Some(ev)));
-            }
-            tokio::time::timeout_at(deadline.into(), async {
-                tokio::select! {
-                    biased;
-                    ev = events.recv() => Got::Ev(ev),
-                    st = child.wait() => Got::Exit(st),
-                }
-            })
-            .await
-        });
-        match got {
-            Err(_) => Output::TimedOut,
-            Ok(Got::Ev(Some(Event::Line(l, at)))) => {
+        match self.next_event(held, deadline) {
+            None => Output::TimedOut,
+            Some(Got::Ev(Some(Event::Line(l, at)))) => {
                 self.last_output_at = Some(at);
                 Output::Line(l)
             }
-            Ok(Got::Ev(Some(Event::Eof(at)))) => {
+            Some(Got::Ev(Some(Event::Eof(at)))) => {
                 self.last_output_at = Some(at);
                 self.await_exit(deadline)
             }
-            Ok(Got::Ev(None)) => self.await_exit(deadline),
-            Ok(Got::Ev(Some(other))) => Output::Failed(self.event_failure(other)),
-            Ok(Got::Exit(st)) => {
+            Some(Got::Ev(None)) => self.await_exit(deadline),
+            Some(Got::Ev(Some(other))) => Output::Failed(self.event_failure(other)),
+            Some(Got::Exit(st)) => {
                 self.status = st.ok();
                 self.exited_at = Some(Instant::now());
                 self.recv_output(deadline)
             }
         }
+    }
+
+    /// The next event of the stdout reader (`held`, if one was put back) or
+    /// the process's exit, whichever comes first; `None` at `deadline`.
+    fn next_event(&mut self, held: Option<Event>, deadline: Instant) -> Option<Got> {
+        if let Some(ev) = held {
+            return Some(Got::Ev(Some(ev)));
+        }
+        let events = &mut self.events;
+        let child = &mut self.child;
+        super::runtime()
+            .block_on(async {
+                tokio::time::timeout_at(deadline.into(), async {
+                    tokio::select! {
+                        biased;
+                        ev = events.recv() => Got::Ev(ev),
+                        st = child.wait() => Got::Exit(st),
+                    }
+                })
+                .await
+            })
+            .ok()
     }
 
     /// stdout is closed: the answer ends when the process exits (by `deadline`).
