@@ -1,19 +1,7 @@
 //! `arena trace snake` (the conformance contract) and a small Snake tournament.
 
-use std::process::Command;
-
-fn arena(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("arena runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::arena;
 
 #[test]
 fn trace_snake_follows_the_contract() {

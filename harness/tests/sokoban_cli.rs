@@ -1,20 +1,7 @@
 //! `arena trace/verify/generate/run` on Sokoban as a user meets them.
 
-use std::process::Command;
-
-fn arena(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("arena runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::arena;
 
 /// Microban 1 and the listed push-optimal solution (8 pushes, 33 moves).
 const M1_SOLUTION: &str = "dlUrrrdLullddrUluRuulDrddrruLdlUU";

@@ -3,22 +3,9 @@
 //! `games::sokoban::replay`.
 
 use games::sokoban::{parse_levels, replay};
-use std::process::Command;
 
-fn arena(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("RUST_BACKTRACE")
-        .env("CI", "1")
-        .output()
-        .expect("arena runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::arena;
 
 /// Three levels: one push; unsolvable (a box in a corner, off its goal);
 /// Microban 2 (3 pushes at best).

@@ -1,20 +1,7 @@
 //! `arena solve supply` and `arena generate supply` as a user meets them.
 
-use std::process::Command;
-
-fn arena(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("arena runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::arena;
 
 const TWO: &str = "; detour through the supply cell\n2 7 4\n3 0 0 0 0 0 4\n0 0 0 0 2 0 0\n\n; unsolvable: 4 moves, T = 3\n1 5 3\n@...E\n";
 

@@ -1,21 +1,9 @@
 //! `arena perft xiangqi` and Xiangqi levels, as a user meets them.
 
 use harness::games::ArenaGame;
-use std::process::Command;
 
-fn arena(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("arena runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::arena;
 
 #[test]
 fn perft_divide_lists_root_moves_then_the_total() {
