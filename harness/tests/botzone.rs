@@ -78,11 +78,18 @@ fn log(out: &RunOutput, row: &EpisodeRow) -> String {
     std::fs::read_to_string(&p).unwrap_or_default()
 }
 
-/// The JSON objects of the lines of `log` starting with `tag`.
+/// The JSON objects of the lines of `log` starting with `tag` (the first
+/// value on the line: whatever follows it is not the trace's).
 fn traces(log: &str, tag: &str) -> Vec<Value> {
     log.lines()
         .filter_map(|l| l.strip_prefix(tag))
-        .map(|j| serde_json::from_str(j.trim()).unwrap())
+        .map(|j| {
+            serde_json::Deserializer::from_str(j.trim())
+                .into_iter::<Value>()
+                .next()
+                .unwrap_or_else(|| panic!("no JSON after {tag:?} in {j:?}"))
+                .unwrap_or_else(|e| panic!("bad trace {j:?}: {e}\n{log}"))
+        })
         .collect()
 }
 

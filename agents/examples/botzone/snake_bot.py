@@ -116,16 +116,16 @@ def main():
         games += 1
 
     if "--trace" in sys.argv:
-        print(
-            "arena-trace " + json.dumps({
-                "pid": os.getpid(),
-                "round": game.round,
-                "me": game.me,
-                "bodies": game.bodies,
-                "games": games,
-            }),
-            file=sys.stderr,
-        )
+        # One write per line: with PYTHONUNBUFFERED, print() would send the
+        # text and its newline in two writes.
+        sys.stderr.write("arena-trace " + json.dumps({
+            "pid": os.getpid(),
+            "round": game.round,
+            "me": game.me,
+            "bodies": game.bodies,
+            "games": games,
+        }) + "\n")
+        sys.stderr.flush()
 
     choices = [d for d in range(4) if game.safe(d)] or list(range(4))
     print(json.dumps({

@@ -94,9 +94,12 @@ class Game:
 
 def answer(game):
     if "--trace" in sys.argv:
-        print("arena-trace " + json.dumps({
+        # One write per line: with PYTHONUNBUFFERED, print() would send the
+        # text and its newline in two writes.
+        sys.stderr.write("arena-trace " + json.dumps({
             "pid": os.getpid(), "round": game.round, "me": game.me, "bodies": game.bodies,
-        }), file=sys.stderr, flush=True)
+        }) + "\n")
+        sys.stderr.flush()
     choices = [d for d in range(4) if game.safe(d)] or list(range(4))
     d = random.choice(choices)
     print(json.dumps({"response": {"direction": d}}))

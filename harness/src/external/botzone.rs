@@ -35,7 +35,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::io::Write;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -363,7 +363,10 @@ impl<G: ArenaGame> BotzoneBot<G> {
         if used >= cap {
             return;
         }
-        let line = format!("[arena] {text}\n");
+        // Start on a line of its own even when the bot's last stderr write
+        // left a line unfinished (its newline may still be in the pipe).
+        let newline = ends_mid_line(path);
+        let line = format!("{}[arena] {text}\n", if newline { "\n" } else { "" });
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
@@ -615,6 +618,16 @@ impl<G: ArenaGame> Contestant<G> for BotzoneBot<G> {
     fn stats(&mut self) -> AgentStats {
         AgentStats::default()
     }
+}
+
+/// Whether the file at `path` is non-empty and does not end with a newline.
+fn ends_mid_line(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::End(-1)).is_ok() && f.read_exact(&mut last).is_ok() && last[0] != b'\n'
 }
 
 #[cfg(test)]

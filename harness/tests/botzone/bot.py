@@ -34,7 +34,9 @@ KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 def trace(**kw):
     kw["pid"] = os.getpid()
-    print("bot-trace " + json.dumps(kw), file=sys.stderr, flush=True)
+    # One write per line (print() makes two when Python runs unbuffered).
+    sys.stderr.write("bot-trace " + json.dumps(kw) + "\n")
+    sys.stderr.flush()
 
 
 def say(obj, keep=False):
