@@ -32,8 +32,9 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "bait" => crate::games::bait::solve(args, out),
         "supply" => crate::games::supply::solve(args, out),
-        other => Err(unsupported("solve", other, &["supply"])),
+        other => Err(unsupported("solve", other, &["bait", "supply"])),
     }
 }
 
@@ -62,8 +63,9 @@ pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "bait" => crate::games::bait::bench(args, out),
         "snake" => crate::games::snake::bench(args, out),
         "xiangqi" => crate::games::xiangqi::bench(args, out),
-        other => Err(unsupported("bench", other, &["snake", "xiangqi"])),
+        other => Err(unsupported("bench", other, &["bait", "snake", "xiangqi"])),
     }
 }
