@@ -25,13 +25,12 @@
 //! from the same position, and cannot cycle).
 
 use super::heuristic::{astar_estimate, AstarWeights, MapCache, WalkCosts};
-use super::search::{Planner, SearchState, POLL};
+use super::search::{Pacer, Planner, SearchState, POLL};
 use super::table::{Insert, KeyTable};
 use games::bait::{Bait, BaitAction};
 use games::{Game, Timer};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
-use std::time::Duration;
 
 /// Fixed-point scale of `f` in the queue.
 const SCALE: f64 = 1024.0;
@@ -157,14 +156,14 @@ impl Planner for Astar {
         self.push(0, 0, h, slot);
     }
 
-    fn search(&mut self, timer: &dyn Timer, stop: Duration) -> SearchState {
+    fn search(&mut self, timer: &dyn Timer, pacer: &mut Pacer) -> SearchState {
         if let Some(end) = &self.end {
             return end.clone();
         }
         let mut polled = 0u64;
         loop {
             polled += 1;
-            if polled.is_multiple_of(POLL / 4) && timer.elapsed() >= stop {
+            if polled.is_multiple_of(POLL / 4) && pacer.expired(timer) {
                 return SearchState::Searching;
             }
             let Some((_, g, Reverse(node), slot)) = self.open.pop() else {

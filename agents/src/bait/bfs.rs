@@ -13,12 +13,11 @@
 //! (GVGAI's level 3: its positions grow about 1.7-fold per action and the
 //! shortest win is over 40 actions deep) end as [`SearchState::Full`].
 
-use super::search::{path_to, Planner, SearchState, POLL};
+use super::search::{path_to, Pacer, Planner, SearchState, POLL};
 use super::table::{Insert, KeyTable};
 use games::bait::{Bait, BaitAction};
 use games::{Game, Timer};
 use std::collections::VecDeque;
-use std::time::Duration;
 
 /// The breadth-first planner.
 pub struct Bfs {
@@ -63,14 +62,14 @@ impl Planner for Bfs {
         }
     }
 
-    fn search(&mut self, timer: &dyn Timer, stop: Duration) -> SearchState {
+    fn search(&mut self, timer: &dyn Timer, pacer: &mut Pacer) -> SearchState {
         if let Some(end) = &self.end {
             return end.clone();
         }
         let mut polled = 0u64;
         loop {
             polled += 1;
-            if polled.is_multiple_of(POLL) && timer.elapsed() >= stop {
+            if polled.is_multiple_of(POLL) && pacer.expired(timer) {
                 return SearchState::Searching;
             }
             let Some((state, idx)) = self.queue.pop_front() else {

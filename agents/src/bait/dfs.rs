@@ -9,11 +9,10 @@
 //! set of 64-bit keys); the path is at most as long as the game has ticks
 //! left, since a longer plan could not be played out.
 
-use super::search::{Planner, SearchState, POLL};
+use super::search::{Pacer, Planner, SearchState, POLL};
 use super::table::{Insert, KeyTable};
 use games::bait::{Bait, BaitAction};
 use games::{Game, Timer};
-use std::time::Duration;
 
 struct Frame {
     state: Bait,
@@ -63,14 +62,14 @@ impl Planner for Dfs {
         }
     }
 
-    fn search(&mut self, timer: &dyn Timer, stop: Duration) -> SearchState {
+    fn search(&mut self, timer: &dyn Timer, pacer: &mut Pacer) -> SearchState {
         if let Some(end) = &self.end {
             return end.clone();
         }
         let mut polled = 0u64;
         loop {
             polled += 1;
-            if polled.is_multiple_of(POLL) && timer.elapsed() >= stop {
+            if polled.is_multiple_of(POLL) && pacer.expired(timer) {
                 return SearchState::Searching;
             }
             let depth = self.stack.len();

@@ -17,14 +17,13 @@
 //! Ties are broken by seeded noise.
 
 use super::heuristic::{dls_value, MapCache, WalkCosts};
-use super::search::stop_time;
+use super::search::Pacer;
 use super::table::{Insert, KeyTable};
 use games::bait::{Bait, BaitAction};
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
-use std::time::Duration;
 
 /// The depth-limited search agent.
 pub struct Dls {
@@ -36,12 +35,13 @@ pub struct Dls {
     history: HashMap<u64, u32>,
     rng: ChaCha8Rng,
     expanded: u64,
+    pacer: Pacer,
 }
 
 /// One iteration's search context.
 struct Ctx<'a> {
     timer: &'a dyn Timer,
-    stop: Duration,
+    pacer: &'a mut Pacer,
     polled: u64,
     interrupted: bool,
     /// Best leaf value and the first action leading to it.
@@ -61,6 +61,7 @@ impl Dls {
             history: HashMap::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             expanded: 0,
+            pacer: Pacer::default(),
         }
     }
 
@@ -83,7 +84,7 @@ impl Dls {
             return;
         }
         ctx.polled += 1;
-        if ctx.polled.is_multiple_of(64) && ctx.timer.elapsed() >= ctx.stop {
+        if ctx.polled.is_multiple_of(64) && ctx.pacer.expired(ctx.timer) {
             ctx.interrupted = true;
         }
         if ctx.interrupted {
@@ -123,14 +124,15 @@ impl Agent<Bait> for Dls {
             self.maps = Some(MapCache::new(state, WalkCosts::default(), 16 << 20));
         }
         *self.history.entry(state.key()).or_insert(0) += 1;
-        let stop = stop_time(timer);
+        let mut pacer = self.pacer;
+        pacer.start(timer);
         let mut choice = None;
         for limit in 1..=self.max_depth {
             self.table.clear();
             let _ = self.table.insert(state.key(), limit);
             let mut ctx = Ctx {
                 timer,
-                stop,
+                pacer: &mut pacer,
                 polled: 0,
                 interrupted: false,
                 best: (f64::NEG_INFINITY, BaitAction::Nil),
@@ -145,6 +147,7 @@ impl Agent<Bait> for Dls {
                 break;
             }
         }
+        self.pacer = pacer;
         choice.unwrap_or(BaitAction::Nil)
     }
 

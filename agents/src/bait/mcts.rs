@@ -18,10 +18,11 @@
 //! The action played is the root child visited most (the best mean value if
 //! all were visited equally). The actions are GVGAI's four moves (NIL is not
 //! among the avatar's available actions). The loop stops when the time left
-//! before [`stop_time`] is under twice the mean iteration time, like the
-//! sample's `remaining > 2 · avgTimeTaken` test.
+//! before the safety margin ([`Pacer`]) is under twice the mean iteration
+//! time, like the sample's `remaining > 2 · avgTimeTaken` test (whose margin
+//! is 5 ms).
 
-use super::search::stop_time;
+use super::search::Pacer;
 use games::bait::{Bait, BaitAction};
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use rand::{Rng, SeedableRng};
@@ -64,6 +65,7 @@ pub struct Mcts {
     rng: ChaCha8Rng,
     nodes: Vec<Node>,
     expanded: u64,
+    pacer: Pacer,
 }
 
 fn noise(v: f64, r: f64) -> f64 {
@@ -97,8 +99,9 @@ impl Mcts {
             rollout_depth: rollout_depth.max(1),
             max_iterations,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            nodes: Vec::new(),
+            nodes: Vec::with_capacity(1 << 16),
             expanded: 0,
+            pacer: Pacer::default(),
         }
     }
 
@@ -211,22 +214,24 @@ impl Agent<Bait> for Mcts {
     fn act(&mut self, state: &Bait, _seat: Seat, timer: &dyn Timer) -> BaitAction {
         self.nodes.clear();
         self.nodes.push(Node::new(NONE, 0));
-        let stop = stop_time(timer);
-        let start = timer.elapsed();
-        let cap = match (self.max_iterations, stop == Duration::MAX) {
+        self.pacer.start(timer);
+        let start = self.pacer.last();
+        let cap = match (self.max_iterations, self.pacer.unlimited()) {
             (0, true) => 10_000,
             (0, false) => u32::MAX,
             (n, _) => n,
         };
         let mut iterations = 0u32;
         while iterations < cap {
-            let now = timer.elapsed();
-            let mean = if iterations == 0 {
+            // Like the sample: go on while the time left exceeds twice the
+            // mean iteration time (measured up to the previous clock read,
+            // one read per iteration).
+            let mean = if iterations < 2 {
                 Duration::ZERO
             } else {
-                (now.saturating_sub(start)) / iterations
+                self.pacer.last().saturating_sub(start) / (iterations - 1)
             };
-            if now.saturating_add(2 * mean) >= stop {
+            if self.pacer.expired_after(timer, 2 * mean) {
                 break;
             }
             self.iterate(state);

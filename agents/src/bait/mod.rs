@@ -282,7 +282,9 @@ pub fn solve(
     if let Some(mut p) = planner(name, params)? {
         let _ = params.bool(name, "init_search", true)?;
         p.reset(state);
-        let r = p.search(timer, search::stop_time(timer));
+        let mut pacer = search::Pacer::default();
+        pacer.start(timer);
+        let r = p.search(timer, &mut pacer);
         let (outcome, plan) = match r {
             SearchState::Found(plan) => (SolveOutcome::Solved, plan),
             SearchState::Exhausted => (SolveOutcome::NoWin, Vec::new()),

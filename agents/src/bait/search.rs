@@ -5,7 +5,8 @@
 //! # Playing a planner
 //! The search starts in `init` (GVGAI gives a controller 1 s to set up) and
 //! continues in the acts until it ends: every call searches until the
-//! budget minus a safety margin ([`stop_time`]) and, while no plan is found,
+//! budget minus a safety margin ([`stop_time`], widened under load by
+//! [`Pacer`]) and, while no plan is found,
 //! the agent answers NIL. NIL leaves a Bait position unchanged (only the tick
 //! moves, and positions ignore the tick), so the search tree stays rooted at
 //! the position the agent is in and no work is lost between acts.
@@ -44,6 +45,69 @@ pub fn stop_time(timer: &dyn Timer) -> Duration {
     b.saturating_sub(margin)
 }
 
+/// The clock discipline of one agent: when to stop a decision.
+///
+/// A decision stops at [`stop_time`], earlier by twice the longest *gap*
+/// the agent has seen lately (at most a quarter of the budget more): the
+/// time between two consecutive clock reads of its search loop, and the
+/// time it waited before its code ran (the harness starts the clock before
+/// handing the state over). A gap longer than the loop's work means the
+/// thread was descheduled, and it can be again just before it returns; on a
+/// quiet machine the gaps are microseconds and change nothing, on a loaded
+/// one the agent leaves itself that much more room. The longest gap decays
+/// by 1/8 per decision.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pacer {
+    stop: Duration,
+    last: Duration,
+    gap: Duration,
+    cap: Duration,
+}
+
+impl Pacer {
+    /// Start a decision timed by `timer`; call it first thing.
+    pub fn start(&mut self, timer: &dyn Timer) {
+        self.stop = stop_time(timer);
+        self.cap = if self.stop == Duration::MAX {
+            Duration::ZERO
+        } else {
+            timer.budget() / 4
+        };
+        self.last = timer.elapsed();
+        self.gap = (self.gap * 7 / 8).max(self.last);
+    }
+
+    /// Read the clock: whether the decision must stop now.
+    #[inline]
+    pub fn expired(&mut self, timer: &dyn Timer) -> bool {
+        let now = timer.elapsed();
+        self.gap = self.gap.max(now.saturating_sub(self.last));
+        self.last = now;
+        now.saturating_add((2 * self.gap).min(self.cap)) >= self.stop
+    }
+
+    /// Whether the decision must stop if the next step takes `next` more.
+    #[inline]
+    pub fn expired_after(&mut self, timer: &dyn Timer, next: Duration) -> bool {
+        let now = timer.elapsed();
+        self.gap = self.gap.max(now.saturating_sub(self.last));
+        self.last = now;
+        now.saturating_add((2 * self.gap).min(self.cap))
+            .saturating_add(next)
+            >= self.stop
+    }
+
+    /// The clock's last reading (by [`Pacer::start`] or an expiry check).
+    pub fn last(&self) -> Duration {
+        self.last
+    }
+
+    /// Whether the decision has no time limit (an unlimited timer).
+    pub fn unlimited(&self) -> bool {
+        self.stop == Duration::MAX
+    }
+}
+
 /// How a call to [`Planner::search`] ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchState {
@@ -62,8 +126,9 @@ pub enum SearchState {
 pub trait Planner: Send {
     /// Start a new search rooted at `root` (buffers are kept and reused).
     fn reset(&mut self, root: &Bait);
-    /// Search until a plan is found, the search ends, or `timer` reaches `stop`.
-    fn search(&mut self, timer: &dyn Timer, stop: Duration) -> SearchState;
+    /// Search until a plan is found, the search ends, or `pacer` says stop
+    /// (the caller has started it).
+    fn search(&mut self, timer: &dyn Timer, pacer: &mut Pacer) -> SearchState;
     /// Nodes expanded (successors generated) since the planner was made.
     fn expanded(&self) -> u64;
     /// After [`SearchState::Full`]: a path toward the most promising
@@ -78,8 +143,8 @@ impl Planner for Box<dyn Planner> {
     fn reset(&mut self, root: &Bait) {
         (**self).reset(root)
     }
-    fn search(&mut self, timer: &dyn Timer, stop: Duration) -> SearchState {
-        (**self).search(timer, stop)
+    fn search(&mut self, timer: &dyn Timer, pacer: &mut Pacer) -> SearchState {
+        (**self).search(timer, pacer)
     }
     fn expanded(&self) -> u64 {
         (**self).expanded()
@@ -110,6 +175,7 @@ pub struct PlanningAgent<P: Planner> {
     pos: usize,
     search_in_init: bool,
     fallback: OneStepLookahead,
+    pacer: Pacer,
 }
 
 impl<P: Planner> PlanningAgent<P> {
@@ -124,6 +190,7 @@ impl<P: Planner> PlanningAgent<P> {
             pos: 0,
             search_in_init,
             fallback: OneStepLookahead::new(seed),
+            pacer: Pacer::default(),
         }
     }
 
@@ -146,7 +213,8 @@ impl<P: Planner> PlanningAgent<P> {
 
     /// Search from `state` (the root) until `timer` stops; switch mode on the outcome.
     fn run_search(&mut self, state: &Bait, timer: &dyn Timer) {
-        match self.planner.search(timer, stop_time(timer)) {
+        self.pacer.start(timer);
+        match self.planner.search(timer, &mut self.pacer) {
             SearchState::Found(plan) => self.start_plan(state, plan),
             SearchState::Searching => {}
             SearchState::Exhausted => self.mode = Mode::GivenUp,

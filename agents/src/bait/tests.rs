@@ -431,3 +431,54 @@ fn bad_parameters_are_errors() {
         "{e}"
     );
 }
+
+/// A timer whose clock reads follow a script (then stay at the last value).
+struct Scripted {
+    reads: std::sync::Mutex<Vec<u64>>,
+    budget: Duration,
+}
+
+impl Timer for Scripted {
+    fn elapsed(&self) -> Duration {
+        let mut r = self.reads.lock().unwrap();
+        let v = if r.len() > 1 { r.remove(0) } else { r[0] };
+        Duration::from_millis(v)
+    }
+    fn budget(&self) -> Duration {
+        self.budget
+    }
+}
+
+#[test]
+fn the_pacer_stops_earlier_after_a_long_gap() {
+    let timer = |reads: Vec<u64>| Scripted {
+        reads: std::sync::Mutex::new(reads),
+        budget: Duration::from_millis(40),
+    };
+    // Quiet: reads 1 ms apart; stops at the 30 ms of stop_time (+2 ms).
+    let mut p = search::Pacer::default();
+    let t = timer((0..40).collect());
+    p.start(&t);
+    let n = (0..40).take_while(|_| !p.expired(&t)).count();
+    assert_eq!(n, 27, "stops when now + 2 * gap reaches 30 ms");
+    // A 4 ms gap (descheduled) makes it stop 8 ms before 30 ms from then on.
+    let mut p = search::Pacer::default();
+    let t = timer([0, 1, 2].into_iter().chain(6..=30).collect());
+    p.start(&t);
+    let stops: Vec<bool> = (0..27).map(|_| p.expired(&t)).collect();
+    // Reads 1, 2, 6, 7, ...: the read of 22 ms (index 18) is the first with
+    // 22 + 2 * 4 >= 30.
+    assert_eq!(stops.iter().position(|&s| s), Some(18), "{stops:?}");
+    // The margin from gaps is capped at a quarter of the budget.
+    let mut p = search::Pacer::default();
+    let t = timer(vec![0, 15, 19, 20]);
+    p.start(&t);
+    assert!(!p.expired(&t)); // 15 + min(2 * 15, 10) < 30
+    assert!(!p.expired(&t)); // 19 + 10 < 30
+    assert!(p.expired(&t)); // 20 + 10 >= 30
+                            // It decays by 1/8 per decision: the next one still keeps room.
+    let t = timer((0..=30).collect());
+    p.start(&t);
+    let n = (0..30).take_while(|_| !p.expired(&t)).count();
+    assert!(n < 27, "{n}");
+}
