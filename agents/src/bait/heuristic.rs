@@ -183,12 +183,13 @@ impl MapCache {
     pub fn new(s: &Bait, costs: WalkCosts, max_bytes: usize) -> Self {
         let geometry = Geometry::new(s);
         let stride = MAPS * geometry.cells + 1;
-        let max_slots = (max_bytes / (2 * stride)).clamp(16, 1 << 22);
+        let max_slots = (max_bytes / (2 * stride)).clamp(16, 1 << 20);
         MapCache {
             costs,
             geometry,
             index: KeyTable::new(max_slots),
-            data: Vec::new(),
+            // Reserved up front (virtual memory only): no reallocation mid-act.
+            data: Vec::with_capacity(max_slots * stride),
             slots: 0,
             max_slots,
             heap: BinaryHeap::new(),

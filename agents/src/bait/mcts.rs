@@ -99,7 +99,7 @@ impl Mcts {
             rollout_depth: rollout_depth.max(1),
             max_iterations,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            nodes: Vec::with_capacity(1 << 16),
+            nodes: Vec::with_capacity(1 << 17),
             expanded: 0,
             pacer: Pacer::default(),
         }
