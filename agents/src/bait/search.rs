@@ -4,12 +4,12 @@
 //!
 //! # Playing a planner
 //! The search starts in `init` (GVGAI gives a controller 1 s to set up) and
-//! continues in the acts until it ends: every call searches until the
-//! budget minus a safety margin ([`stop_time`], widened under load by
-//! [`Pacer`]) and, while no plan is found,
-//! the agent answers NIL. NIL leaves a Bait position unchanged (only the tick
-//! moves, and positions ignore the tick), so the search tree stays rooted at
-//! the position the agent is in and no work is lost between acts.
+//! continues in the acts until it ends: every call searches until the budget
+//! minus a safety margin ([`stop_time`], widened under load by [`Pacer`])
+//! and, while no plan is found, the agent answers NIL. NIL leaves a Bait
+//! position unchanged (only the tick moves, and positions ignore the tick),
+//! so the search tree stays rooted at the position the agent is in and no
+//! work is lost between acts.
 //!
 //! Once a plan is found the agent replays it, checking before each action
 //! that the position is the one the plan expects. If it is the position
