@@ -100,8 +100,9 @@ pub struct TraceArgs {
 pub struct SolveArgs {
     /// The game: bait, sokoban or supply.
     pub game: String,
-    /// A built-in level name or a level file (one level); for Sokoban with
-    /// --levels, the level's number in the file, counted from 1.
+    /// A built-in level (Bait 0-4, microban:N, set:N) or a level file (one
+    /// level); for Sokoban with --levels, the level's number in the file,
+    /// counted from 1.
     #[arg(long)]
     pub level: Option<String>,
     /// A file of levels (Sokoban, supply maze).
@@ -187,7 +188,8 @@ pub struct PerftArgs {
 /// `arena bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// The game to benchmark.
+    /// The game: bait (forward model), snake (DUCT playouts), sokoban (solver
+    /// over a level file) or xiangqi (perft suite).
     pub game: String,
     /// Seconds per measurement.
     #[arg(long, default_value_t = 1.0)]

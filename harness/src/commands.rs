@@ -33,9 +33,10 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "bait" => crate::games::bait::solve(args, out),
         "sokoban" => crate::games::sokoban_solve::solve(args, out),
         "supply" => crate::games::supply::solve(args, out),
-        other => Err(unsupported("solve", other, &["sokoban", "supply"])),
+        other => Err(unsupported("solve", other, &["bait", "sokoban", "supply"])),
     }
 }
 
@@ -67,13 +68,14 @@ pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     match args.game.as_str() {
+        "bait" => crate::games::bait::bench(args, out),
         "snake" => crate::games::snake::bench(args, out),
         "xiangqi" => crate::games::xiangqi::bench(args, out),
         "sokoban" => crate::games::sokoban_solve::bench(args, out),
         other => Err(unsupported(
             "bench",
             other,
-            &["snake", "sokoban", "xiangqi"],
+            &["bait", "snake", "sokoban", "xiangqi"],
         )),
     }
 }

@@ -169,3 +169,174 @@ fn hash_and_eq_ignore_the_tick() {
     c.advance(&[Left]);
     assert_ne!(a, c);
 }
+
+// ---------------------------------------------------------------------------
+// Equivalence with the reference implementation (the code before the
+// performance rework: avatar column/row in the state, Zobrist keys, no
+// division per move), on random levels and random action sequences.
+
+use proptest::prelude::*;
+use reference::RefBait;
+
+const ACTIONS: [BaitAction; 5] = [Nil, Up, Down, Left, Right];
+
+/// Compare every observable of the two implementations.
+fn same(s: &Bait, r: &RefBait) -> Result<(), TestCaseError> {
+    prop_assert_eq!(s.grid_string(), r.grid_string());
+    prop_assert_eq!(s.avatar(), r.avatar());
+    prop_assert_eq!(s.int_score(), r.int_score());
+    prop_assert_eq!(s.tick(), r.tick);
+    prop_assert_eq!(s.is_over(), r.over);
+    prop_assert_eq!(s.won(), r.won());
+    prop_assert_eq!(s.alive(), r.alive());
+    prop_assert_eq!(s.has_key(), r.has_key());
+    prop_assert_eq!(s.board_key(), s.compute_board_key());
+    Ok(())
+}
+
+fn run_both(level: &str, actions: &[usize], max_ticks: u32) -> Result<(), TestCaseError> {
+    let mut s = Bait::parse(level).unwrap().with_max_ticks(max_ticks);
+    let mut r = RefBait::parse(level).unwrap().with_max_ticks(max_ticks);
+    same(&s, &r)?;
+    let mut seen: std::collections::HashMap<u64, (Bait, RefBait)> = Default::default();
+    for &a in actions {
+        s.step_action(ACTIONS[a]);
+        r.step_action(ACTIONS[a]);
+        same(&s, &r)?;
+        // Equal keys come from equal positions (no collision on these small
+        // walks), and equal positions have equal keys.
+        if let Some((s2, r2)) = seen.get(&s.key()) {
+            prop_assert!(s2 == &s, "key collision");
+            prop_assert!(r2 == &r, "reference disagrees on equality");
+        }
+        seen.insert(s.key(), (s.clone(), r.clone()));
+    }
+    Ok(())
+}
+
+/// A random level of up to 8x8 cells: any mix of the level characters with
+/// one avatar and at least one goal; no wall border, so moves off the grid
+/// are exercised too.
+fn level_strategy() -> impl Strategy<Value = String> {
+    (1usize..=8, 1usize..=8)
+        .prop_flat_map(|(w, h)| {
+            let n = w * h;
+            (
+                Just(w),
+                proptest::collection::vec(
+                    prop_oneof![
+                        4 => Just('.'),
+                        2 => Just('w'),
+                        2 => Just('1'),
+                        2 => Just('0'),
+                        1 => Just('k'),
+                        1 => Just('g'),
+                        1 => Just('m'),
+                    ],
+                    n,
+                ),
+                0..n,
+                0..n,
+            )
+        })
+        .prop_filter("avatar and goal on different cells", |(_, _, a, g)| a != g)
+        .prop_map(|(w, mut cells, a, g)| {
+            cells[a] = 'A';
+            cells[g] = 'g';
+            cells
+                .chunks(w)
+                .map(|r| r.iter().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn random_levels_play_exactly_like_the_reference(
+        level in level_strategy(),
+        actions in proptest::collection::vec(0usize..5, 0..80),
+        max_ticks in prop_oneof![Just(MAX_TIMESTEPS), 0u32..40],
+    ) {
+        run_both(&level, &actions, max_ticks)?;
+    }
+
+    #[test]
+    fn shipped_levels_play_exactly_like_the_reference(
+        level in 0usize..5,
+        actions in proptest::collection::vec(0usize..5, 0..300),
+    ) {
+        run_both(LEVELS[level], &actions, MAX_TIMESTEPS)?;
+    }
+}
+
+#[test]
+fn long_random_walks_match_the_reference_up_to_the_step_limit() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for (i, level) in LEVELS.iter().enumerate() {
+        // Walks biased to NIL survive to the step limit.
+        let actions: Vec<usize> = (0..2100)
+            .map(|_| {
+                if rng.gen_bool(0.9) {
+                    0
+                } else {
+                    rng.gen_range(1..5)
+                }
+            })
+            .collect();
+        run_both(level, &actions, MAX_TIMESTEPS).unwrap_or_else(|e| panic!("level {i}: {e}"));
+    }
+}
+
+#[test]
+fn keys_tell_positions_apart_and_ignore_the_tick() {
+    let a = Bait::level(0).unwrap();
+    let mut b = a.clone();
+    b.step_action(Nil);
+    assert_eq!(a.key(), b.key());
+    let mut c = a.clone();
+    c.step_action(Down); // pushes nothing, just moves
+    assert_ne!(a.key(), c.key());
+    assert_eq!(a.board_key(), c.board_key());
+    // Taking the key changes the position key and the board key.
+    let s = play("wwwww\nwAkgw\nwwwww", &[]);
+    let t = play("wwwww\nwAkgw\nwwwww", &[Right]);
+    assert_ne!(s.board_key(), t.board_key());
+    assert_ne!(s.key(), t.key());
+    // Dying changes the key even where the board does not change.
+    let s = play("wwwww\nwA0gw\nwwwww", &[]);
+    let t = play("wwwww\nwA0gw\nwwwww", &[Right]);
+    assert_eq!(s.board_key(), t.board_key());
+    assert_ne!(s.key(), t.key());
+}
+
+#[test]
+fn index_accessors_agree_with_the_coordinate_ones() {
+    for i in 0..5 {
+        let s = Bait::level(i).unwrap();
+        let w = s.width();
+        assert_eq!(s.cells(), w * s.height());
+        let (c, r) = s.avatar();
+        assert_eq!(s.avatar_cell(), r * w + c);
+        for what in [
+            BaitObject::Wall,
+            BaitObject::Box,
+            BaitObject::Hole,
+            BaitObject::Key,
+            BaitObject::Goal,
+            BaitObject::Mushroom,
+        ] {
+            let cells: Vec<usize> = s.cells_with(what).collect();
+            assert_eq!(cells.len(), s.count(what));
+            let coords: Vec<(usize, usize)> = cells.iter().map(|&i| (i % w, i / w)).collect();
+            assert_eq!(coords, s.cells_of(what));
+            for cell in 0..s.cells() {
+                assert_eq!(s.has(what, cell), cells.contains(&cell));
+            }
+            assert!(!s.has(what, MAX_CELLS + 3));
+        }
+    }
+}
