@@ -23,7 +23,9 @@
 //! Ticks follow GVGAI's *forward model*: 0 in the initial state and `k` after
 //! `k` advances (GVGAI's real game loop reports `k - 1` as `timesteps`).
 //!
-//! Cells outside the grid count as walls (GVGAI levels are enclosed anyway).
+//! Levels must be enclosed by walls ([`Bait::parse`] refuses others: GVGAI
+//! lets the avatar walk off an open edge). [`Bait::parse_open`] accepts
+//! them for tests, with cells outside the grid acting as walls.
 //!
 //! # Levels
 //! GVGAI's character format: `w` wall, `A` avatar, `0` hole, `1` box, `k`
@@ -207,8 +209,34 @@ impl Hash for Bait {
 impl Bait {
     /// Parse a level in GVGAI's character format. Errors name the line and
     /// column and what was expected: unknown characters, ragged rows, no or
-    /// several avatars, no goal, a level over [`MAX_CELLS`] cells.
+    /// several avatars, no goal, a level over [`MAX_CELLS`] cells, and a
+    /// border cell that is not a wall (GVGAI lets sprites leave an open
+    /// grid; arena's cells outside the grid are walls, so it refuses such
+    /// levels rather than play them differently).
     pub fn parse(text: &str) -> Result<Bait, ParseError> {
+        let s = Bait::parse_open(text)?;
+        let (w, h) = (s.width(), s.height());
+        for r in 0..h {
+            for c in 0..w {
+                let border = r == 0 || c == 0 || r + 1 == h || c + 1 == w;
+                if border && !s.is_wall(c, r) {
+                    return Err(ParseError::new(
+                        r + 1,
+                        c + 1,
+                        "the level must be enclosed by walls: expected `w` on its border \
+                         (GVGAI lets the avatar walk off an open edge; arena does not model that)",
+                    ));
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// As [`parse`](Self::parse), but a level need not be enclosed by walls:
+    /// cells outside the grid then act as walls, which is **not** GVGAI's
+    /// behaviour (there the avatar walks off an open edge). For tests that
+    /// want moves against the grid's edge.
+    pub fn parse_open(text: &str) -> Result<Bait, ParseError> {
         let lines: Vec<&str> = text
             .lines()
             .map(|l| l.strip_suffix('\r').unwrap_or(l))

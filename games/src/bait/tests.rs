@@ -153,6 +153,17 @@ fn malformed_levels_name_line_and_column() {
     assert!(e.message.contains("no goal"), "{e}");
     let e = Bait::parse("wwww\nwAAg\nwwww").unwrap_err();
     assert_eq!((e.line, e.column), (2, 3));
+    // GVGAI lets the avatar walk off an open edge: such levels are refused,
+    // at the first border cell that is not a wall.
+    let e = Bait::parse("wwww\nwA.g\nwwww").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 4));
+    assert!(e.message.contains("enclosed by walls"), "{e}");
+    let e = Bait::parse("ww.w\nwAgw\nwwww").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 3));
+    // parse_open takes them (for tests), the edge acting as a wall.
+    let mut s = Bait::parse_open("wwww\nwA.g\nwwww").unwrap();
+    s.step_action(BaitAction::Right);
+    assert_eq!(s.avatar(), (2, 1));
 }
 
 #[test]
@@ -195,7 +206,7 @@ fn same(s: &Bait, r: &RefBait) -> Result<(), TestCaseError> {
 }
 
 fn run_both(level: &str, actions: &[usize], max_ticks: u32) -> Result<(), TestCaseError> {
-    let mut s = Bait::parse(level).unwrap().with_max_ticks(max_ticks);
+    let mut s = Bait::parse_open(level).unwrap().with_max_ticks(max_ticks);
     let mut r = RefBait::parse(level).unwrap().with_max_ticks(max_ticks);
     same(&s, &r)?;
     let mut seen: std::collections::HashMap<u64, (Bait, RefBait)> = Default::default();
