@@ -185,6 +185,11 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         r.outcome.as_str(),
         r.expanded
     );
+    if r.outcome == agents::bait::SolveOutcome::MemoryCap {
+        eprintln!(
+            "hint: --param max_nodes=N raises the cap on stored positions (see `arena list bait`)"
+        );
+    }
     writeln!(out, "{line}").map_err(|e| HarnessError::io("<stdout>", e))?;
     if let Some(path) = &args.out {
         let csv_err = |source| HarnessError::Csv {
