@@ -44,6 +44,16 @@ impl PlayerResult {
             PlayerResult::Ongoing => "none",
         }
     }
+
+    /// A one-player puzzle's result: ongoing until `over`, then a win if
+    /// `won`, else a loss.
+    pub fn of_puzzle(over: bool, won: bool) -> PlayerResult {
+        match (over, won) {
+            (false, _) => PlayerResult::Ongoing,
+            (true, true) => PlayerResult::Win,
+            (true, false) => PlayerResult::Loss,
+        }
+    }
 }
 
 /// A forward model: the state of one game, cheap to clone, advanced in place.

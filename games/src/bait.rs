@@ -715,13 +715,7 @@ impl Game for Bait {
         self.score as f64
     }
     fn result(&self, _seat: Seat) -> PlayerResult {
-        if !self.over {
-            PlayerResult::Ongoing
-        } else if self.won {
-            PlayerResult::Win
-        } else {
-            PlayerResult::Loss
-        }
+        PlayerResult::of_puzzle(self.over, self.won)
     }
     fn tick(&self) -> u32 {
         self.tick

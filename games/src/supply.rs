@@ -561,13 +561,7 @@ impl Game for Supply {
         -(self.tick as f64)
     }
     fn result(&self, _seat: Seat) -> PlayerResult {
-        if !self.over {
-            PlayerResult::Ongoing
-        } else if self.won {
-            PlayerResult::Win
-        } else {
-            PlayerResult::Loss
-        }
+        PlayerResult::of_puzzle(self.over, self.won)
     }
     fn tick(&self) -> u32 {
         self.tick

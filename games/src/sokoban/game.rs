@@ -505,13 +505,7 @@ impl Game for Sokoban {
         self.boxes_on_goals() as f64
     }
     fn result(&self, _seat: Seat) -> PlayerResult {
-        if !self.over {
-            PlayerResult::Ongoing
-        } else if self.won {
-            PlayerResult::Win
-        } else {
-            PlayerResult::Loss
-        }
+        PlayerResult::of_puzzle(self.over, self.won)
     }
     fn tick(&self) -> u32 {
         self.tick
