@@ -1,7 +1,19 @@
-//! Small helpers shared by grid games: fixed-size bit sets over cells and the
-//! parse error type for level files.
+//! Small helpers shared by grid games: fixed-size bit sets over cells, the
+//! 4-neighbourhood of a cell, and the parse error type for level files.
 
 use std::fmt;
+
+/// The four neighbours of `cell` on a row-major `width × height` grid, in
+/// the order up, down, left, right; `None` where that side is off the grid.
+pub fn neighbours(cell: usize, width: usize, height: usize) -> [Option<usize>; 4] {
+    let (r, c) = (cell / width, cell % width);
+    [
+        (r > 0).then(|| cell - width),
+        (r + 1 < height).then(|| cell + width),
+        (c > 0).then(|| cell - 1),
+        (c + 1 < width).then(|| cell + 1),
+    ]
+}
 
 /// A fixed-size set of cell indices `0..64*W`, stored inline (no heap), so that
 /// states built from it clone with a `memcpy`.
@@ -127,5 +139,14 @@ mod tests {
         );
         assert_eq!(ParseError::new(2, 0, "bad").to_string(), "line 2: bad");
         assert_eq!(ParseError::new(0, 0, "bad").to_string(), "bad");
+    }
+
+    #[test]
+    fn neighbours_stay_on_the_grid_in_up_down_left_right_order() {
+        // 3 wide, 2 high: 0 1 2 / 3 4 5.
+        assert_eq!(neighbours(0, 3, 2), [None, Some(3), None, Some(1)]);
+        assert_eq!(neighbours(4, 3, 2), [Some(1), None, Some(3), Some(5)]);
+        assert_eq!(neighbours(2, 3, 2), [None, Some(5), Some(1), None]);
+        assert_eq!(neighbours(0, 1, 1), [None; 4]);
     }
 }

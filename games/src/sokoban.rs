@@ -67,7 +67,7 @@
 //! floor as spaces (a row of floor as `-`), each level after a `; title`
 //! line; parsing what it prints gives the same levels.
 
-use crate::grid::Bits;
+use crate::grid::{neighbours, Bits};
 
 mod game;
 mod generate;
@@ -228,21 +228,7 @@ impl Level {
         let mut stack = vec![self.player];
         seen[self.player] = true;
         while let Some(i) = stack.pop() {
-            let (r, c) = (i / w, i % w);
-            let mut next = [None; 4];
-            if r > 0 {
-                next[0] = Some(i - w);
-            }
-            if r + 1 < h {
-                next[1] = Some(i + w);
-            }
-            if c > 0 {
-                next[2] = Some(i - 1);
-            }
-            if c + 1 < w {
-                next[3] = Some(i + 1);
-            }
-            for j in next.into_iter().flatten() {
+            for j in neighbours(i, w, h).into_iter().flatten() {
                 if !seen[j] && !self.walls[j] {
                     seen[j] = true;
                     stack.push(j);

@@ -16,6 +16,7 @@
 
 use super::table::{Insert, KeyTable};
 use games::bait::{Bait, BaitObject};
+use games::grid;
 use games::Game;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -60,25 +61,12 @@ impl Geometry {
         let (w, h) = (s.width(), s.height());
         let mut neighbours = vec![[u16::MAX; 4]; w * h];
         for (i, nb) in neighbours.iter_mut().enumerate() {
-            let (c, r) = (i % w, i / w);
-            let mut k = 0;
-            let mut add = |j: usize| {
-                if !s.has(BaitObject::Wall, j) {
-                    nb[k] = j as u16;
-                    k += 1;
-                }
-            };
-            if r > 0 {
-                add(i - w);
-            }
-            if r + 1 < h {
-                add(i + w);
-            }
-            if c > 0 {
-                add(i - 1);
-            }
-            if c + 1 < w {
-                add(i + 1);
+            let open = grid::neighbours(i, w, h)
+                .into_iter()
+                .flatten()
+                .filter(|&j| !s.has(BaitObject::Wall, j));
+            for (slot, j) in nb.iter_mut().zip(open) {
+                *slot = j as u16;
             }
         }
         Geometry {

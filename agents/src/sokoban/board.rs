@@ -3,6 +3,7 @@
 //! goals, Zobrist keys, and the push-distance tables that give the dead
 //! squares and the lower bound.
 
+use games::grid::neighbours;
 use games::sokoban::Level;
 
 /// "No cell": a wall, or off the board.
@@ -106,24 +107,11 @@ impl Board {
         let mut stack = vec![level.player];
         inside[level.player] = true;
         while let Some(g) = stack.pop() {
-            let (r, c) = (g / w, g % w);
-            let mut push = |ng: usize| {
+            for ng in neighbours(g, w, h).into_iter().flatten() {
                 if !level.walls[ng] && !inside[ng] {
                     inside[ng] = true;
                     stack.push(ng);
                 }
-            };
-            if r > 0 {
-                push(g - w);
-            }
-            if r + 1 < h {
-                push(g + w);
-            }
-            if c > 0 {
-                push(g - 1);
-            }
-            if c + 1 < w {
-                push(g + 1);
             }
         }
         // Boxes and goals outside the player's region.
@@ -160,18 +148,11 @@ impl Board {
         }
         let mut nbr = vec![[NONE; 4]; n];
         for (i, &g) in grid_of.iter().enumerate() {
-            let (r, c) = (g / w, g % w);
-            if r > 0 {
-                nbr[i][UP] = cell_of[g - w];
-            }
-            if r + 1 < h {
-                nbr[i][DOWN] = cell_of[g + w];
-            }
-            if c > 0 {
-                nbr[i][LEFT] = cell_of[g - 1];
-            }
-            if c + 1 < w {
-                nbr[i][RIGHT] = cell_of[g + 1];
+            let [up, down, left, right] = neighbours(g, w, h);
+            for (d, ng) in [(UP, up), (DOWN, down), (LEFT, left), (RIGHT, right)] {
+                if let Some(ng) = ng {
+                    nbr[i][d] = cell_of[ng];
+                }
             }
         }
         let is_goal: Vec<bool> = grid_of.iter().map(|&g| level.goals[g]).collect();
