@@ -480,6 +480,48 @@ impl Bait {
         self.set_of(what).count() as usize
     }
 
+    /// Whether cell number `cell` is empty floor: inside the grid and holding
+    /// nothing at all (no wall, box, hole, mushroom, key or goal). Walking
+    /// onto empty floor moves the avatar and changes nothing else.
+    #[inline]
+    pub fn is_empty_floor(&self, cell: usize) -> bool {
+        if cell >= self.cells() {
+            return false;
+        }
+        let (w, b) = (cell / 64, 1u64 << (cell % 64));
+        (self.walls.0[w]
+            | self.boxes.0[w]
+            | self.holes.0[w]
+            | self.mushrooms.0[w]
+            | self.keys.0[w]
+            | self.goals.0[w])
+            & b
+            == 0
+    }
+
+    /// Put the avatar on `cell` as though it had walked there in `steps`
+    /// moves over empty floor: the avatar's cell and the tick change, nothing
+    /// else (such a walk changes nothing else). For planners that search
+    /// over the moves that do change the board and join them by shortest
+    /// walks; it is the caller's business that a walk of `steps` moves over
+    /// empty floor exists (`bfs` finds it by breadth-first search).
+    ///
+    /// Returns `false` and changes nothing when the game is over, `cell` is
+    /// not empty floor, or the walk would run into the step limit (the game
+    /// would end during it).
+    pub fn walk_to(&mut self, cell: usize, steps: u32) -> bool {
+        if self.over
+            || !self.is_empty_floor(cell)
+            || self.tick.saturating_add(steps) > self.max_ticks
+        {
+            return false;
+        }
+        let w = self.width as usize;
+        self.move_avatar(cell, (cell % w) as u16, (cell / w) as u16);
+        self.tick += steps;
+        true
+    }
+
     fn idx(&self, col: usize, row: usize) -> usize {
         row * self.width() + col
     }

@@ -274,6 +274,52 @@ proptest! {
         run_both(&level, &actions, max_ticks)?;
     }
 
+    /// `walk_to` is the same as walking over empty floor one move at a time,
+    /// and `is_empty_floor` is "none of the six objects".
+    #[test]
+    fn walk_to_equals_stepping_over_empty_floor(
+        level in level_strategy(),
+        actions in proptest::collection::vec(1usize..5, 0..80),
+        max_ticks in prop_oneof![Just(MAX_TIMESTEPS), 0u32..40],
+    ) {
+        let mut s = Bait::parse_open(&level).unwrap().with_max_ticks(max_ticks);
+        for c in 0..s.cells() + 3 {
+            let any = [BaitObject::Wall, BaitObject::Box, BaitObject::Hole, BaitObject::Mushroom,
+                BaitObject::Key, BaitObject::Goal].iter().any(|&o| s.has(o, c));
+            prop_assert_eq!(s.is_empty_floor(c), c < s.cells() && !any);
+        }
+        let mut t = s.clone();
+        let mut pending = 0u32;
+        for &a in &actions {
+            let before = s.clone();
+            s.step_action(ACTIONS[a]);
+            let moved_onto_floor = !s.is_over()
+                && s.avatar_cell() != before.avatar_cell()
+                && before.is_empty_floor(s.avatar_cell());
+            if moved_onto_floor {
+                pending += 1;
+                continue;
+            }
+            if pending > 0 {
+                prop_assert!(t.walk_to(before.avatar_cell(), pending));
+                pending = 0;
+            }
+            prop_assert_eq!(t.key(), before.key());
+            prop_assert_eq!(t.tick(), before.tick());
+            t.step_action(ACTIONS[a]);
+            prop_assert_eq!(t.key(), s.key());
+            prop_assert_eq!(t.tick(), s.tick());
+            prop_assert_eq!(t.is_over(), s.is_over());
+        }
+        if pending > 0 {
+            prop_assert!(t.walk_to(s.avatar_cell(), pending));
+        }
+        prop_assert_eq!(t.key(), s.key());
+        prop_assert_eq!(t.tick(), s.tick());
+        prop_assert_eq!(t.is_over(), s.is_over());
+        prop_assert_eq!(t.avatar(), s.avatar());
+    }
+
     #[test]
     fn shipped_levels_play_exactly_like_the_reference(
         level in 0usize..5,
