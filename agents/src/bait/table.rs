@@ -34,6 +34,8 @@ pub struct KeyTable {
     mask: usize,
     len: usize,
     max_len: usize,
+    /// The `max_len` the table was made with.
+    limit: usize,
     gen: u32,
 }
 
@@ -47,6 +49,7 @@ impl KeyTable {
             mask: cap - 1,
             len: 0,
             max_len,
+            limit: max_len,
             gen: 1,
         }
     }
@@ -115,6 +118,18 @@ impl KeyTable {
         }
     }
 
+    /// Remove every entry in O(1) and take at most `len` entries from now
+    /// on (at most the `max_len` the table was made with), using only the
+    /// part of the table that needs: a search that expects few entries
+    /// touches few pages of memory, and one that expects more grows into
+    /// the table without allocating (nothing is rehashed: it is empty).
+    pub fn reset(&mut self, len: usize) {
+        self.clear();
+        let full = self.slots.len() / 2;
+        self.max_len = len.clamp(16, self.limit);
+        self.mask = (self.max_len * 2).next_power_of_two().min(full) - 1;
+    }
+
     /// Replace the value of a `key` already in the table; returns whether it was there.
     #[inline]
     pub fn set(&mut self, key: u64, value: u32) -> bool {
@@ -147,6 +162,21 @@ mod tests {
         assert!(t.set(5 << 40, 99));
         assert!(!t.set(78, 1));
         assert_eq!(t.get(5 << 40), Some(99));
+        // reset: a smaller part of the table, then all of it again.
+        t.reset(3);
+        assert!(t.is_empty());
+        assert_eq!(t.max_len(), 16);
+        for k in 0..16u64 {
+            assert_eq!(t.insert(k << 40 | 1, k as u32), Insert::New);
+        }
+        assert_eq!(t.insert(99, 1), Insert::Full);
+        t.reset(1 << 40);
+        assert_eq!(t.max_len(), 20, "at most what the table was made with");
+        for k in 0..20u64 {
+            assert_eq!(t.insert(k << 40 | 1, k as u32), Insert::New);
+            assert_eq!(t.get(k << 40 | 1), Some(k as u32));
+        }
+        assert_eq!(t.insert(99, 1), Insert::Full);
         t.clear();
         assert!(t.is_empty());
         assert_eq!(t.get(5 << 40), None);
