@@ -69,9 +69,9 @@ pub const AGENTS: &[AgentInfo] = &[
     },
     AgentInfo {
         name: "bfs",
-        description: "breadth-first search: a shortest winning sequence (the optimal reference); anytime",
+        description: "breadth-first search over pushes and walks, pruned by a lower bound: a shortest winning sequence (the optimal reference); anytime",
         params: &[
-            "max_nodes: positions in the visited set (4000000)",
+            "max_nodes: positions per pass, about 45 bytes each, memory touched only as used (32000000)",
             "init_search: search during init as well (true)",
         ],
     },
@@ -107,7 +107,7 @@ fn planner(name: &str, params: &AgentParams) -> Result<Option<Box<dyn Planner>>,
                 params,
                 name,
                 "max_nodes",
-                4_000_000,
+                bfs::DEFAULT_MAX_NODES as u64,
             )?))
         }
         "astar" => {

@@ -155,6 +155,32 @@ fn wins_within(s: &Bait, depth: usize) -> bool {
     })
 }
 
+/// The length of a shortest win from `s` by the textbook breadth-first
+/// search over single moves (every position, no pruning, no walks joined),
+/// or `None` if no win is reachable: the reference `bfs`'s search over
+/// events with its lower-bound pruning must agree with.
+fn plain_bfs_length(s: &Bait) -> Option<usize> {
+    use std::collections::{HashSet, VecDeque};
+    let mut seen = HashSet::from([s.key()]);
+    let mut queue = VecDeque::from([(s.clone(), 0usize)]);
+    while let Some((p, d)) = queue.pop_front() {
+        if p.won() {
+            return Some(d);
+        }
+        if p.is_over() {
+            continue;
+        }
+        for a in BaitAction::MOVES {
+            let mut t = p.clone();
+            t.advance(&[a]);
+            if seen.insert(t.key()) {
+                queue.push_back((t, d + 1));
+            }
+        }
+    }
+    None
+}
+
 fn replay(s: &Bait, plan: &[BaitAction]) -> Bait {
     let mut t = s.clone();
     for &a in plan {
@@ -194,10 +220,42 @@ const LEVELS_SMALL: [&str; 2] = [
 ];
 
 #[test]
+fn bfs_is_as_short_as_plain_breadth_first_search_on_shipped_levels() {
+    // Level 3 is beyond the plain search (billions of positions); bfs's run
+    // on it is `bfs_solves_level_three` below.
+    for i in [0, 1, 2, 4] {
+        let s = Bait::level(i).unwrap();
+        let b = solve("bfs", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
+        assert!(replay(&s, &b.plan).won(), "bfs, level {i}");
+        assert_eq!(Some(b.plan.len()), plain_bfs_length(&s), "level {i}");
+    }
+}
+
+/// GVGAI's level 3, the largest search: about a minute and 1.3 GB in a
+/// release build, so `cargo test` skips it and `.ci/run` runs it with
+/// `cargo test --release -p agents -- --ignored`.
+#[test]
+#[ignore = "about a minute in a release build; .ci/run runs it"]
+fn bfs_solves_level_three() {
+    let s = Bait::level(3).unwrap();
+    let b = solve("bfs", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
+    assert_eq!(b.outcome, SolveOutcome::Solved);
+    assert!(replay(&s, &b.plan).won());
+    let a = solve("astar", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
+    assert!(
+        b.plan.len() <= a.plan.len(),
+        "{} > astar's {}",
+        b.plan.len(),
+        a.plan.len()
+    );
+    // The lower bound bfs prunes with is a walk to the key and on to the
+    // door (26 here): the win it finds lies well beyond it.
+    assert!(b.plan.len() > 26);
+}
+
+#[test]
 fn bfs_is_no_longer_than_the_other_planners_on_shipped_levels() {
-    // Levels 0-2 are cheap for bfs; level 4 takes about 2 million nodes and
-    // level 3 is out of its reach (see `arena solve bait --agent bfs`).
-    for i in 0..3 {
+    for i in [0, 1, 2, 4] {
         let s = Bait::level(i).unwrap();
         let b = solve("bfs", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
         assert!(replay(&s, &b.plan).won(), "bfs, level {i}");
@@ -265,8 +323,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
     /// On random small levels `bfs` either finds a plan that wins and no
-    /// shorter sequence wins, or proves there is no win, and exhaustive
-    /// search to depth 6 agrees. `astar` and `dfs` agree on solvability and
+    /// shorter sequence wins, or proves there is no win: exhaustive search
+    /// (to depth 6) and plain breadth-first search over moves agree. `astar` and `dfs` agree on solvability and
     /// never beat `bfs`.
     #[test]
     fn bfs_is_exact_on_random_small_levels(level in small_level()) {
@@ -278,8 +336,12 @@ proptest! {
                 if b.plan.len() <= 7 {
                     prop_assert!(!wins_within(&s, b.plan.len() - 1));
                 }
+                prop_assert_eq!(Some(b.plan.len()), plain_bfs_length(&s));
             }
-            SolveOutcome::NoWin => prop_assert!(!wins_within(&s, 6)),
+            SolveOutcome::NoWin => {
+                prop_assert!(!wins_within(&s, 6));
+                prop_assert_eq!(plain_bfs_length(&s), None);
+            }
             other => prop_assert!(false, "bfs: {other:?}"),
         }
         for name in ["astar", "dfs"] {

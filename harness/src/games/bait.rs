@@ -185,10 +185,14 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         r.outcome.as_str(),
         r.expanded
     );
-    if r.outcome == agents::bait::SolveOutcome::MemoryCap {
-        eprintln!(
+    match r.outcome {
+        agents::bait::SolveOutcome::MemoryCap => eprintln!(
             "hint: --param max_nodes=N raises the cap on stored positions (see `arena list bait`)"
-        );
+        ),
+        agents::bait::SolveOutcome::Timeout => eprintln!(
+            "hint: --time-limit raises the budget (bfs needs about a minute on level 3: --time-limit 3m)"
+        ),
+        _ => {}
     }
     writeln!(out, "{line}").map_err(|e| HarnessError::io("<stdout>", e))?;
     if let Some(path) = &args.out {
