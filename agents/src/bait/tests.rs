@@ -220,7 +220,7 @@ const LEVELS_SMALL: [&str; 2] = [
 ];
 
 #[test]
-fn bfs_is_as_short_as_plain_breadth_first_search_on_shipped_levels() {
+fn bfs_is_as_short_as_plain_breadth_first_search_and_the_planners_on_shipped_levels() {
     // Level 3 is beyond the plain search (billions of positions); bfs's run
     // on it is `bfs_solves_level_three` below.
     for i in [0, 1, 2, 4] {
@@ -228,12 +228,17 @@ fn bfs_is_as_short_as_plain_breadth_first_search_on_shipped_levels() {
         let b = solve("bfs", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
         assert!(replay(&s, &b.plan).won(), "bfs, level {i}");
         assert_eq!(Some(b.plan.len()), plain_bfs_length(&s), "level {i}");
+        for name in ["dfs", "astar"] {
+            let r = solve(name, &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
+            assert!(replay(&s, &r.plan).won(), "{name}, level {i}");
+            assert!(b.plan.len() <= r.plan.len(), "{name}, level {i}");
+        }
     }
 }
 
 /// GVGAI's level 3, the largest search: about a minute and 1.3 GB in a
 /// release build, so `cargo test` skips it and `.ci/run` runs it with
-/// `cargo test --release -p agents -- --ignored`.
+/// `cargo test --release -p agents --lib -- --ignored`.
 #[test]
 #[ignore = "about a minute in a release build; .ci/run runs it"]
 fn bfs_solves_level_three() {
@@ -251,20 +256,6 @@ fn bfs_solves_level_three() {
     // The lower bound bfs prunes with is a walk to the key and on to the
     // door (26 here): the win it finds lies well beyond it.
     assert!(b.plan.len() > 26);
-}
-
-#[test]
-fn bfs_is_no_longer_than_the_other_planners_on_shipped_levels() {
-    for i in [0, 1, 2, 4] {
-        let s = Bait::level(i).unwrap();
-        let b = solve("bfs", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
-        assert!(replay(&s, &b.plan).won(), "bfs, level {i}");
-        for name in ["dfs", "astar"] {
-            let r = solve(name, &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();
-            assert!(replay(&s, &r.plan).won(), "{name}, level {i}");
-            assert!(b.plan.len() <= r.plan.len(), "{name}, level {i}");
-        }
-    }
 }
 
 #[test]
