@@ -38,8 +38,11 @@
 //! root ([`Bait::walk_to`] and one move each), and the visited set holds
 //! 64-bit position keys (32 bytes per entry at most half full). `max_nodes`
 //! caps the positions of a pass (about 45 bytes each); a pass that needs
-//! more ends the search as [`SearchState::Full`]. GVGAI's level 3, the
-//! largest, needs about 17 million (under 1 GB) for its 46-action win.
+//! more ends the search as [`SearchState::Full`]. A pass uses only the part
+//! of the table it expects to need (four times the previous pass's
+//! positions) and runs again on a larger part if it outgrows it, so memory
+//! is touched as used. GVGAI's level 3, the largest, needs 16.6 million
+//! positions in its last pass (1.3 GB) for its 46-action win.
 
 use super::search::{Pacer, Planner, SearchState};
 use super::table::{Insert, KeyTable};
@@ -49,7 +52,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The default cap on the positions of a pass: room for GVGAI's level 3
-/// (about 17 million), about 1.5 GB when full.
+/// (16.6 million), about 1.5 GB when full.
 pub const DEFAULT_MAX_NODES: usize = 32_000_000;
 /// Positions the first pass makes room for (see [`KeyTable::reset`]).
 const FIRST_PASS: usize = 1 << 16;

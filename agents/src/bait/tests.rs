@@ -236,11 +236,11 @@ fn bfs_is_as_short_as_plain_breadth_first_search_and_the_planners_on_shipped_lev
     }
 }
 
-/// GVGAI's level 3, the largest search: about a minute and 1.3 GB in a
+/// GVGAI's level 3, the largest search: 60–90 s and 1.3 GB in a
 /// release build, so `cargo test` skips it and `.ci/run` runs it with
 /// `cargo test --release -p agents --lib -- --ignored`.
 #[test]
-#[ignore = "about a minute in a release build; .ci/run runs it"]
+#[ignore = "60-90 s in a release build; .ci/run runs it"]
 fn bfs_solves_level_three() {
     let s = Bait::level(3).unwrap();
     let b = solve("bfs", &AgentParams::new(), 0, &s, &UnlimitedTimer).unwrap();

@@ -190,7 +190,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
             "hint: --param max_nodes=N raises the cap on stored positions (see `arena list bait`)"
         ),
         agents::bait::SolveOutcome::Timeout => eprintln!(
-            "hint: --time-limit raises the budget (bfs needs about a minute on level 3: --time-limit 3m)"
+            "hint: --time-limit raises the budget (bfs needs 60-90 s on level 3: --time-limit 3m)"
         ),
         _ => {}
     }
