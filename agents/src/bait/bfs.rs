@@ -44,11 +44,11 @@
 //! is touched as used. GVGAI's level 3, the largest, needs 16.6 million
 //! positions in its last pass (1.3 GB) for its 46-action win.
 
+use super::heuristic::{walk_costs_from, Geometry, WalkCosts};
 use super::search::{Pacer, Planner, SearchState};
 use super::table::{Insert, KeyTable};
 use games::bait::{Bait, BaitAction, BaitObject};
 use games::{Game, Timer};
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The default cap on the positions of a pass: room for GVGAI's level 3
@@ -136,6 +136,7 @@ pub struct Bfs {
     /// The shortest win generated in this pass (node id).
     win: Option<u32>,
     expanded: u64,
+    /// Passes run in the current search (each with a larger bound).
     passes: u32,
     /// Passes run again on more of the table (they outgrew their estimate).
     regrown: u32,
@@ -187,11 +188,6 @@ impl Bfs {
         }
     }
 
-    /// Passes run so far in the current search (each with a larger bound).
-    pub fn passes(&self) -> u32 {
-        self.passes
-    }
-
     /// The lower bound on the actions `s` still needs to win (`u32::MAX`:
     /// walls cut it off from every key or door).
     fn h(&self, s: &Bait) -> u32 {
@@ -213,27 +209,48 @@ impl Bfs {
         }
     }
 
-    /// Per-cell neighbours and the two distance maps of the lower bound.
+    /// Per-cell neighbours and the two distance maps of the lower bound:
+    /// walks over non-wall cells (every step costs 1, whatever is on the
+    /// cell), to the nearest door, and to a key plus the walk on from it.
     fn measure(&mut self, root: &Bait) {
         let (w, h, n) = (root.width(), root.height(), root.cells());
         self.nbr.clear();
         self.nbr.extend(
             (0..n).map(|c| games::grid::neighbours(c, w, h).map(|x| x.map_or(NONE, |x| x as u16))),
         );
-        let open = |c: usize| !root.has(BaitObject::Wall, c);
-        let goals: Vec<(usize, u16)> = root
-            .cells_with(BaitObject::Goal)
-            .map(|c| (c, 0u16))
-            .collect();
-        self.to_goal = walls_only_distances(&self.nbr, n, &goals, open);
-        let keys: Vec<(usize, u16)> = root
+        let geometry = Geometry::new(root);
+        let steps = WalkCosts { hole: 1, boxed: 1 };
+        let mut heap = BinaryHeap::new();
+        self.to_goal = vec![NONE; n];
+        let goals = root.cells_with(BaitObject::Goal).map(|g| (g, 0));
+        walk_costs_from(
+            root,
+            &geometry,
+            steps,
+            goals,
+            false,
+            &mut self.to_goal,
+            &mut heap,
+        );
+        let keys = root
             .cells_with(BaitObject::Key)
             .filter(|&k| self.to_goal[k] != NONE)
-            .map(|k| (k, self.to_goal[k]))
-            .collect();
-        self.via_key = walls_only_distances(&self.nbr, n, &keys, open);
+            .map(|k| (k, self.to_goal[k]));
+        self.via_key = vec![NONE; n];
+        walk_costs_from(
+            root,
+            &geometry,
+            steps,
+            keys,
+            false,
+            &mut self.via_key,
+            &mut heap,
+        );
         self.dist = vec![NONE; n];
         self.from = vec![0; n];
+        // `walk_floor` resets `dist` at the cells of the last walk: those
+        // of another level may lie outside this one.
+        self.queue.clear();
     }
 
     /// Start a pass with bound `bound` that expects about `expect` positions.
@@ -262,14 +279,20 @@ impl Bfs {
         self.passes += 1;
     }
 
-    /// The position of node `id`, rebuilt by replaying its events from the root.
-    fn replay(&mut self, id: u32) -> Bait {
+    /// Fill `chain` with node `id` and its ancestors up to the root
+    /// (excluded), deepest first.
+    fn collect_chain(&mut self, id: u32) {
         self.chain.clear();
         let mut i = id;
         while i != 0 {
             self.chain.push(i);
             i = self.nodes[i as usize].parent;
         }
+    }
+
+    /// The position of node `id`, rebuilt by replaying its events from the root.
+    fn replay(&mut self, id: u32) -> Bait {
+        self.collect_chain(id);
         let mut s = self.root.clone().expect("reset before search");
         for k in (0..self.chain.len()).rev() {
             self.apply(&mut s, self.chain[k]);
@@ -333,6 +356,7 @@ impl Bfs {
                 {
                     continue; // a walk, nothing, or death
                 }
+                let took = s.has(BaitObject::Key, nb);
                 if s.has(BaitObject::Box, nb) {
                     // A push: nothing moves if the box is blocked.
                     let beyond = self.nbr[nb][d];
@@ -343,15 +367,16 @@ impl Bfs {
                     {
                         continue;
                     }
-                } else if s.has(BaitObject::Goal, nb) && !s.has_key() && !s.has(BaitObject::Key, nb)
-                {
+                } else if s.has(BaitObject::Goal, nb) && !s.has_key() && !took {
                     continue; // the door is shut without the key
                 }
                 // The bound after the event, known before playing it: the
                 // avatar ends on `nb` (or stays, pushing a box off a door
                 // without the key) and holds the key if it had it or took it.
                 let g2 = g + walk + 1;
-                let took = s.has(BaitObject::Key, nb);
+                if g2 >= NONE as u32 {
+                    continue; // beyond any step limit a level can have here
+                }
                 let stays = s.has(BaitObject::Goal, nb) && !s.has_key() && !took;
                 let h = self.h_at(if stays { c } else { nb }, s.has_key() || took);
                 if h == u32::MAX {
@@ -369,9 +394,6 @@ impl Bfs {
                 t.step_action(dir);
                 if t.key() == before || (t.is_over() && !t.won()) {
                     continue;
-                }
-                if g2 >= NONE as u32 {
-                    continue; // beyond any step limit a level can have here
                 }
                 debug_assert_eq!(h, self.h(&t), "the bound before and after the event");
                 let node = Node {
@@ -418,14 +440,16 @@ impl Bfs {
         Ok(())
     }
 
+    /// End the search with `end` (later calls return it again).
+    fn finish(&mut self, end: SearchState) -> SearchState {
+        self.end = Some(end.clone());
+        end
+    }
+
     /// The actions from the root to node `id`.
     fn plan(&mut self, id: u32) -> Vec<BaitAction> {
-        let mut chain = Vec::new();
-        let mut i = id;
-        while i != 0 {
-            chain.push(i);
-            i = self.nodes[i as usize].parent;
-        }
+        self.collect_chain(id);
+        let chain = std::mem::take(&mut self.chain);
         let mut s = self.root.clone().expect("reset before search");
         let mut plan = Vec::new();
         for &i in chain.iter().rev() {
@@ -448,38 +472,9 @@ impl Bfs {
             plan.push(a);
         }
         debug_assert!(s.won(), "bfs's plan wins");
+        self.chain = chain;
         plan
     }
-}
-
-/// Walking distances over the non-wall cells (`open`) from several sources,
-/// each starting at its own distance (Dijkstra; `NONE` where unreachable).
-fn walls_only_distances(
-    nbr: &[[u16; 4]],
-    n: usize,
-    sources: &[(usize, u16)],
-    open: impl Fn(usize) -> bool,
-) -> Vec<u16> {
-    let mut dist = vec![NONE; n];
-    let mut heap = BinaryHeap::new();
-    for &(c, d) in sources {
-        if d < dist[c] {
-            dist[c] = d;
-            heap.push(Reverse((d, c)));
-        }
-    }
-    while let Some(Reverse((d, c))) = heap.pop() {
-        if d > dist[c] {
-            continue;
-        }
-        for &nb in &nbr[c] {
-            if nb != NONE && open(nb as usize) && d + 1 < dist[nb as usize] {
-                dist[nb as usize] = d + 1;
-                heap.push(Reverse((d + 1, nb as usize)));
-            }
-        }
-    }
-    dist
 }
 
 impl Planner for Bfs {
@@ -502,7 +497,7 @@ impl Planner for Bfs {
         }
         let h = self.h(root);
         if root.is_over() || h == u32::MAX {
-            self.end = Some(SearchState::Exhausted);
+            self.finish(SearchState::Exhausted);
             return;
         }
         self.start_pass(h, self.first_pass);
@@ -514,27 +509,23 @@ impl Planner for Bfs {
         }
         let mut polled = 0u64;
         loop {
+            let next = self.buckets.get_mut(self.g).and_then(Bucket::pop);
+            if next.is_none() && self.g + 1 < self.buckets.len() {
+                self.g += 1;
+                continue;
+            }
             if let Some(w) = self.win {
-                if self.g >= self.nodes[w as usize].g as usize {
+                // Done once every position fewer actions away than the win
+                // has been expanded, or nothing is left to expand.
+                if next.is_none() || self.g >= self.nodes[w as usize].g as usize {
                     let plan = self.plan(w);
-                    self.end = Some(SearchState::Found(plan.clone()));
-                    return SearchState::Found(plan);
+                    return self.finish(SearchState::Found(plan));
                 }
             }
-            let Some(id) = self.buckets.get_mut(self.g).and_then(|b| b.pop()) else {
-                if self.g + 1 < self.buckets.len() {
-                    self.g += 1;
-                    continue;
-                }
-                if let Some(w) = self.win {
-                    let plan = self.plan(w);
-                    self.end = Some(SearchState::Found(plan.clone()));
-                    return SearchState::Found(plan);
-                }
+            let Some(id) = next else {
                 // The pass is over without a win.
                 if self.next_bound == u32::MAX {
-                    self.end = Some(SearchState::Exhausted);
-                    return SearchState::Exhausted;
+                    return self.finish(SearchState::Exhausted);
                 }
                 // Passes grow about three-fold per bound step.
                 let (bound, expect) = (
@@ -557,8 +548,7 @@ impl Planner for Bfs {
             let s = self.replay(id);
             if self.expand(id, &s).is_err() {
                 if self.visited.max_len() >= self.max_nodes {
-                    self.end = Some(SearchState::Full);
-                    return SearchState::Full;
+                    return self.finish(SearchState::Full);
                 }
                 // More than expected: run the pass again on more of the table.
                 let more = self.visited.max_len().saturating_mul(self.growth.max(2));
@@ -601,7 +591,7 @@ mod tests {
         assert_eq!(plan, plan2);
         assert_eq!(big.regrown, 0);
         assert!(small.regrown > 0);
-        assert_eq!(small.passes(), big.passes());
-        assert!(big.passes() > 1, "level 2 needs several bounds");
+        assert_eq!(small.passes, big.passes);
+        assert!(big.passes > 1, "level 2 needs several bounds");
     }
 }

@@ -328,11 +328,30 @@ fn dijkstra(
     out: &mut [u16],
     heap: &mut BinaryHeap<Reverse<(u16, u16)>>,
 ) {
+    let targets = s.cells_with(target).map(|t| (t, 0));
+    walk_costs_from(s, g, costs, targets, door_blocks, out, heap);
+}
+
+/// Backwards Dijkstra from `sources`, each `(cell, cost already spent
+/// there)`: `out[c]` is the least of a source's cost plus the cheapest walk
+/// from `c` to it (walking costs as in the module docs; `FAR` where no
+/// source is reachable).
+pub(crate) fn walk_costs_from(
+    s: &Bait,
+    g: &Geometry,
+    costs: WalkCosts,
+    sources: impl IntoIterator<Item = (usize, u16)>,
+    door_blocks: bool,
+    out: &mut [u16],
+    heap: &mut BinaryHeap<Reverse<(u16, u16)>>,
+) {
     out.fill(FAR);
     heap.clear();
-    for t in s.cells_with(target) {
-        out[t] = 0;
-        heap.push(Reverse((0, t as u16)));
+    for (t, d) in sources {
+        if d < out[t] {
+            out[t] = d;
+            heap.push(Reverse((d, t as u16)));
+        }
     }
     while let Some(Reverse((d, u))) = heap.pop() {
         let u = u as usize;
