@@ -13,13 +13,13 @@
 use games::bait::{Bait, BaitAction};
 use games::snake::Snake;
 use games::{Agent, Game, Seat, Timer};
-use harness::config::TimeLimits;
 use harness::external::botzone::{BotzoneBot, GlobalData};
 use harness::external::{
     BotzoneMode, ExternalSpec, ProcessLimits, ProtocolKind, Sandbox, Subprocess,
 };
 use harness::player::{Contestant, InProcess, Phase};
 use harness::timing::Clock;
+use harness::timing::TimeLimits;
 use std::time::{Duration, Instant};
 
 const ACTS: usize = 3000;

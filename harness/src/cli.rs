@@ -2,6 +2,7 @@
 //! that per-game command implementations in [`crate::games`] take them as
 //! parameters.
 
+use crate::timing::parse_duration;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -208,23 +209,6 @@ pub struct BenchArgs {
     pub jobs: Option<usize>,
 }
 
-/// Parse a human duration such as `40ms`, `1s`, `2m`, `1.5s`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    if let Some(secs) = t
-        .strip_suffix('s')
-        .filter(|s| !s.ends_with('m') && !s.ends_with('u') && !s.ends_with('n'))
-    {
-        if let Ok(v) = secs.parse::<f64>() {
-            if v >= 0.0 && v.is_finite() {
-                return Ok(Duration::from_secs_f64(v));
-            }
-        }
-    }
-    humantime::parse_duration(t)
-        .map_err(|e| format!("`{t}` is not a duration like 40ms, 1s, 1.5s, 2m: {e}"))
-}
-
 /// Parse `key=value` agent parameters (value: integer, float, true/false, or string).
 pub fn parse_params(items: &[String]) -> Result<agents::AgentParams, String> {
     let mut p = agents::AgentParams::new();
@@ -253,14 +237,6 @@ fn parse_value(v: &str) -> agents::ParamValue {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_in_human_form() {
-        assert_eq!(parse_duration("40ms").unwrap(), Duration::from_millis(40));
-        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
-        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
-        assert!(parse_duration("fast").is_err());
-    }
 
     #[test]
     fn params_parse_typed_values() {

@@ -8,54 +8,12 @@ use crate::error::HarnessError;
 use crate::external::botzone::GlobalData;
 use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, ProtocolKind, Sandbox};
 use crate::games::{ArenaGame, GameKind};
-use crate::timing::Clock;
+use crate::timing::{Clock, TimeLimits};
 use agents::{AgentParams, ParamValue};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Time limits of one agent (GVGAI's rule: past `act` the action becomes the
-/// game's fallback and an overrun is counted; past `act_hard` the agent is
-/// disqualified). The same rule applies to `init` / `init_hard`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeLimits {
-    /// Soft budget per act (GVGAI: 40 ms).
-    pub act: Duration,
-    /// Hard limit per act (GVGAI: 50 ms).
-    pub act_hard: Duration,
-    /// Soft budget of init (GVGAI: 1 s).
-    pub init: Duration,
-    /// Hard limit of init.
-    pub init_hard: Duration,
-    /// The clock that judges.
-    pub clock: Clock,
-}
-
-impl Default for TimeLimits {
-    fn default() -> Self {
-        TimeLimits {
-            act: Duration::from_millis(40),
-            act_hard: Duration::from_millis(50),
-            init: Duration::from_secs(1),
-            init_hard: Duration::from_millis(1250),
-            clock: Clock::Wall,
-        }
-    }
-}
-
-impl TimeLimits {
-    /// How long the harness waits for an answer in wall time before giving up
-    /// on the agent: the hard limit itself under the wall clock; under the CPU
-    /// clock (which a sleeping agent does not consume) ten times the hard
-    /// limit, at least one second.
-    pub fn hang_limit(&self, hard: Duration) -> Duration {
-        match self.clock {
-            Clock::Wall => hard,
-            Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
-        }
-    }
-}
 
 /// Where an agent comes from.
 #[derive(Clone, Debug, PartialEq)]
@@ -313,7 +271,9 @@ fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::
             f.write_str("a duration such as \"40ms\" or \"1s\", or a number of milliseconds")
         }
         fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-            crate::cli::parse_duration(s).map(Some).map_err(E::custom)
+            crate::timing::parse_duration(s)
+                .map(Some)
+                .map_err(E::custom)
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
             if v < 0 {

@@ -18,11 +18,12 @@
 //! Init follows the same rule with the init budget (an overrun is counted,
 //! there is no action to replace).
 
-use crate::config::{AgentKind, AgentSpec, RunConfig, TimeLimits};
+use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
+use crate::timing::TimeLimits;
 use crate::timing::{ms, Clock};
 use games::PlayerResult;
 use rand::{RngCore, SeedableRng};

@@ -1,4 +1,5 @@
-//! Clocks: the harness's own monotonic wall clock, per-thread CPU time, and
+//! Time: the limits an agent plays under ([`TimeLimits`], durations as
+//! configs and flags write them), and clocks: the harness's own monotonic wall clock, per-thread CPU time, and
 //! the [`games::Timer`] handed to agents.
 
 use std::time::{Duration, Instant};
@@ -12,7 +13,7 @@ pub enum Clock {
     Wall,
     /// CPU time of the agent's thread, GVGAI's own rule. The harness still
     /// stops waiting after a wall-clock safety limit (see
-    /// [`crate::config::TimeLimits::hang_limit`]).
+    /// [`TimeLimits::hang_limit`]).
     Cpu,
 }
 
@@ -77,6 +78,65 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// Time limits of one agent (GVGAI's rule: past `act` the action becomes the
+/// game's fallback and an overrun is counted; past `act_hard` the agent is
+/// disqualified). The same rule applies to `init` / `init_hard`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeLimits {
+    /// Soft budget per act (GVGAI: 40 ms).
+    pub act: Duration,
+    /// Hard limit per act (GVGAI: 50 ms).
+    pub act_hard: Duration,
+    /// Soft budget of init (GVGAI: 1 s).
+    pub init: Duration,
+    /// Hard limit of init.
+    pub init_hard: Duration,
+    /// The clock that judges.
+    pub clock: Clock,
+}
+
+impl Default for TimeLimits {
+    fn default() -> Self {
+        TimeLimits {
+            act: Duration::from_millis(40),
+            act_hard: Duration::from_millis(50),
+            init: Duration::from_secs(1),
+            init_hard: Duration::from_millis(1250),
+            clock: Clock::Wall,
+        }
+    }
+}
+
+impl TimeLimits {
+    /// How long the harness waits for an answer in wall time before giving up
+    /// on the agent: the hard limit itself under the wall clock; under the CPU
+    /// clock (which a sleeping agent does not consume) ten times the hard
+    /// limit, at least one second.
+    pub fn hang_limit(&self, hard: Duration) -> Duration {
+        match self.clock {
+            Clock::Wall => hard,
+            Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
+        }
+    }
+}
+
+/// Parse a human duration such as `40ms`, `1s`, `2m`, `1.5s`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if let Some(secs) = t
+        .strip_suffix('s')
+        .filter(|s| !s.ends_with('m') && !s.ends_with('u') && !s.ends_with('n'))
+    {
+        if let Ok(v) = secs.parse::<f64>() {
+            if v >= 0.0 && v.is_finite() {
+                return Ok(Duration::from_secs_f64(v));
+            }
+        }
+    }
+    humantime::parse_duration(t)
+        .map_err(|e| format!("`{t}` is not a duration like 40ms, 1s, 1.5s, 2m: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +150,13 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         assert!(wall.exceeded());
         assert!(!cpu.exceeded(), "sleeping used {:?} of CPU", cpu.elapsed());
+    }
+
+    #[test]
+    fn durations_in_human_form() {
+        assert_eq!(parse_duration("40ms").unwrap(), Duration::from_millis(40));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("fast").is_err());
     }
 }

@@ -3,11 +3,11 @@
 use super::process::{AgentProcess, Received};
 use super::protocol::{self, Protocol, Step};
 use super::ExternalSpec;
-use crate::config::TimeLimits;
 use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
 use crate::timing::ms;
+use crate::timing::TimeLimits;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
 use std::path::PathBuf;

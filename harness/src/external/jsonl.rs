@@ -6,11 +6,11 @@
 //! after each `act`, nothing after `end`.
 
 use super::protocol::{Protocol, Step};
-use crate::config::TimeLimits;
 use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Failure, Phase};
 use crate::timing::ms;
+use crate::timing::TimeLimits;
 use games::Seat;
 use serde_json::{json, Value};
 use std::time::Duration;

@@ -3,9 +3,9 @@
 //! over the generic supervisor, which only moves lines.
 
 use super::{ExternalSpec, ProtocolKind};
-use crate::config::TimeLimits;
 use crate::games::ArenaGame;
 use crate::player::{Failure, Phase};
+use crate::timing::TimeLimits;
 use games::Seat;
 use std::time::Duration;
 
