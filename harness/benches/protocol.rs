@@ -15,7 +15,7 @@ use games::snake::Snake;
 use games::{Agent, Game, Seat, Timer};
 use harness::external::botzone::{BotzoneBot, GlobalData};
 use harness::external::{
-    BotzoneMode, ExternalSpec, ProcessLimits, ProtocolKind, Sandbox, Subprocess,
+    BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox, Subprocess,
 };
 use harness::player::{Contestant, InProcess, Phase};
 use harness::timing::Clock;
@@ -53,6 +53,16 @@ fn act(c: &mut dyn Contestant<Bait>, state: &Bait) -> Duration {
     r.wall
 }
 
+/// An `arena-jsonl/1` conversation for a game on `level`.
+fn jsonl<G: harness::view::GameView>(
+    level: &str,
+) -> Box<dyn harness::external::protocol::Protocol<G>> {
+    Box::new(harness::external::jsonl::Jsonl {
+        level: level.to_string(),
+        limits: TimeLimits::default(),
+    })
+}
+
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(
@@ -65,19 +75,16 @@ fn main() {
     .expect("write agent");
     let spec = ExternalSpec {
         command: vec!["python3".into(), "echo.py".into()],
-        protocol: ProtocolKind::Jsonl,
+        protocol: Protocol::Jsonl,
         workdir: dir.path().to_path_buf(),
         sandbox: Sandbox::None,
         limits: ProcessLimits::default(),
-        options: Vec::new(),
-        botzone_mode: Default::default(),
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
 
     let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), Clock::Wall, "bench");
-    let mut ext =
-        Subprocess::<Bait>::spawn(&spec, "1", TimeLimits::default(), None).expect("spawn python3");
+    let mut ext = Subprocess::<Bait>::spawn(&spec, jsonl("1"), None).expect("spawn python3");
     init(&mut inproc, &state);
     init(&mut ext, &state);
     // Interleaved, so that both see the same machine load.
@@ -230,24 +237,25 @@ fn snake_turns(dir: &std::path::Path) {
     println!("\n(Python bots run with {python})");
     let spec = |mode: &str, protocol, botzone_mode, sandbox| ExternalSpec {
         command: vec![python.into(), "snake_bots.py".into(), mode.into()],
-        protocol,
+        protocol: match protocol {
+            ProtocolKind::Botzone => Protocol::Botzone { mode: botzone_mode },
+            _ => Protocol::Jsonl,
+        },
         workdir: dir.to_path_buf(),
         sandbox,
         limits: ProcessLimits::default(),
-        options: Vec::new(),
-        botzone_mode,
     };
     let external = |name: &'static str, spec: ExternalSpec| -> Player {
         let make: Box<dyn Fn() -> Box<dyn Contestant<Snake>>> =
             Box::new(move || -> Box<dyn Contestant<Snake>> {
-                if spec.protocol == ProtocolKind::Botzone {
+                if let Protocol::Botzone { mode } = spec.protocol {
                     Box::new(
-                        BotzoneBot::<Snake>::new(&spec, "bench", None, GlobalData::default())
+                        BotzoneBot::new(&spec, mode, "bench", None, GlobalData::default())
                             .expect("a snake bot"),
                     )
                 } else {
                     Box::new(
-                        Subprocess::<Snake>::spawn(&spec, "empty", TimeLimits::default(), None)
+                        Subprocess::<Snake>::spawn(&spec, jsonl("empty"), None)
                             .expect("spawn python3"),
                     )
                 }

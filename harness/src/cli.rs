@@ -3,7 +3,7 @@
 //! parameters.
 
 use crate::timing::parse_duration;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -47,6 +47,42 @@ pub enum Command {
     Bench(BenchArgs),
 }
 
+/// The clap command of `arena`, with the per-game parts of the help texts
+/// computed from the registry ([`crate::games::GAMES`]), so they cannot
+/// drift from what the games offer.
+pub fn command() -> clap::Command {
+    use crate::games::{names, GameEntry};
+    let which: [(&str, fn(&dyn GameEntry) -> bool); 6] = [
+        ("trace", |_| true),
+        ("solve", |g| g.solve().is_some()),
+        ("generate", |g| g.generate().is_some()),
+        ("verify", |g| g.verify().is_some()),
+        ("perft", |g| g.perft().is_some()),
+        ("bench", |g| g.bench().is_some()),
+    ];
+    let mut cmd = Cli::command();
+    for (sub, has) in which {
+        let games = names(has).join(", ");
+        cmd = cmd.mut_subcommand(sub, |c| {
+            c.mut_arg("game", |a| a.help(format!("The game: {games}")))
+        });
+    }
+    let list = crate::games::GAMES
+        .iter()
+        .map(|g| format!("  {:<10} {}", g.name(), g.description()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    cmd.mut_subcommand("list", |c| c.after_help(format!("Games:\n{list}")))
+}
+
+/// Parse the process's arguments with [`command`] (exits on `--help` and
+/// usage errors, as clap does).
+pub fn parse_args() -> Cli {
+    use clap::FromArgMatches;
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 /// `arena run`.
 #[derive(Debug, Args)]
 #[command(
@@ -86,7 +122,7 @@ pub struct ListArgs {
 /// `arena trace`.
 #[derive(Debug, Args)]
 pub struct TraceArgs {
-    /// The game: bait or snake.
+    /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// A built-in level name (e.g. 0-4 for Bait) or a level/map file.
     #[arg(long)]
@@ -99,7 +135,7 @@ pub struct TraceArgs {
 /// `arena solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The game: bait, sokoban or supply.
+    /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// A built-in level (Bait 0-4, microban:N, set:N) or a level file (one
     /// level); for Sokoban with --levels, the level's number in the file,
@@ -132,7 +168,7 @@ pub struct SolveArgs {
 /// `arena generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// The game: sokoban or supply.
+    /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// How many levels.
     #[arg(long, default_value_t = 10)]
@@ -160,7 +196,7 @@ pub struct GenerateArgs {
 /// `arena verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The game: sokoban.
+    /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// The level file.
     #[arg(long)]
@@ -173,7 +209,7 @@ pub struct VerifyArgs {
 /// `arena perft`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// The game: xiangqi.
+    /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// Position in FEN (default: the start position).
     #[arg(long)]
@@ -189,8 +225,7 @@ pub struct PerftArgs {
 /// `arena bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// The game: bait (forward model), snake (DUCT playouts), sokoban (solver
-    /// over a level file) or xiangqi (perft suite).
+    /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// Seconds per measurement.
     #[arg(long, default_value_t = 1.0)]

@@ -1,81 +1,39 @@
-//! Per-game subcommands, dispatched by game name. Each arm calls into the
-//! game's module under [`crate::games`]; games that do not support a command
+//! Per-game subcommands, dispatched through the registry
+//! ([`crate::games::GAMES`]): a game offers a command by setting the
+//! matching hook of its [`crate::games::ArenaGame`] impl; games that do not
 //! get a clear error naming the ones that do.
 
 use crate::cli::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use crate::error::HarnessError;
+use crate::games::{command, find, GameEntry};
 use std::io::Write;
 
-fn unsupported(command: &'static str, game: &str, supported: &[&str]) -> HarnessError {
-    HarnessError::Unsupported {
-        command,
-        game: game.to_string(),
-        supported: supported.join(", "),
-    }
-}
-
-/// `arena trace <game>`.
+/// `arena trace <game>` (every game).
 pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    match args.game.as_str() {
-        "bait" => crate::games::bait::trace(args, out),
-        "snake" => crate::games::snake::trace(args, out),
-        "sokoban" => crate::games::sokoban::trace(args, out),
-        "supply" => crate::games::supply::trace(args, out),
-        "xiangqi" => crate::games::xiangqi::trace(args, out),
-        other => Err(unsupported(
-            "trace",
-            other,
-            &["bait", "snake", "sokoban", "supply", "xiangqi"],
-        )),
-    }
+    find(&args.game)?.trace(args, out)
 }
 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    match args.game.as_str() {
-        "bait" => crate::games::bait::solve(args, out),
-        "sokoban" => crate::games::sokoban_solve::solve(args, out),
-        "supply" => crate::games::supply::solve(args, out),
-        other => Err(unsupported("solve", other, &["bait", "sokoban", "supply"])),
-    }
+    command(&args.game, "solve", |g: &dyn GameEntry| g.solve())?(args, out)
 }
 
 /// `arena generate <game>`.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    match args.game.as_str() {
-        "sokoban" => crate::games::sokoban::generate(args, out),
-        "supply" => crate::games::supply::generate(args, out),
-        other => Err(unsupported("generate", other, &["sokoban", "supply"])),
-    }
+    command(&args.game, "generate", |g: &dyn GameEntry| g.generate())?(args, out)
 }
 
 /// `arena verify <game>`.
 pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    match args.game.as_str() {
-        "sokoban" => crate::games::sokoban::verify(args, out),
-        other => Err(unsupported("verify", other, &["sokoban"])),
-    }
+    command(&args.game, "verify", |g: &dyn GameEntry| g.verify())?(args, out)
 }
 
 /// `arena perft <game>`.
 pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    match args.game.as_str() {
-        "xiangqi" => crate::games::xiangqi::perft(args, out),
-        other => Err(unsupported("perft", other, &["xiangqi"])),
-    }
+    command(&args.game, "perft", |g: &dyn GameEntry| g.perft())?(args, out)
 }
 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    match args.game.as_str() {
-        "bait" => crate::games::bait::bench(args, out),
-        "snake" => crate::games::snake::bench(args, out),
-        "xiangqi" => crate::games::xiangqi::bench(args, out),
-        "sokoban" => crate::games::sokoban_solve::bench(args, out),
-        other => Err(unsupported(
-            "bench",
-            other,
-            &["bait", "snake", "sokoban", "xiangqi"],
-        )),
-    }
+    command(&args.game, "bench", |g: &dyn GameEntry| g.bench())?(args, out)
 }

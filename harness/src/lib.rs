@@ -15,8 +15,11 @@ pub mod games;
 pub mod outcome;
 pub mod player;
 pub mod report;
+pub mod reporters;
 pub mod run;
 pub mod runner;
+pub mod schedule;
 pub mod timing;
+pub mod view;
 
 pub use error::{exit, HarnessError};

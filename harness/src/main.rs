@@ -1,12 +1,11 @@
 //! The `arena` binary: a thin layer over the `harness` library.
 
-use clap::Parser;
 use harness::cli::{Cli, Command};
 use harness::{exit, HarnessError};
 use std::io::Write;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = harness::cli::parse_args();
     let code = match run(cli) {
         Ok(code) => code,
         Err(err) => match err.downcast_ref::<HarnessError>() {

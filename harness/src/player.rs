@@ -69,6 +69,14 @@ pub trait Contestant<G: Game>: Send {
     fn end(&mut self, state: &G, seat: Seat);
     /// The agent's counters (best effort).
     fn stats(&mut self) -> AgentStats;
+    /// Stop the agent now, whatever state it is in (idempotent): external
+    /// agents' processes are killed and what they left behind is counted.
+    fn close(&mut self) {}
+    /// Processes of the agent found alive after it was stopped, and killed
+    /// (0 for in-process agents).
+    fn leaked(&self) -> usize {
+        0
+    }
 }
 
 enum Job<G: Game> {

@@ -1,10 +1,10 @@
-//! Reporters: the CSV tables of a run and the summary printed at the end.
+//! The tables of a run: episode rows, the summary with Wilson intervals,
+//! the cross-table, and their terminal forms. The files are written by the
+//! reporters in [`crate::reporters`].
 //!
-//! - `episodes.csv`: one row per (episode, agent), appended and flushed as
-//!   each episode finishes, so an interrupted run loses nothing finished.
+//! - `episodes.csv`: one row per (episode, agent) ([`EpisodeRow`]).
 //! - `summary.csv`: one row per (agent, level) plus an `all` row per agent.
 //! - `crosstable.csv` (two-player games): one row per (agent, opponent).
-//! - `moves.jsonl`: the actions of every episode, one JSON object per line.
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
@@ -12,9 +12,7 @@ use crate::outcome::Outcome;
 use crate::runner::EpisodeRecord;
 use games::PlayerResult;
 use serde::Serialize;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One row of `episodes.csv`.
 #[derive(Debug, Serialize, Clone, PartialEq)]
@@ -61,6 +59,8 @@ pub struct EpisodeRow {
     pub expanded: Option<u64>,
     /// Failure details.
     pub detail: String,
+    /// Processes the agent left behind after the game (killed by arena).
+    pub leaked: u32,
 }
 
 /// The `p`-th percentile (0–100) of `xs` by nearest rank; 0 for no data.
@@ -98,7 +98,7 @@ pub fn episode_rows(cfg: &RunConfig, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
             let max = s.act_ms.iter().copied().fold(0.0, f64::max);
             EpisodeRow {
                 run: cfg.name.clone(),
-                game: cfg.game.name().to_string(),
+                game: cfg.game.to_string(),
                 level: rec.episode.level.clone(),
                 repetition: rec.episode.repetition,
                 episode: rec.episode.index,
@@ -128,67 +128,10 @@ pub fn episode_rows(cfg: &RunConfig, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
                 overruns: s.overruns,
                 expanded: s.expanded,
                 detail: s.detail.clone(),
+                leaked: s.leaked,
             }
         })
         .collect()
-}
-
-/// Writes `episodes.csv` and `moves.jsonl` row by row, flushing after each episode.
-pub struct EpisodeWriter {
-    csv: csv::Writer<File>,
-    moves: BufWriter<File>,
-    csv_path: PathBuf,
-    moves_path: PathBuf,
-}
-
-impl EpisodeWriter {
-    /// Create (truncate) the files in `dir`.
-    pub fn create(dir: &Path) -> Result<Self, HarnessError> {
-        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-        let csv_path = dir.join("episodes.csv");
-        let moves_path = dir.join("moves.jsonl");
-        let csv = csv::Writer::from_path(&csv_path).map_err(|source| HarnessError::Csv {
-            path: csv_path.clone(),
-            source,
-        })?;
-        let moves = File::create(&moves_path).map_err(|e| HarnessError::io(&moves_path, e))?;
-        Ok(EpisodeWriter {
-            csv,
-            moves: BufWriter::new(moves),
-            csv_path,
-            moves_path,
-        })
-    }
-
-    /// Append one episode and flush.
-    pub fn write(
-        &mut self,
-        cfg: &RunConfig,
-        rec: &EpisodeRecord,
-        rows: &[EpisodeRow],
-    ) -> Result<(), HarnessError> {
-        let csv_err = |source| HarnessError::Csv {
-            path: self.csv_path.clone(),
-            source,
-        };
-        for r in rows {
-            self.csv.serialize(r).map_err(csv_err)?;
-        }
-        self.csv
-            .flush()
-            .map_err(|e| HarnessError::io(&self.csv_path, e))?;
-        let line = serde_json::json!({
-            "episode": rec.episode.index,
-            "level": rec.episode.level,
-            "repetition": rec.episode.repetition,
-            "seed": rec.episode.seed,
-            "seats": rec.seats.iter().map(|s| cfg.agents[s.agent].label.as_str()).collect::<Vec<_>>(),
-            "moves": rec.moves,
-        });
-        writeln!(self.moves, "{line}")
-            .and_then(|_| self.moves.flush())
-            .map_err(|e| HarnessError::io(&self.moves_path, e))
-    }
 }
 
 /// One row of `summary.csv`.

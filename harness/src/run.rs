@@ -1,13 +1,18 @@
-//! `arena run`: load a config, plan, play, report.
+//! `arena run`: load a config, plan (the config's schedule), play (the
+//! runner), and tell the reporters ([`crate::reporters`]); and `arena list`.
 
 use crate::cli::RunArgs;
 use crate::config::{self, RunConfig};
 use crate::error::HarnessError;
-use crate::games::ArenaGame;
-use crate::report::{self, EpisodeRow, EpisodeWriter};
-use crate::runner::{self, run_tournament};
+use crate::report::{self, EpisodeRow};
+use crate::reporters::{
+    ConfigCopy, CrosstableCsv, EpisodesCsv, Event, MovesJsonl, Progress, Reporter, SummaryCsv,
+    TerminalSummary,
+};
+use crate::runner::RunnerEvent;
+use crate::schedule::PlanInput;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by the first Ctrl-C (see [`install_interrupt_handler`]): no new
@@ -89,24 +94,14 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         std::env::var_os("CI").is_some(),
         args.quiet,
     );
-    let result = crate::with_game!(cfg.game, G => run_config::<G>(&cfg, &dir, mode))?;
-    if !args.quiet {
-        let io = |e| HarnessError::io("<stdout>", e);
-        writeln!(
-            out,
-            "{} on {}: {} episodes -> {}",
-            cfg.name,
-            cfg.game,
-            result.rows.len() / players_of(&result),
-            dir.display()
-        )
-        .map_err(io)?;
-        write!(out, "{}", report::summary_table(&result.summary, false)).map_err(io)?;
-        if !result.crosstable.is_empty() {
-            writeln!(out).map_err(io)?;
-            write!(out, "{}", report::crosstable_table(&result.crosstable)).map_err(io)?;
-        }
+    let mut reporters = file_reporters(&dir);
+    if mode == ProgressMode::Bar {
+        reporters.push(Box::<Progress>::default());
     }
+    if !args.quiet {
+        reporters.push(Box::new(TerminalSummary::new(out, &dir)));
+    }
+    let result = run_with(&cfg, &dir, &mut reporters)?;
     if !result.complete {
         return Err(HarnessError::Interrupted(format!(
             "interrupted: {} finished episode rows kept in {}",
@@ -117,74 +112,121 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
     Ok(result)
 }
 
-fn players_of(r: &RunOutput) -> usize {
-    r.rows.iter().map(|x| x.seat + 1).max().unwrap_or(1)
+/// The reporters that write a run's files into `dir`.
+pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
+    vec![
+        Box::new(ConfigCopy::new(dir)),
+        Box::new(EpisodesCsv::new(dir)),
+        Box::new(MovesJsonl::new(dir)),
+        Box::new(SummaryCsv::new(dir)),
+        Box::new(CrosstableCsv::new(dir)),
+    ]
 }
 
-/// Play a resolved config and write every table into `dir`.
-pub fn run_config<G: ArenaGame>(
+/// Play a resolved config and write every table into `dir` (no terminal
+/// output; see [`run_with`] for other reporters).
+pub fn run_config(
     cfg: &RunConfig,
-    dir: &std::path::Path,
+    dir: &Path,
     mode: ProgressMode,
+) -> Result<RunOutput, HarnessError> {
+    let mut reporters = file_reporters(dir);
+    if mode == ProgressMode::Bar {
+        reporters.push(Box::<Progress>::default());
+    }
+    run_with(cfg, dir, &mut reporters)
+}
+
+/// Play a resolved config, telling `reporters` what happens (see
+/// [`crate::reporters::Event`]). External agents' stderr logs go to
+/// `dir/logs`.
+pub fn run_with(
+    cfg: &RunConfig,
+    dir: &Path,
+    reporters: &mut [Box<dyn Reporter + '_>],
 ) -> Result<RunOutput, HarnessError> {
     let mut cfg_logs = cfg.clone();
     cfg_logs.log_dir = Some(dir.join("logs"));
     let cfg = &cfg_logs;
-    let players = G::load_level(&cfg.levels[0], cfg.seed)?.num_players();
-    let episodes = runner::plan(cfg, players);
-    let mut writer = EpisodeWriter::create(dir)?;
-    // Keep the config next to the results, so a table can always be traced back.
-    let cfg_copy = dir.join("config.toml");
-    std::fs::copy(&cfg.source, &cfg_copy).map_err(|e| HarnessError::io(&cfg_copy, e))?;
-    let bar = match mode {
-        ProgressMode::Bar => {
-            let b = indicatif::ProgressBar::new(episodes.len() as u64);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{spinner} {msg} [{bar:30}] {pos}/{len} episodes, {elapsed} elapsed, ETA {eta}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            b.set_message(format!("{} ({})", cfg.name, cfg.game));
-            Some(b)
-        }
-        ProgressMode::Silent => None,
-    };
-    let mut rows: Vec<EpisodeRow> = Vec::new();
-    let mut write_err: Option<HarnessError> = None;
-    let played = run_tournament::<G>(cfg, &episodes, &INTERRUPTED, &mut |rec| {
-        let new_rows = report::episode_rows(cfg, &rec);
-        if write_err.is_none() {
-            if let Err(e) = writer.write(cfg, &rec, &new_rows) {
-                write_err = Some(e);
+    let game = crate::games::find(cfg.game)?;
+    let players = game.players(&cfg.levels[0], cfg.seed)?;
+    let episodes = cfg.format.schedule().plan(PlanInput {
+        levels: &cfg.levels,
+        agents: cfg.agents.len(),
+        players,
+        repetitions: cfg.repetitions,
+        seed: cfg.seed,
+    });
+    std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+    let mut failure: Option<HarnessError> = None;
+    let mut tell = |ev: &Event<'_>, failure: &mut Option<HarnessError>| {
+        for r in reporters.iter_mut() {
+            if let Err(e) = r.report(ev) {
+                if failure.is_none() {
+                    *failure = Some(e);
+                }
                 INTERRUPTED.store(true, Ordering::Relaxed);
             }
         }
-        rows.extend(new_rows);
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    });
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    if let Some(e) = write_err {
-        return Err(e);
-    }
-    played?;
+    };
+    tell(
+        &Event::RunPlanned {
+            cfg,
+            episodes: &episodes,
+            players,
+        },
+        &mut failure,
+    );
+    let mut rows: Vec<EpisodeRow> = Vec::new();
+    let played = if failure.is_some() {
+        Ok(())
+    } else {
+        game.play(cfg, &episodes, &INTERRUPTED, &mut |ev| match ev {
+            RunnerEvent::Started(episode) => {
+                tell(&Event::EpisodeStarted { episode: &episode }, &mut failure)
+            }
+            RunnerEvent::Finished(record) => {
+                let new_rows = report::episode_rows(cfg, &record);
+                tell(
+                    &Event::EpisodeFinished {
+                        record: &record,
+                        rows: &new_rows,
+                    },
+                    &mut failure,
+                );
+                rows.extend(new_rows);
+            }
+        })
+    };
     rows.sort_by_key(|r| (r.episode, r.seat));
+    let complete = rows.len() == episodes.iter().map(|e| e.seats.len()).sum::<usize>();
+    if !complete {
+        tell(&Event::Cancelled, &mut failure);
+    }
     let summary = report::summary(cfg, &rows);
-    report::write_csv(&dir.join("summary.csv"), &summary)?;
     let crosstable = if players > 1 {
-        let c = report::crosstable(cfg, &rows);
-        report::write_csv(&dir.join("crosstable.csv"), &c)?;
-        c
+        report::crosstable(cfg, &rows)
     } else {
         Vec::new()
     };
+    tell(
+        &Event::RunFinished {
+            cfg,
+            rows: &rows,
+            summary: &summary,
+            crosstable: &crosstable,
+            planned: episodes.len(),
+            players,
+            complete,
+        },
+        &mut failure,
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    played?;
     Ok(RunOutput {
-        complete: rows.len() == episodes.iter().map(|e| e.seats.len()).sum::<usize>(),
+        complete,
         dir: dir.to_path_buf(),
         rows,
         summary,
@@ -199,44 +241,45 @@ const LIST_LEVELS: usize = 8;
 /// when only that game is asked for).
 pub fn list(game: Option<&str>, out: &mut dyn Write) -> Result<(), HarnessError> {
     let io = |e| HarnessError::io("<stdout>", e);
-    let kinds: Vec<crate::games::GameKind> = match game {
-        Some(g) => vec![g.parse()?],
-        None => crate::games::GameKind::ALL.to_vec(),
+    let entries: Vec<&dyn crate::games::GameEntry> = match game {
+        Some(g) => vec![crate::games::find(g)?],
+        None => crate::games::GAMES.to_vec(),
     };
-    for kind in kinds {
-        crate::with_game!(kind, G => {
-            writeln!(out, "{}: {}", G::NAME, G::DESCRIPTION).map_err(io)?;
-            writeln!(out, "  levels:").map_err(io)?;
-            let levels = G::builtin_levels();
-            // A long list (Sokoban's Microban) is shortened unless this game was asked for.
-            let shown = if game.is_none() && levels.len() > LIST_LEVELS {
-                LIST_LEVELS - 1
-            } else {
-                levels.len()
-            };
-            for l in &levels[..shown] {
-                writeln!(out, "    {:<16} {}", l.name, l.description).map_err(io)?;
+    for g in entries {
+        writeln!(out, "{}: {}", g.name(), g.description()).map_err(io)?;
+        writeln!(out, "  levels:").map_err(io)?;
+        let levels = g.levels();
+        // A long list (Sokoban's Microban) is shortened unless this game was asked for.
+        let shown = if game.is_none() && levels.len() > LIST_LEVELS {
+            LIST_LEVELS - 1
+        } else {
+            levels.len()
+        };
+        for l in &levels[..shown] {
+            writeln!(out, "    {:<16} {}", l.name, l.description).map_err(io)?;
+        }
+        if shown < levels.len() {
+            let last = &levels[levels.len() - 1];
+            writeln!(
+                out,
+                "    ...              {} more, to {} (`arena list {}` shows all)",
+                levels.len() - shown,
+                last.name,
+                g.name()
+            )
+            .map_err(io)?;
+        }
+        writeln!(out, "  agents:").map_err(io)?;
+        for a in g.agents() {
+            writeln!(out, "    {:<16} {}", a.name, a.description).map_err(io)?;
+            for p in a.params {
+                writeln!(out, "    {:<16}   param {}", "", p).map_err(io)?;
             }
-            if shown < levels.len() {
-                let last = &levels[levels.len() - 1];
-                writeln!(
-                    out,
-                    "    ...              {} more, to {} (`arena list {}` shows all)",
-                    levels.len() - shown,
-                    last.name,
-                    G::NAME
-                )
-                .map_err(io)?;
-            }
-            writeln!(out, "  agents:").map_err(io)?;
-            for a in G::agents() {
-                writeln!(out, "    {:<16} {}", a.name, a.description).map_err(io)?;
-                for p in a.params {
-                    writeln!(out, "    {:<16}   param {}", "", p).map_err(io)?;
-                }
-            }
-            writeln!(out).map_err(io)?;
-        });
+        }
+        writeln!(out, "  actions: {}", g.action_syntax()).map_err(io)?;
+        let protocols: Vec<&str> = g.protocols().iter().map(|p| p.as_str()).collect();
+        writeln!(out, "  protocols: {}", protocols.join(", ")).map_err(io)?;
+        writeln!(out).map_err(io)?;
     }
     Ok(())
 }

@@ -20,81 +20,16 @@
 
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::games::ArenaGame;
+use crate::external::GlobalData;
+use crate::games::arena_game::{build_agent, ArenaGame, ExternalCtx};
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
-use crate::timing::TimeLimits;
-use crate::timing::{ms, Clock};
+pub use crate::schedule::{agent_seed, episode_seed, Episode};
+use crate::timing::{ms, Clock, TimeLimits};
 use games::PlayerResult;
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
-
-/// One game to play: a level, a lineup of agents in seats, a seed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Episode {
-    /// Position in the plan (seeds derive from it).
-    pub index: usize,
-    /// Level spec.
-    pub level: String,
-    /// Repetition number (0-based) of this (lineup, level).
-    pub repetition: u32,
-    /// `seats[s]` = index into the config's agents of the agent in seat `s`.
-    pub seats: Vec<usize>,
-    /// The episode's seed.
-    pub seed: u64,
-}
-
-/// The seed of episode `index` under master seed `master`: independent of
-/// concurrency and of the order in which episodes finish.
-pub fn episode_seed(master: u64, index: u64) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(master);
-    rng.set_stream(index);
-    rng.next_u64()
-}
-
-/// The seed handed to the agent in `seat` of an episode with seed `episode_seed`.
-pub fn agent_seed(episode_seed: u64, seat: usize) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(episode_seed);
-    rng.set_stream(seat as u64 + 1);
-    rng.next_u64()
-}
-
-/// Build the episode list. One-player games: every agent on every level,
-/// `repetitions` times. Two-player games: every pair of distinct agents on
-/// every level, `repetitions` times in each seating (seats swapped).
-pub fn plan(cfg: &RunConfig, players: usize) -> Vec<Episode> {
-    let mut lineups: Vec<Vec<usize>> = Vec::new();
-    let n = cfg.agents.len();
-    if players <= 1 {
-        lineups.extend((0..n).map(|a| vec![a]));
-    } else {
-        for i in 0..n {
-            for j in i + 1..n {
-                lineups.push(vec![i, j]);
-                lineups.push(vec![j, i]);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for level in &cfg.levels {
-        for rep in 0..cfg.repetitions {
-            for seats in &lineups {
-                let index = out.len();
-                out.push(Episode {
-                    index,
-                    level: level.clone(),
-                    repetition: rep,
-                    seats: seats.clone(),
-                    seed: episode_seed(cfg.seed, index as u64),
-                });
-            }
-        }
-    }
-    out
-}
 
 /// What happened to one seat in an episode.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,6 +54,9 @@ pub struct SeatRecord {
     pub overruns: u32,
     /// Nodes expanded, if the agent reports them.
     pub expanded: Option<u64>,
+    /// Processes of the agent found alive after the game and killed
+    /// (external agents whose process tree left something behind).
+    pub leaked: u32,
 }
 
 impl SeatRecord {
@@ -179,9 +117,52 @@ fn judge<A>(
     }
 }
 
-/// Build the contestant for `spec` in seat `seat` of episode `ep`.
-pub fn make_contestant<G: ArenaGame>(
+/// What the runner reports while it plays, on the calling thread.
+#[derive(Debug)]
+pub enum RunnerEvent {
+    /// An episode started.
+    Started(Episode),
+    /// An episode finished.
+    Finished(EpisodeRecord),
+}
+
+/// Builds the contestants of a run's episodes, and holds what external
+/// agents keep from game to game within the run (Botzone's `globaldata`).
+#[derive(Debug)]
+pub struct ContestantFactory<'a> {
+    cfg: &'a RunConfig,
+    keep: GlobalData,
+}
+
+impl<'a> ContestantFactory<'a> {
+    /// A factory for the episodes of `cfg`, with nothing kept yet.
+    pub fn new(cfg: &'a RunConfig) -> Self {
+        ContestantFactory {
+            cfg,
+            keep: GlobalData::default(),
+        }
+    }
+
+    /// The run's config.
+    pub fn config(&self) -> &'a RunConfig {
+        self.cfg
+    }
+
+    /// Build the contestant for `spec` in seat `seat` of episode `ep`.
+    pub fn make<G: ArenaGame>(
+        &self,
+        ep: &Episode,
+        seat: usize,
+        spec: &AgentSpec,
+        seed: u64,
+    ) -> Result<Box<dyn Contestant<G>>, Failure> {
+        make_contestant(self.cfg, &self.keep, ep, seat, spec, seed)
+    }
+}
+
+fn make_contestant<G: ArenaGame>(
     cfg: &RunConfig,
+    keep: &GlobalData,
     ep: &Episode,
     seat: usize,
     spec: &AgentSpec,
@@ -203,39 +184,35 @@ pub fn make_contestant<G: ArenaGame>(
                     .collect();
                 d.join(format!("ep{:04}-seat{seat}-{safe}.stderr.log", ep.index))
             });
-            if ext.protocol == crate::external::ProtocolKind::Botzone {
-                let c = crate::external::botzone::BotzoneBot::<G>::new(
-                    ext,
-                    &spec.label,
-                    log,
-                    cfg.botzone_globaldata.clone(),
-                )?;
-                return Ok(Box::new(c));
-            }
-            let c = crate::external::Subprocess::<G>::spawn(ext, &ep.level, spec.time, log)?;
-            Ok(Box::new(c))
+            G::external_contestant(ExternalCtx {
+                spec: ext,
+                label: &spec.label,
+                level: &ep.level,
+                limits: spec.time,
+                log,
+                keep,
+            })
         }
-        AgentKind::BuiltIn { name, params } => {
-            match crate::games::build_agent::<G>(name, params, seed) {
-                Ok(agent) => Ok(Box::new(InProcess::spawn(
-                    agent,
-                    spec.time.clock,
-                    &spec.label,
-                ))),
-                Err(e) => Err(Failure {
-                    outcome: Outcome::SpawnFailed,
-                    detail: e.to_string(),
-                }),
-            }
-        }
+        AgentKind::BuiltIn { name, params } => match build_agent::<G>(name, params, seed) {
+            Ok(agent) => Ok(Box::new(InProcess::spawn(
+                agent,
+                spec.time.clock,
+                &spec.label,
+            ))),
+            Err(e) => Err(Failure {
+                outcome: Outcome::SpawnFailed,
+                detail: e.to_string(),
+            }),
+        },
     }
 }
 
 /// Play one episode to its end under the time rules.
 pub fn play_episode<G: ArenaGame>(
-    cfg: &RunConfig,
+    factory: &ContestantFactory<'_>,
     ep: &Episode,
 ) -> Result<EpisodeRecord, HarnessError> {
+    let cfg = factory.config();
     let mut state = G::load_level(&ep.level, ep.seed)?;
     if let Some(m) = cfg.max_steps {
         state.set_max_steps(m);
@@ -256,12 +233,13 @@ pub fn play_episode<G: ArenaGame>(
             cpu_ms: 0.0,
             overruns: 0,
             expanded: None,
+            leaked: 0,
         })
         .collect();
     let mut failed: Vec<Option<Failure>> = vec![None; players];
     let mut contestants: Vec<Option<Box<dyn Contestant<G>>>> = Vec::with_capacity(players);
     for (s, spec) in specs.iter().enumerate() {
-        match make_contestant::<G>(cfg, ep, s, spec, agent_seed(ep.seed, s)) {
+        match factory.make::<G>(ep, s, spec, agent_seed(ep.seed, s)) {
             Ok(c) => contestants.push(Some(c)),
             Err(f) => {
                 failed[s] = Some(f);
@@ -372,6 +350,14 @@ pub fn play_episode<G: ArenaGame>(
             }
         }
     }
+    // Stop every agent (killing what its process tree left behind) before
+    // reading the leak counts.
+    for (s, c) in contestants.into_iter().enumerate() {
+        if let Some(mut c) = c {
+            c.close();
+            seats[s].leaked = c.leaked() as u32;
+        }
+    }
     Ok(EpisodeRecord {
         episode: ep.clone(),
         steps: state.tick(),
@@ -381,18 +367,20 @@ pub fn play_episode<G: ArenaGame>(
 }
 
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
-/// `on_done` on the calling thread for each finished episode, in finishing
-/// order. Stops starting new episodes once `stop` is set (finished ones are
-/// still delivered). Returns the first harness error, if any, after all
-/// started episodes have been delivered.
+/// `on_event` on the calling thread when each starts and finishes (in
+/// finishing order). Stops starting new episodes once `stop` is set
+/// (finished ones are still delivered). Returns the first harness error, if
+/// any, after all started episodes have been delivered.
 pub fn run_tournament<G: ArenaGame>(
     cfg: &RunConfig,
     episodes: &[Episode],
     stop: &AtomicBool,
-    on_done: &mut dyn FnMut(EpisodeRecord),
+    on_event: &mut dyn FnMut(RunnerEvent),
 ) -> Result<(), HarnessError> {
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Result<EpisodeRecord, HarnessError>>();
+    let factory = ContestantFactory::new(cfg);
+    let factory = &factory;
+    let (tx, rx) = mpsc::channel::<Result<RunnerEvent, HarnessError>>();
     let workers = cfg.concurrency.clamp(1, episodes.len().max(1));
     let mut first_err = None;
     std::thread::scope(|scope| {
@@ -405,7 +393,10 @@ pub fn run_tournament<G: ArenaGame>(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(ep) = episodes.get(i) else { break };
-                let r = play_episode::<G>(cfg, ep);
+                if tx.send(Ok(RunnerEvent::Started(ep.clone()))).is_err() {
+                    break;
+                }
+                let r = play_episode::<G>(factory, ep).map(RunnerEvent::Finished);
                 let is_err = r.is_err();
                 if tx.send(r).is_err() || is_err {
                     stop.store(true, Ordering::Relaxed);
@@ -416,7 +407,7 @@ pub fn run_tournament<G: ArenaGame>(
         drop(tx);
         for r in rx {
             match r {
-                Ok(rec) => on_done(rec),
+                Ok(ev) => on_event(ev),
                 Err(e) => {
                     if first_err.is_none() {
                         first_err = Some(e);

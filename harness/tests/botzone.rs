@@ -11,7 +11,7 @@ use harness::external::sandbox::check_bwrap;
 use harness::games::ArenaGame;
 use harness::report::EpisodeRow;
 use harness::run::{run_config, RunOutput};
-use harness::runner::{play_episode, Episode};
+use harness::runner::{play_episode, ContestantFactory, Episode};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -62,7 +62,7 @@ fn run(dir: &Path, name: &str, text: &str) -> RunOutput {
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, text).unwrap();
     let cfg = config::load(&path).unwrap();
-    run_config::<Snake>(
+    run_config(
         &cfg,
         &dir.join("out").join(name),
         harness::run::ProgressMode::Silent,
@@ -416,6 +416,7 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
         vec![vec![1, 0]]
     };
     let mut problems = Vec::new();
+    let factory = ContestantFactory::new(&cfg);
     for (k, seats) in seatings.into_iter().enumerate() {
         let seat = seats.iter().position(|&a| a == 0).unwrap();
         let ep = Episode {
@@ -425,7 +426,7 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
             seats,
             seed: 1,
         };
-        let rec = play_episode::<Snake>(&cfg, &ep).unwrap();
+        let rec = play_episode::<Snake>(&factory, &ep).unwrap();
         let me = &rec.seats[seat];
         let log = std::fs::read_to_string(logs.join(format!("ep{k:04}-seat{seat}-bot.stderr.log")))
             .unwrap_or_default();
@@ -576,10 +577,12 @@ fn a_seat_is_not_charged_for_the_seat_read_before_it() {
     let path = dir.path().join("seats.toml");
     std::fs::write(&path, text).unwrap();
     let cfg = config::load(&path).unwrap();
+    let factory = ContestantFactory::new(&cfg);
     let records: Vec<_> = std::thread::scope(|s| {
         let handles: Vec<_> = (1..4)
             .map(|k| {
                 let cfg = &cfg;
+                let factory = &factory;
                 s.spawn(move || {
                     let ep = Episode {
                         index: k,
@@ -588,7 +591,7 @@ fn a_seat_is_not_charged_for_the_seat_read_before_it() {
                         seats: vec![0, k],
                         seed: 1,
                     };
-                    play_episode::<Snake>(cfg, &ep).unwrap()
+                    play_episode::<Snake>(factory, &ep).unwrap()
                 })
             })
             .collect();

@@ -30,9 +30,7 @@ fn fairy_stockfish_plays_xiangqi_over_uci() {
     )
     .unwrap();
     let cfg = config::load(&cfg_path).unwrap();
-    let out =
-        run_config::<games::xiangqi::Xiangqi>(&cfg, &dir.path().join("out"), ProgressMode::Silent)
-            .unwrap();
+    let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     assert_eq!(out.rows.len(), 4, "two games, seats swapped");
     for r in &out.rows {
         assert_eq!(r.outcome, "normal", "{r:?}");

@@ -14,9 +14,7 @@ fn run(cfg: &Path, out: &Path) -> Vec<EpisodeRow> {
     let mut cfg = config::load(cfg).unwrap();
     cfg.repetitions = 1;
     cfg.max_steps = Some(30);
-    harness::with_game!(cfg.game, G => run_config::<G>(&cfg, out, ProgressMode::Silent))
-        .unwrap()
-        .rows
+    run_config(&cfg, out, ProgressMode::Silent).unwrap().rows
 }
 
 fn assert_all_normal(rows: &[EpisodeRow], agent: &str) {

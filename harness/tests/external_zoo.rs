@@ -237,8 +237,7 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
     let cfg = config::load(&cfg_path).unwrap();
 
     let t0 = Instant::now();
-    let out = run_config::<games::bait::Bait>(&cfg, &dir.path().join("out"), ProgressMode::Silent)
-        .unwrap();
+    let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     println!("zoo of {} agents played in {:?}", rows.len(), t0.elapsed());
     assert!(out.complete);
     assert_eq!(out.rows.len(), rows.len(), "one episode per agent");

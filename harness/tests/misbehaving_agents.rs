@@ -106,8 +106,7 @@ fn misbehaving_agents_get_their_expected_outcomes() {
     std::fs::write(&cfg_path, CONFIG).unwrap();
     let cfg = config::load(&cfg_path).unwrap();
     let t0 = Instant::now();
-    let out = run_config::<games::bait::Bait>(&cfg, &dir.path().join("out"), ProgressMode::Silent)
-        .unwrap();
+    let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     // The hung agent is abandoned at the hard limit: the run does not wait for it.
     assert!(
         t0.elapsed() < Duration::from_secs(20),
@@ -182,8 +181,7 @@ fn cpu_clock_judges_thread_cpu_time_like_gvgai() {
     )
     .unwrap();
     let cfg = config::load(&cfg_path).unwrap();
-    let out = run_config::<games::bait::Bait>(&cfg, &dir.path().join("out"), ProgressMode::Silent)
-        .unwrap();
+    let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     let r = &out.rows[0];
     assert_eq!(
         (r.outcome.as_str(), r.overruns, r.steps),

@@ -31,11 +31,9 @@ fn reruns_reproduce_the_same_games_whatever_the_concurrency() {
             .collect::<Vec<_>>()
     };
     cfg.concurrency = 1;
-    let a =
-        run_config::<games::bait::Bait>(&cfg, &dir.path().join("a"), ProgressMode::Silent).unwrap();
+    let a = run_config(&cfg, &dir.path().join("a"), ProgressMode::Silent).unwrap();
     cfg.concurrency = 3;
-    let b =
-        run_config::<games::bait::Bait>(&cfg, &dir.path().join("b"), ProgressMode::Silent).unwrap();
+    let b = run_config(&cfg, &dir.path().join("b"), ProgressMode::Silent).unwrap();
     assert_eq!(key(&a.rows), key(&b.rows));
     let moves_a = std::fs::read_to_string(a.dir.join("moves.jsonl")).unwrap();
     let moves_b = std::fs::read_to_string(b.dir.join("moves.jsonl")).unwrap();
@@ -46,7 +44,6 @@ fn reruns_reproduce_the_same_games_whatever_the_concurrency() {
     assert_eq!(la, lb);
     // Different random seeds play different games.
     cfg.seed = 100;
-    let c =
-        run_config::<games::bait::Bait>(&cfg, &dir.path().join("c"), ProgressMode::Silent).unwrap();
+    let c = run_config(&cfg, &dir.path().join("c"), ProgressMode::Silent).unwrap();
     assert_ne!(key(&a.rows), key(&c.rows));
 }

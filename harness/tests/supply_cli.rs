@@ -166,5 +166,5 @@ fn trace_shows_food_and_steps_and_stops_at_the_exit() {
     assert!(lines[8].contains(r#""result":"win""#) && lines[8].contains(r#""steps":8"#));
     let (code, _, err) = arena(&["trace", "supply", "--level", f, "--actions", "R,R,R,R,R"]);
     assert_eq!(code, 2);
-    assert!(err.contains("item 5 `R` is not legal"), "{err}");
+    assert!(err.contains("item 5 (`R`, move 5) is not legal"), "{err}");
 }

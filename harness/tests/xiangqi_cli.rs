@@ -90,5 +90,8 @@ fn trace_plays_iccs_moves_until_the_end() {
     assert!(lines[1].contains(r#""result":"win""#), "{}", lines[1]);
     let (code, _, err) = arena(&["trace", "xiangqi", "--level", "start", "--actions", "h2h8"]);
     assert_eq!(code, 2);
-    assert!(err.contains("`h2h8` is illegal"), "{err}");
+    assert!(
+        err.contains("item 1 (`h2h8`, move 1) is not legal"),
+        "{err}"
+    );
 }

@@ -24,17 +24,14 @@
 
 use super::process::{AgentProcess, Output};
 use super::ExternalSpec;
-use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
 use crate::timing::ms;
 use games::snake::Snake;
 use games::{AgentStats, Seat};
 use serde_json::{json, Map, Value};
-use std::any::Any;
 use std::collections::HashMap;
 use std::io::Write;
-use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -104,20 +101,6 @@ impl GlobalData {
         let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
         m.insert(label.to_string(), value);
     }
-}
-
-/// Whether `G` is Snake, the only game Botzone's protocol is implemented for.
-pub fn is_snake<G: ArenaGame>() -> bool {
-    std::any::TypeId::of::<G>() == std::any::TypeId::of::<Snake>()
-}
-
-fn as_snake<G: ArenaGame>(state: &G) -> Option<&Snake> {
-    (state as &dyn Any).downcast_ref::<Snake>()
-}
-
-fn to_action<G: ArenaGame>(d: u8) -> Option<G::Action> {
-    let b: Box<dyn Any> = Box::new(d);
-    b.downcast::<G::Action>().ok().map(|b| *b)
 }
 
 /// The first request of a game for `seat`: the judge's `{"x", "y", "width",
@@ -275,8 +258,9 @@ pub fn parse_output(text: &str) -> Result<Answer, Failure> {
 /// the fallback direction was played. A kept process cannot be told that, so
 /// it is then stopped and the next turn starts a fresh process with the full
 /// history.
-pub struct BotzoneBot<G: ArenaGame> {
+pub struct BotzoneBot {
     spec: ExternalSpec,
+    mode: BotzoneMode,
     label: String,
     log: Option<PathBuf>,
     log_used: Arc<AtomicU64>,
@@ -295,25 +279,19 @@ pub struct BotzoneBot<G: ArenaGame> {
     round: u32,
     leaked: usize,
     spawned: usize,
-    _game: PhantomData<fn() -> G>,
 }
 
-impl<G: ArenaGame> BotzoneBot<G> {
-    /// The Botzone bot of `spec` (labelled `label` in the run; its
-    /// `globaldata` lives in `store`), its stderr appended to `log`. Nothing
-    /// is started before the first turn.
+impl BotzoneBot {
+    /// The Botzone bot of `spec` in `mode` (labelled `label` in the run;
+    /// its `globaldata` lives in `store`), its stderr appended to `log`.
+    /// Nothing is started before the first turn.
     pub fn new(
         spec: &ExternalSpec,
+        mode: BotzoneMode,
         label: &str,
         log: Option<PathBuf>,
         store: GlobalData,
     ) -> Result<Self, Failure> {
-        if !is_snake::<G>() {
-            return Err(Failure {
-                outcome: Outcome::SpawnFailed,
-                detail: format!("protocol = \"botzone\" plays snake only, not {}", G::NAME),
-            });
-        }
         let globaldata = store.get(label);
         if let Some(path) = &log {
             // One log per game, appended to by every process of the game.
@@ -324,6 +302,7 @@ impl<G: ArenaGame> BotzoneBot<G> {
         }
         Ok(BotzoneBot {
             spec: spec.clone(),
+            mode,
             label: label.to_string(),
             log,
             log_used: Arc::new(AtomicU64::new(0)),
@@ -341,13 +320,7 @@ impl<G: ArenaGame> BotzoneBot<G> {
             round: 0,
             leaked: 0,
             spawned: 0,
-            _game: PhantomData,
         })
-    }
-
-    /// Processes of this bot found alive after they were stopped (and killed).
-    pub fn leaked(&self) -> usize {
-        self.leaked
     }
 
     /// Processes started so far (one per turn in traditional mode).
@@ -457,7 +430,7 @@ impl<G: ArenaGame> BotzoneBot<G> {
             self.data.as_ref(),
             self.globaldata.as_ref(),
         ));
-        if self.spec.botzone_mode == super::BotzoneMode::Traditional {
+        if self.mode == super::BotzoneMode::Traditional {
             p.close_stdin();
         }
         self.process = Some(p);
@@ -504,26 +477,19 @@ impl<G: ArenaGame> BotzoneBot<G> {
     }
 }
 
-impl<G: ArenaGame> Contestant<G> for BotzoneBot<G> {
-    fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, _budget: Duration) {
+impl Contestant<Snake> for BotzoneBot {
+    fn request(&mut self, phase: Phase, s: &Snake, seat: Seat, start: Instant, _budget: Duration) {
         self.started = Some(start);
         self.phase = phase;
         if self.broken.is_some() || phase == Phase::Init {
             return;
         }
-        let Some(s) = as_snake(state) else {
-            self.fail(Failure {
-                outcome: Outcome::Crash,
-                detail: "protocol = \"botzone\" plays snake only".into(),
-            });
-            return;
-        };
         if let Err(f) = self.start_turn(s, seat) {
             self.fail(f);
         }
     }
 
-    fn wait(&mut self, deadline: Instant) -> Reply<G::Action> {
+    fn wait(&mut self, deadline: Instant) -> Reply<u8> {
         let start = self.started.unwrap_or_else(Instant::now);
         let fail = |f: Failure, wall| Reply {
             result: Err(f),
@@ -579,7 +545,7 @@ impl<G: ArenaGame> Contestant<G> for BotzoneBot<G> {
             self.note(&format!("round {} debug: {}", self.round, &text[..end]));
         }
         self.last_answer = Some(answer.direction);
-        let keep = kept && self.spec.botzone_mode == super::BotzoneMode::KeepRunning;
+        let keep = kept && self.mode == super::BotzoneMode::KeepRunning;
         if !keep {
             if kept {
                 self.note(&format!(
@@ -590,23 +556,14 @@ impl<G: ArenaGame> Contestant<G> for BotzoneBot<G> {
             }
             self.stop_process();
         }
-        match to_action::<G>(answer.direction) {
-            Some(a) => Reply {
-                result: Ok(Some(a)),
-                wall,
-                cpu: None,
-            },
-            None => fail(
-                self.fail(Failure {
-                    outcome: Outcome::Crash,
-                    detail: "not a snake game".into(),
-                }),
-                wall,
-            ),
+        Reply {
+            result: Ok(Some(answer.direction)),
+            wall,
+            cpu: None,
         }
     }
 
-    fn end(&mut self, _state: &G, _seat: Seat) {
+    fn end(&mut self, _state: &Snake, _seat: Seat) {
         // Botzone kills a kept bot at the end of the game; arena closes its
         // stdin first and gives it a moment to exit.
         if let Some(mut p) = self.process.take() {
@@ -617,6 +574,14 @@ impl<G: ArenaGame> Contestant<G> for BotzoneBot<G> {
 
     fn stats(&mut self) -> AgentStats {
         AgentStats::default()
+    }
+
+    fn close(&mut self) {
+        self.stop_process();
+    }
+
+    fn leaked(&self) -> usize {
+        self.leaked
     }
 }
 

@@ -1,13 +1,12 @@
 //! [`Subprocess`]: an external agent as a [`Contestant`], one process per game.
 
 use super::process::{AgentProcess, Received};
-use super::protocol::{self, Protocol, Step};
+use super::protocol::{Protocol, Step};
 use super::ExternalSpec;
-use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
 use crate::timing::ms;
-use crate::timing::TimeLimits;
+use crate::view::GameView;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
 use std::path::PathBuf;
@@ -21,7 +20,7 @@ use std::time::{Duration, Instant};
 /// (no answer by the runner's hard deadline) is [`Outcome::Timeout`] and the
 /// group is killed. The soft budget is judged by the runner from the wall
 /// time measured here.
-pub struct Subprocess<G: ArenaGame> {
+pub struct Subprocess<G: GameView> {
     process: Option<AgentProcess>,
     broken: Option<Failure>,
     protocol: Box<dyn Protocol<G>>,
@@ -31,19 +30,14 @@ pub struct Subprocess<G: ArenaGame> {
     _game: PhantomData<fn() -> G>,
 }
 
-impl<G: ArenaGame> Subprocess<G> {
-    /// Start the agent of `spec` for a game on `level`, under `limits`; its
-    /// stderr goes to `log` when given.
+impl<G: GameView> Subprocess<G> {
+    /// Start the agent of `spec`, speaking `protocol`; its stderr goes to
+    /// `log` when given.
     pub fn spawn(
         spec: &ExternalSpec,
-        level: &str,
-        limits: TimeLimits,
+        protocol: Box<dyn Protocol<G>>,
         log: Option<PathBuf>,
     ) -> Result<Self, Failure> {
-        let protocol = protocol::make::<G>(spec, level, limits).map_err(|detail| Failure {
-            outcome: Outcome::SpawnFailed,
-            detail,
-        })?;
         let process = AgentProcess::spawn(spec, log)?;
         Ok(Subprocess {
             process: Some(process),
@@ -65,11 +59,6 @@ impl<G: ArenaGame> Subprocess<G> {
         f
     }
 
-    /// Processes of this agent found alive after it was stopped (and killed).
-    pub fn leaked(&self) -> usize {
-        self.process.as_ref().map(|p| p.leaked()).unwrap_or(0)
-    }
-
     /// The last few KiB of the agent's stderr.
     pub fn stderr_tail(&self) -> String {
         self.process
@@ -79,7 +68,7 @@ impl<G: ArenaGame> Subprocess<G> {
     }
 }
 
-impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
+impl<G: GameView> Contestant<G> for Subprocess<G> {
     fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration) {
         self.started = Some(start);
         self.phase = phase;
@@ -205,5 +194,15 @@ impl<G: ArenaGame> Contestant<G> for Subprocess<G> {
 
     fn stats(&mut self) -> AgentStats {
         AgentStats::default()
+    }
+
+    fn close(&mut self) {
+        if let Some(p) = self.process.as_mut() {
+            p.stop();
+        }
+    }
+
+    fn leaked(&self) -> usize {
+        self.process.as_ref().map(|p| p.leaked()).unwrap_or(0)
     }
 }

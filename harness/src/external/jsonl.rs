@@ -6,11 +6,11 @@
 //! after each `act`, nothing after `end`.
 
 use super::protocol::{Protocol, Step};
-use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Failure, Phase};
 use crate::timing::ms;
 use crate::timing::TimeLimits;
+use crate::view::GameView;
 use games::Seat;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -26,7 +26,7 @@ pub struct Jsonl {
     pub limits: TimeLimits,
 }
 
-impl<G: ArenaGame> Protocol<G> for Jsonl {
+impl<G: GameView> Protocol<G> for Jsonl {
     fn request(&mut self, phase: Phase, state: &G, seat: Seat, remaining: Duration) -> Vec<String> {
         vec![match phase {
             Phase::Init => start_message(state, &self.level, seat, &self.limits),
@@ -53,7 +53,7 @@ impl<G: ArenaGame> Protocol<G> for Jsonl {
 }
 
 /// The names of `seat`'s legal actions in `state`.
-pub fn legal_names<G: ArenaGame>(state: &G, seat: Seat) -> Vec<String> {
+pub fn legal_names<G: GameView>(state: &G, seat: Seat) -> Vec<String> {
     state
         .legal_actions_vec(seat)
         .into_iter()
@@ -66,7 +66,7 @@ fn round_ms(d: Duration) -> f64 {
 }
 
 /// The start message.
-pub fn start_message<G: ArenaGame>(
+pub fn start_message<G: GameView>(
     state: &G,
     level: &str,
     seat: Seat,
@@ -91,7 +91,7 @@ pub fn start_message<G: ArenaGame>(
 }
 
 /// The request for one decision.
-pub fn act_message<G: ArenaGame>(state: &G, seat: Seat, remaining: Duration) -> String {
+pub fn act_message<G: GameView>(state: &G, seat: Seat, remaining: Duration) -> String {
     json!({
         "type": "act",
         "tick": state.tick(),
@@ -103,7 +103,7 @@ pub fn act_message<G: ArenaGame>(state: &G, seat: Seat, remaining: Duration) -> 
 }
 
 /// The end message.
-pub fn end_message<G: ArenaGame>(state: &G, seat: Seat) -> String {
+pub fn end_message<G: GameView>(state: &G, seat: Seat) -> String {
     json!({
         "type": "end",
         "result": state.result(seat).as_str(),
@@ -157,7 +157,7 @@ pub fn parse_ready(line: &str) -> Result<(), Failure> {
 /// Parse the answer to an act message: `{"action":"NAME"}` (other keys are
 /// ignored). Wrong shape: bad-output; a name the game does not know:
 /// illegal-move (legality in the state is checked by the runner).
-pub fn parse_action<G: ArenaGame>(state: &G, seat: Seat, line: &str) -> Result<G::Action, Failure> {
+pub fn parse_action<G: GameView>(state: &G, seat: Seat, line: &str) -> Result<G::Action, Failure> {
     let m = parse_object(line)?;
     let Some(v) = m.get("action") else {
         return Err(bad_output(format!(

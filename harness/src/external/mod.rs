@@ -27,7 +27,7 @@ pub mod protocol;
 pub mod sandbox;
 pub mod uci;
 
-pub use botzone::BotzoneMode;
+pub use botzone::{BotzoneMode, GlobalData};
 pub use contestant::Subprocess;
 
 use std::path::{Path, PathBuf};
@@ -49,22 +49,29 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
     })
 }
 
-/// The wire protocol an external agent speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The name of a wire protocol (config key `protocol`). Which ones a game
+/// speaks is the game's own list, [`crate::games::ArenaGame::PROTOCOLS`],
+/// checked when a config is validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProtocolKind {
     /// `arena-jsonl/1`: one JSON object per line, every game (docs/protocol.md).
     Jsonl,
-    /// Botzone's bot protocol (Snake only; see [`botzone`]).
+    /// Botzone's bot protocol (see [`botzone`]).
     Botzone,
-    /// UCI for Xiangqi engines, Fairy-Stockfish numbering (see [`uci`]).
+    /// UCI, Fairy-Stockfish numbering (see [`uci`]).
     Uci,
-    /// UCCI for Xiangqi engines, ICCS numbering (see [`uci`]).
+    /// UCCI, ICCS numbering (see [`uci`]).
     Ucci,
 }
 
 impl ProtocolKind {
-    /// Every protocol name accepted in configs.
-    pub const NAMES: &'static str = "jsonl, botzone, uci, ucci";
+    /// Every protocol, in the order error messages list them.
+    pub const ALL: &'static [ProtocolKind] = &[
+        ProtocolKind::Jsonl,
+        ProtocolKind::Botzone,
+        ProtocolKind::Uci,
+        ProtocolKind::Ucci,
+    ];
 
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
@@ -78,12 +85,53 @@ impl ProtocolKind {
 
     /// Parse a config value.
     pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "jsonl" => Some(ProtocolKind::Jsonl),
-            "botzone" => Some(ProtocolKind::Botzone),
-            "uci" => Some(ProtocolKind::Uci),
-            "ucci" => Some(ProtocolKind::Ucci),
-            _ => None,
+        Self::ALL.iter().copied().find(|p| p.as_str() == s)
+    }
+
+    /// `"a", "b" or "c"`: names for an error message.
+    pub fn list(kinds: &[ProtocolKind]) -> String {
+        let names: Vec<String> = kinds
+            .iter()
+            .map(|k| format!("\"{}\"", k.as_str()))
+            .collect();
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
+/// A config's protocol with its own options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// `arena-jsonl/1` (docs/protocol.md).
+    Jsonl,
+    /// Botzone's bot protocol.
+    Botzone {
+        /// A process per turn, or kept running (config key `botzone_mode`).
+        mode: BotzoneMode,
+    },
+    /// UCI engines.
+    Uci {
+        /// Engine options (`setoption`), in config order.
+        options: Vec<(String, String)>,
+    },
+    /// UCCI engines.
+    Ucci {
+        /// Engine options (`setoption`), in config order.
+        options: Vec<(String, String)>,
+    },
+}
+
+impl Protocol {
+    /// Its name.
+    pub fn kind(&self) -> ProtocolKind {
+        match self {
+            Protocol::Jsonl => ProtocolKind::Jsonl,
+            Protocol::Botzone { .. } => ProtocolKind::Botzone,
+            Protocol::Uci { .. } => ProtocolKind::Uci,
+            Protocol::Ucci { .. } => ProtocolKind::Ucci,
         }
     }
 }
@@ -171,19 +219,14 @@ impl Default for ProcessLimits {
 pub struct ExternalSpec {
     /// Program and arguments. A program containing `/` is relative to `workdir`.
     pub command: Vec<String>,
-    /// The protocol it speaks.
-    pub protocol: ProtocolKind,
+    /// The protocol it speaks, with its options.
+    pub protocol: Protocol,
     /// Its working directory (absolute); default: the config's folder.
     pub workdir: PathBuf,
     /// Its containment.
     pub sandbox: Sandbox,
     /// Its limits.
     pub limits: ProcessLimits,
-    /// Engine options (`setoption`) for UCI / UCCI engines, in config order.
-    pub options: Vec<(String, String)>,
-    /// Whether a `protocol = "botzone"` bot may keep running between turns
-    /// (config key `botzone_mode`; ignored by other protocols).
-    pub botzone_mode: BotzoneMode,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a
@@ -233,8 +276,8 @@ pub fn drops_privileges(sandbox: Sandbox) -> bool {
     sandbox != Sandbox::None && rustix::process::geteuid().is_root()
 }
 
-/// Check an external spec before a run (see also
-/// [`protocol::supports`] for the game): the program exists, and the sandbox can be set up (bwrap installed and
+/// Check an external spec before a run (the game's protocols are checked by
+/// the config): the program exists, and the sandbox can be set up (bwrap installed and
 /// working). Errors are sentences for the config error.
 pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
     let Some(program) = spec.command.first() else {
@@ -298,7 +341,7 @@ mod tests {
         };
         assert_eq!(c.agents[0].label, "bot");
         assert_eq!(a.workdir, std::fs::canonicalize(dir.path()).unwrap());
-        assert_eq!(a.protocol, ProtocolKind::Jsonl);
+        assert_eq!(a.protocol, Protocol::Jsonl);
         assert_eq!(a.sandbox, Sandbox::Rlimit);
         assert_eq!(a.limits, ProcessLimits::default());
         let AgentKind::External(b) = &c.agents[1].kind else {
@@ -326,11 +369,21 @@ mod tests {
         )
         .unwrap();
         let mode = |i: usize| match &c.agents[i].kind {
-            AgentKind::External(e) => (e.protocol, e.botzone_mode),
+            AgentKind::External(e) => e.protocol.clone(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(mode(1), (ProtocolKind::Botzone, BotzoneMode::Traditional));
-        assert_eq!(mode(2), (ProtocolKind::Botzone, BotzoneMode::KeepRunning));
+        assert_eq!(
+            mode(1),
+            Protocol::Botzone {
+                mode: BotzoneMode::Traditional
+            }
+        );
+        assert_eq!(
+            mode(2),
+            Protocol::Botzone {
+                mode: BotzoneMode::KeepRunning
+            }
+        );
         let e = load(
             dir.path(),
             "game = \"snake\"\n[[agents]]\nagent = \"greedy\"\n\
@@ -369,16 +422,25 @@ mod tests {
         assert!(e.contains("agents[0]: give either `agent`"), "{e}");
         let e = err("name = \"x\"");
         assert!(e.contains("agents[0]: missing `agent`"), "{e}");
+        // The game's own list of protocols, with the file, line and column.
         let e = err("command = [\"sh\"]\nprotocol = \"uci\"");
         assert!(
-            e.contains("protocol = \"uci\" plays xiangqi only, not bait"),
+            e.ends_with("ext.toml:4:12: agents[0].protocol = \"uci\": bait speaks \"jsonl\""),
             "{e}"
         );
         let e = err("command = [\"sh\"]\nprotocol = \"botzone\"");
         assert!(
-            e.contains(
-                "protocol = \"botzone\" (Botzone's bot protocol) plays snake only, not bait"
-            ),
+            e.contains("agents[0].protocol = \"botzone\": bait speaks \"jsonl\""),
+            "{e}"
+        );
+        let e = load(
+            dir.path(),
+            "game = \"xiangqi\"\n[[agents]]\ncommand = [\"sh\"]\nprotocol = \"botzone\"\n\
+             [[agents]]\nagent = \"random\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("xiangqi speaks \"jsonl\", \"uci\" or \"ucci\""),
             "{e}"
         );
         let e = err("command = [\"sh\"]\nbotzone_mode = \"keep-running\"");
@@ -398,7 +460,7 @@ mod tests {
         );
         let e = err("command = [\"sh\"]\nprotocol = \"xboard\"");
         assert!(
-            e.contains("expected one of jsonl, botzone, uci, ucci"),
+            e.contains("agents[0].protocol = \"xboard\": bait speaks \"jsonl\""),
             "{e}"
         );
         let e = err("command = [\"no-such-program-here\"]");

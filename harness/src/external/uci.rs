@@ -16,32 +16,16 @@
 //! of it (at least 10 ms), at least 1 ms, because engines overshoot slightly.
 //! At the end of the game the harness sends `quit`.
 //!
-//! These adapters only play Xiangqi; the game type is checked with
-//! `std::any::Any` (the protocol layer is generic over games).
+//! These adapters play Xiangqi: they implement `Protocol<Xiangqi>`, and
+//! Xiangqi's [`crate::games::ArenaGame`] impl is what offers them.
 
 use super::protocol::{Protocol, Step};
 use super::ProtocolKind;
-use crate::games::ArenaGame;
 use crate::outcome::Outcome;
 use crate::player::{Failure, Phase};
 use games::xiangqi::{Move, Xiangqi};
 use games::Seat;
-use std::any::Any;
 use std::time::Duration;
-
-/// Whether `G` is Xiangqi.
-pub fn is_xiangqi<G: ArenaGame>() -> bool {
-    std::any::TypeId::of::<G>() == std::any::TypeId::of::<Xiangqi>()
-}
-
-fn as_xiangqi<G: ArenaGame>(state: &G) -> Option<&Xiangqi> {
-    (state as &dyn Any).downcast_ref::<Xiangqi>()
-}
-
-fn to_action<G: ArenaGame>(m: Move) -> Option<G::Action> {
-    let b: Box<dyn Any> = Box::new(m);
-    b.downcast::<G::Action>().ok().map(|b| *b)
-}
 
 /// The `movetime` for a soft budget with `remaining` left.
 pub fn movetime(remaining: Duration) -> u64 {
@@ -66,27 +50,16 @@ pub struct Uci {
 }
 
 impl Uci {
-    /// An adapter for `dialect` (`Uci` or `Ucci`) with engine `options`,
-    /// for game `G` (must be Xiangqi).
-    pub fn new<G: ArenaGame>(
-        dialect: ProtocolKind,
-        options: &[(String, String)],
-    ) -> Result<Uci, String> {
-        if !is_xiangqi::<G>() {
-            return Err(format!(
-                "protocol = \"{}\" plays xiangqi only, not {}",
-                dialect.as_str(),
-                G::NAME
-            ));
-        }
-        Ok(Uci {
+    /// An adapter for `dialect` (`Uci` or `Ucci`) with engine `options`.
+    pub fn new(dialect: ProtocolKind, options: &[(String, String)]) -> Uci {
+        Uci {
             dialect,
             options: options.to_vec(),
             has_variant: false,
             stage: Stage::Hello,
             base_fen: String::new(),
             base_moves: 0,
-        })
+        }
     }
 
     fn move_text(&self, m: Move) -> String {
@@ -129,17 +102,14 @@ fn bad(detail: String) -> Failure {
     }
 }
 
-impl<G: ArenaGame> Protocol<G> for Uci {
+impl Protocol<Xiangqi> for Uci {
     fn request(
         &mut self,
         phase: Phase,
-        state: &G,
+        x: &Xiangqi,
         _seat: Seat,
         remaining: Duration,
     ) -> Vec<String> {
-        let Some(x) = as_xiangqi(state) else {
-            return Vec::new();
-        };
         match phase {
             Phase::Init => {
                 self.stage = Stage::Hello;
@@ -172,10 +142,10 @@ impl<G: ArenaGame> Protocol<G> for Uci {
     fn answer(
         &mut self,
         phase: Phase,
-        state: &G,
+        _state: &Xiangqi,
         _seat: Seat,
         line: &str,
-    ) -> Result<Step<G::Action>, Failure> {
+    ) -> Result<Step<Move>, Failure> {
         let line = line.trim();
         match phase {
             Phase::Init => {
@@ -225,15 +195,12 @@ impl<G: ArenaGame> Protocol<G> for Uci {
                         ),
                     });
                 };
-                let _ = state;
-                to_action::<G>(m)
-                    .map(|a| Step::Done(Some(a)))
-                    .ok_or_else(|| bad("not a xiangqi game".into()))
+                Ok(Step::Done(Some(m)))
             }
         }
     }
 
-    fn end(&mut self, _state: &G, _seat: Seat) -> Vec<String> {
+    fn end(&mut self, _state: &Xiangqi, _seat: Seat) -> Vec<String> {
         vec!["quit".to_string()]
     }
 
@@ -247,15 +214,14 @@ mod tests {
     use super::*;
     use games::Game;
 
-    fn lines<G: ArenaGame>(p: &mut Uci, state: &G, phase: Phase, ms: u64) -> Vec<String> {
-        Protocol::<G>::request(p, phase, state, 0, Duration::from_millis(ms))
+    fn lines(p: &mut Uci, state: &Xiangqi, phase: Phase, ms: u64) -> Vec<String> {
+        p.request(phase, state, 0, Duration::from_millis(ms))
     }
 
     #[test]
     fn uci_handshake_position_and_rank_conversion() {
         let mut g = Xiangqi::new();
-        let mut p =
-            Uci::new::<Xiangqi>(ProtocolKind::Uci, &[("Skill Level".into(), "0".into())]).unwrap();
+        let mut p = Uci::new(ProtocolKind::Uci, &[("Skill Level".into(), "0".into())]);
         assert_eq!(lines(&mut p, &g, Phase::Init, 1000), ["uci"]);
         let step = |p: &mut Uci, g: &Xiangqi, l: &str| {
             Protocol::<Xiangqi>::answer(p, Phase::Init, g, 0, l).unwrap()
@@ -302,13 +268,12 @@ mod tests {
     #[test]
     fn ucci_uses_iccs_numbering() {
         let mut g = Xiangqi::new();
-        let mut p = Uci::new::<Xiangqi>(ProtocolKind::Ucci, &[]).unwrap();
+        let mut p = Uci::new(ProtocolKind::Ucci, &[]);
         assert_eq!(lines(&mut p, &g, Phase::Init, 1000), ["ucci"]);
         g.play_iccs(&["h2e2"]).unwrap();
         let l = lines(&mut p, &g, Phase::Act, 1000);
         assert!(l[0].ends_with(" moves h2e2"), "{l:?}");
         assert_eq!(l[1], "go time 800 movestogo 1");
-        assert!(Uci::new::<games::bait::Bait>(ProtocolKind::Uci, &[]).is_err());
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! Bait in the harness: levels, agents, JSON view, and `arena trace bait`,
-//! `arena solve bait`, `arena bench bait`.
+//! Bait in the harness: levels, agents, JSON view, `arena solve bait` and
+//! `arena bench bait`.
 
-use super::{read_level_file, ArenaGame, LevelInfo};
-use crate::cli::{parse_params, BenchArgs, SolveArgs, TraceArgs};
+use super::arena_game::{read_level_file, ArenaGame, GameCommand, LevelInfo, GameView};
+use crate::cli::{parse_params, BenchArgs, SolveArgs};
 use crate::error::HarnessError;
 use crate::timing::{ms, thread_cpu_time, AgentTimer, Clock};
 use agents::{AgentError, AgentInfo, AgentParams};
@@ -12,10 +12,29 @@ use serde_json::json;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-impl ArenaGame for Bait {
+impl GameView for Bait {
     const NAME: &'static str = "bait";
+    fn state_json(&self, _seat: usize) -> serde_json::Value {
+        let (c, r) = self.avatar();
+        json!({
+            "tick": self.tick(),
+            "avatar": [c, r],
+            "has_key": self.has_key(),
+            "alive": self.alive(),
+            "score": self.score(0),
+            "over": self.is_over(),
+            "result": self.result(0).as_str(),
+            "grid": self.grid_string(),
+        })
+    }
+}
+
+impl ArenaGame for Bait {
     const DESCRIPTION: &'static str =
         "GVGAI's Bait: push boxes into holes, take the key, reach the door (1 player)";
+    const ACTION_SYNTAX: &'static str = "UP, DOWN, LEFT, RIGHT or NIL";
+    const SOLVE: Option<GameCommand<SolveArgs>> = Some(solve);
+    const BENCH: Option<GameCommand<BenchArgs>> = Some(bench);
 
     fn builtin_levels() -> Vec<LevelInfo> {
         LEVELS
@@ -59,49 +78,6 @@ impl ArenaGame for Bait {
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
         agents::bait::make(name, params, seed)
     }
-
-    fn state_json(&self, _seat: usize) -> serde_json::Value {
-        let (c, r) = self.avatar();
-        json!({
-            "tick": self.tick(),
-            "avatar": [c, r],
-            "has_key": self.has_key(),
-            "alive": self.alive(),
-            "score": self.score(0),
-            "over": self.is_over(),
-            "result": self.result(0).as_str(),
-            "grid": self.grid_string(),
-        })
-    }
-}
-
-/// `arena trace bait`: the initial state, then the state after each action,
-/// one JSON object per line, stopping after the step that ends the game.
-pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let mut state = Bait::load_level(&args.level, 0)?;
-    let mut actions = Vec::new();
-    for (i, name) in args.actions.split(',').map(str::trim).enumerate() {
-        if name.is_empty() {
-            continue;
-        }
-        let a = BaitAction::parse(name).ok_or_else(|| {
-            HarnessError::Config(format!(
-                "--actions: item {} `{name}` is not an action; expected UP, DOWN, LEFT, RIGHT or NIL",
-                i + 1
-            ))
-        })?;
-        actions.push(a);
-    }
-    let io = |e| HarnessError::io("<stdout>", e);
-    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    for a in actions {
-        if state.is_over() {
-            break;
-        }
-        state.advance(&[a]);
-        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    }
-    Ok(())
 }
 
 /// Replay `plan` on `level`: the state after it, or `None` if the game ended

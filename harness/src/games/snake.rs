@@ -1,8 +1,11 @@
 //! Snake in the harness: maps (generated or Botzone JSON), agents, JSON view,
 //! `arena trace snake` and `arena bench snake`.
 
-use super::{read_level_file, ArenaGame, LevelInfo};
-use crate::cli::{BenchArgs, TraceArgs};
+use super::arena_game::{jsonl_contestant, read_level_file, ArenaGame, ExternalCtx, GameCommand, LevelInfo, GameView};
+use crate::external::botzone::BotzoneBot;
+use crate::external::{Protocol, ProtocolKind};
+use crate::player::{Contestant, Failure};
+use crate::cli::BenchArgs;
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::snake::{generate_map, Snake};
@@ -50,10 +53,51 @@ pub fn parse_map(text: &str, path: &str) -> Result<Snake, HarnessError> {
     })
 }
 
-impl ArenaGame for Snake {
+impl GameView for Snake {
     const NAME: &'static str = "snake";
+    fn state_json(&self, seat: usize) -> serde_json::Value {
+        let body = |s: usize| -> Vec<[usize; 2]> {
+            self.body(s).into_iter().map(|(x, y)| [x, y]).collect()
+        };
+        json!({
+            "round": self.round(),
+            "you": seat,
+            "height": self.rows(),
+            "width": self.cols(),
+            "obstacle": self.obstacles().into_iter().map(|(x, y)| json!({"x": x, "y": y})).collect::<Vec<_>>(),
+            "bodies": [body(0), body(1)],
+            "alive": [self.alive(0), self.alive(1)],
+            "over": self.is_over(),
+        })
+    }
+}
+
+impl ArenaGame for Snake {
     const DESCRIPTION: &'static str =
         "Botzone's two-player simultaneous Snake: grow, don't collide (2 players, simultaneous)";
+    const ACTION_SYNTAX: &'static str =
+        "D0/D1 with directions 0 (up), 1 (right), 2 (down), 3 (left)";
+    // A move into a wall or a body is legal: the snake dies.
+    const TRACE_CHECKS_LEGALITY: bool = false;
+    const PROTOCOLS: &'static [ProtocolKind] = &[ProtocolKind::Jsonl, ProtocolKind::Botzone];
+    const BENCH: Option<GameCommand<BenchArgs>> = Some(bench);
+
+    fn trace_json(&self) -> serde_json::Value {
+        trace_json(self)
+    }
+
+    fn external_contestant(ctx: ExternalCtx<'_>) -> Result<Box<dyn Contestant<Self>>, Failure> {
+        match ctx.spec.protocol {
+            Protocol::Botzone { mode } => Ok(Box::new(BotzoneBot::new(
+                ctx.spec,
+                mode,
+                ctx.label,
+                ctx.log,
+                ctx.keep.clone(),
+            )?)),
+            _ => jsonl_contestant(ctx),
+        }
+    }
 
     fn builtin_levels() -> Vec<LevelInfo> {
         vec![
@@ -110,22 +154,6 @@ impl ArenaGame for Snake {
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
         agents::snake::make(name, params, seed)
     }
-
-    fn state_json(&self, seat: usize) -> serde_json::Value {
-        let body = |s: usize| -> Vec<[usize; 2]> {
-            self.body(s).into_iter().map(|(x, y)| [x, y]).collect()
-        };
-        json!({
-            "round": self.round(),
-            "you": seat,
-            "height": self.rows(),
-            "width": self.cols(),
-            "obstacle": self.obstacles().into_iter().map(|(x, y)| json!({"x": x, "y": y})).collect::<Vec<_>>(),
-            "bodies": [body(0), body(1)],
-            "alive": [self.alive(0), self.alive(1)],
-            "over": self.is_over(),
-        })
-    }
 }
 
 /// The trace contract: `{"round", "bodies" (head first), "alive", "over", "scores" or null}`.
@@ -139,37 +167,6 @@ pub fn trace_json(s: &Snake) -> serde_json::Value {
         "over": s.is_over(),
         "scores": s.scores(),
     })
-}
-
-/// `arena trace snake --level MAP.json --actions 0/2,1/2,...`.
-pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let mut state = Snake::load_level(&args.level, 0)?;
-    let mut rounds = Vec::new();
-    for (i, item) in args.actions.split(',').map(str::trim).enumerate() {
-        if item.is_empty() {
-            continue;
-        }
-        let parsed = item
-            .split_once('/')
-            .and_then(|(a, b)| Some((state.parse_action(0, a)?, state.parse_action(1, b)?)));
-        let pair = parsed.ok_or_else(|| {
-            HarnessError::Config(format!(
-                "--actions: item {} `{item}` is not D0/D1 with directions 0 (up), 1 (right), 2 (down), 3 (left)",
-                i + 1
-            ))
-        })?;
-        rounds.push(pair);
-    }
-    let io = |e| HarnessError::io("<stdout>", e);
-    writeln!(out, "{}", trace_json(&state)).map_err(io)?;
-    for (d0, d1) in rounds {
-        if state.is_over() {
-            break;
-        }
-        state.play(d0, d1);
-        writeln!(out, "{}", trace_json(&state)).map_err(io)?;
-    }
-    Ok(())
 }
 
 /// `arena bench snake`: DUCT playouts per second (single thread) from the

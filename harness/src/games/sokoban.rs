@@ -7,8 +7,8 @@
 //! [`Level::index`]). Commands that take a whole set (`--levels`) read every
 //! level of `FILE`, or all of Microban for `microban`.
 
-use super::{ArenaGame, LevelInfo};
-use crate::cli::{GenerateArgs, TraceArgs, VerifyArgs};
+use super::arena_game::{ArenaGame, GameCommand, LevelInfo, GameView};
+use crate::cli::{BenchArgs, GenerateArgs, SolveArgs, VerifyArgs};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::sokoban::{
@@ -126,10 +126,45 @@ fn rc(width: usize, cell: usize) -> [usize; 2] {
     [cell / width, cell % width]
 }
 
-impl ArenaGame for Sokoban {
+impl GameView for Sokoban {
     const NAME: &'static str = "sokoban";
+    /// `grid`: the rows in standard characters (`#` wall, `$` box, `.` goal,
+    /// `*` box on goal, `@`/`+` player, space floor), each `width` long;
+    /// `player`, `boxes`, `goals`: `[row, col]`, 0-based from the top left.
+    fn state_json(&self, _seat: usize) -> serde_json::Value {
+        let w = self.width();
+        let cells = |v: Vec<usize>| v.into_iter().map(|c| rc(w, c)).collect::<Vec<_>>();
+        json!({
+            "tick": self.tick(),
+            "width": w,
+            "height": self.height(),
+            "grid": self.grid_rows(),
+            "player": rc(w, self.player_cell()),
+            "boxes": cells(self.box_cells()),
+            "goals": cells(self.goal_cells()),
+            "pushes": self.pushes(),
+            "boxes_on_goals": self.boxes_on_goals(),
+            "score": self.score(0),
+            "over": self.is_over(),
+            "result": self.result(0).as_str(),
+        })
+    }
+}
+
+impl ArenaGame for Sokoban {
     const DESCRIPTION: &'static str =
         "Sokoban: push every box onto a goal (1 player; actions l u r d, upper case when pushing; score = boxes on goals)";
+    const ACTION_SYNTAX: &'static str =
+        "l, u, r, d (either case), - to wait, or a LURD string";
+    const SOLVE: Option<GameCommand<SolveArgs>> = Some(super::sokoban_solve::solve);
+    const GENERATE: Option<GameCommand<GenerateArgs>> = Some(generate);
+    const VERIFY: Option<GameCommand<VerifyArgs>> = Some(verify);
+    const BENCH: Option<GameCommand<BenchArgs>> = Some(super::sokoban_solve::bench);
+
+    fn trace_item(&self, item: &str) -> Option<Vec<SokobanAction>> {
+        let steps = parse_lurd(item).ok()?;
+        Some(steps.into_iter().map(|(d, _)| SokobanAction::Move(d)).collect())
+    }
 
     fn builtin_levels() -> Vec<LevelInfo> {
         microban()
@@ -168,72 +203,6 @@ impl ArenaGame for Sokoban {
         agents::sokoban::make(name, params, seed)
     }
 
-    /// `grid`: the rows in standard characters (`#` wall, `$` box, `.` goal,
-    /// `*` box on goal, `@`/`+` player, space floor), each `width` long;
-    /// `player`, `boxes`, `goals`: `[row, col]`, 0-based from the top left.
-    fn state_json(&self, _seat: usize) -> serde_json::Value {
-        let w = self.width();
-        let cells = |v: Vec<usize>| v.into_iter().map(|c| rc(w, c)).collect::<Vec<_>>();
-        json!({
-            "tick": self.tick(),
-            "width": w,
-            "height": self.height(),
-            "grid": self.grid_rows(),
-            "player": rc(w, self.player_cell()),
-            "boxes": cells(self.box_cells()),
-            "goals": cells(self.goal_cells()),
-            "pushes": self.pushes(),
-            "boxes_on_goals": self.boxes_on_goals(),
-            "score": self.score(0),
-            "over": self.is_over(),
-            "result": self.result(0).as_str(),
-        })
-    }
-}
-
-/// `arena trace sokoban --level SPEC --actions r,R,u`: the initial state,
-/// then the state after each move, one JSON object per line, stopping after
-/// the move that ends the game. Items are `l u r d` in either case (or
-/// `left` …, `-` to wait); an item may also be a LURD string (`rRu`, `3r`).
-/// The case is not checked (see `arena verify` for that); an illegal move is
-/// an error.
-pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let mut state = Sokoban::load_level(&args.level, 0)?;
-    let mut actions = Vec::new();
-    for (i, item) in args.actions.split(',').map(str::trim).enumerate() {
-        if item.is_empty() {
-            continue;
-        }
-        if let Some(a) = state.parse_action(0, item) {
-            actions.push((i, item.to_string(), a));
-        } else if let Ok(steps) = parse_lurd(item) {
-            for (d, push) in steps {
-                actions.push((i, d.letter(push).to_string(), SokobanAction::Move(d)));
-            }
-        } else {
-            return Err(HarnessError::Config(format!(
-                "--actions: item {} `{item}` is not a move; expected l, u, r, d (either case), - to wait, or a LURD string",
-                i + 1
-            )));
-        }
-    }
-    let io = |e| HarnessError::io("<stdout>", e);
-    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    for (i, name, a) in actions {
-        if state.is_over() {
-            break;
-        }
-        if !state.is_legal(0, a) {
-            return Err(HarnessError::Config(format!(
-                "--actions: item {} (`{name}`, move {}) is not legal here (a wall, or a box that cannot move)",
-                i + 1,
-                state.tick() + 1
-            )));
-        }
-        state.advance(&[a]);
-        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    }
-    Ok(())
 }
 
 /// One claimed solution from a solutions file.

@@ -5,7 +5,7 @@
 //! (`games/data/supply/set.txt`); `FILE` is the only instance of a file,
 //! `FILE:N` instance `N` (0-based) of a file holding several.
 
-use super::{ArenaGame, LevelInfo};
+use super::arena_game::{ArenaGame, GameCommand, LevelInfo, GameView};
 use crate::cli::{parse_params, GenerateArgs, SolveArgs};
 use crate::error::HarnessError;
 use crate::timing::{ms, AgentTimer, Clock};
@@ -94,10 +94,30 @@ fn resolve(spec: &str, all: bool) -> Result<Vec<(String, Arc<SupplyMap>)>, Harne
     )))
 }
 
-impl ArenaGame for Supply {
+impl GameView for Supply {
     const NAME: &'static str = "supply";
+    fn state_json(&self, _seat: usize) -> serde_json::Value {
+        let (r, c) = self.map().coords(self.pos());
+        json!({
+            "tick": self.tick(),
+            "pos": [r, c],
+            "food": self.food(),
+            "capacity": self.map().capacity(),
+            "steps": self.steps(),
+            "score": self.score(0),
+            "over": self.is_over(),
+            "result": self.result(0).as_str(),
+            "grid": self.grid_string(),
+        })
+    }
+}
+
+impl ArenaGame for Supply {
     const DESCRIPTION: &'static str =
         "supply maze (report 002): shortest path with a food budget refilled at supply cells (1 player; score = -steps)";
+    const ACTION_SYNTAX: &'static str = "U, D, L or R";
+    const SOLVE: Option<GameCommand<SolveArgs>> = Some(solve);
+    const GENERATE: Option<GameCommand<GenerateArgs>> = Some(generate);
 
     fn builtin_levels() -> Vec<LevelInfo> {
         set()
@@ -135,21 +155,6 @@ impl ArenaGame for Supply {
         seed: u64,
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
         agents::supply::make(name, params, seed)
-    }
-
-    fn state_json(&self, _seat: usize) -> serde_json::Value {
-        let (r, c) = self.map().coords(self.pos());
-        json!({
-            "tick": self.tick(),
-            "pos": [r, c],
-            "food": self.food(),
-            "capacity": self.map().capacity(),
-            "steps": self.steps(),
-            "score": self.score(0),
-            "over": self.is_over(),
-            "result": self.result(0).as_str(),
-            "grid": self.grid_string(),
-        })
     }
 }
 
@@ -289,35 +294,3 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessE
     }
 }
 
-/// `arena trace supply --level SPEC --actions R,R,D`: the initial state,
-/// then the state after each move, one JSON object per line (`pos` is
-/// `[row, col]`), stopping after the move that ends the game. Actions are
-/// `U`/`D`/`L`/`R` (or `UP`...), comma-separated; an illegal move is an error.
-pub fn trace(args: &crate::cli::TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let mut state = Supply::load_level(&args.level, 0)?;
-    let io = |e| HarnessError::io("<stdout>", e);
-    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    for (i, name) in args.actions.split(',').map(str::trim).enumerate() {
-        if name.is_empty() {
-            continue;
-        }
-        if state.is_over() {
-            break;
-        }
-        let d = games::supply::Dir::parse(name).ok_or_else(|| {
-            HarnessError::Config(format!(
-                "--actions: item {} `{name}` is not a move; expected U, D, L or R",
-                i + 1
-            ))
-        })?;
-        if !state.is_legal(0, d) {
-            return Err(HarnessError::Config(format!(
-                "--actions: item {} `{name}` is not legal here (wall, edge, or no food)",
-                i + 1
-            )));
-        }
-        state.advance(&[d]);
-        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    }
-    Ok(())
-}

@@ -1,8 +1,11 @@
 //! Xiangqi in the harness: levels (start position or FEN), agents, JSON
 //! view, `arena perft xiangqi` and `arena bench xiangqi`.
 
-use super::{ArenaGame, LevelInfo};
-use crate::cli::{BenchArgs, PerftArgs, TraceArgs};
+use super::arena_game::{jsonl_contestant, ArenaGame, ExternalCtx, GameCommand, LevelInfo, GameView};
+use crate::external::uci::Uci;
+use crate::external::{Protocol, ProtocolKind, Subprocess};
+use crate::player::{Contestant, Failure};
+use crate::cli::{BenchArgs, PerftArgs};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::xiangqi::{parse_perft_vectors, Position, Xiangqi, PERFT_DATA, START_FEN};
@@ -12,10 +15,41 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-impl ArenaGame for Xiangqi {
+impl GameView for Xiangqi {
     const NAME: &'static str = "xiangqi";
+    fn state_json(&self, _seat: usize) -> serde_json::Value {
+        let o = self.outcome();
+        json!({
+            "ply": self.tick(),
+            "fen": self.fen(),
+            "side": if self.position().side() == 0 { "red" } else { "black" },
+            "moves": self.moves().iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+            "in_check": self.position().in_check(),
+            "over": self.is_over(),
+            "result": self.result(0).as_str(),
+            "reason": o.map(|o| o.reason.as_str()),
+        })
+    }
+}
+
+impl ArenaGame for Xiangqi {
     const DESCRIPTION: &'static str =
         "Xiangqi (Chinese chess): full rules, perpetual check loses, stalemate loses (2 players)";
+    const ACTION_SYNTAX: &'static str = "an ICCS move like h2e2";
+    const PROTOCOLS: &'static [ProtocolKind] =
+        &[ProtocolKind::Jsonl, ProtocolKind::Uci, ProtocolKind::Ucci];
+    const PERFT: Option<GameCommand<PerftArgs>> = Some(perft);
+    const BENCH: Option<GameCommand<BenchArgs>> = Some(bench);
+
+    fn external_contestant(ctx: ExternalCtx<'_>) -> Result<Box<dyn Contestant<Self>>, Failure> {
+        let (dialect, options) = match &ctx.spec.protocol {
+            Protocol::Uci { options } => (ProtocolKind::Uci, options),
+            Protocol::Ucci { options } => (ProtocolKind::Ucci, options),
+            _ => return jsonl_contestant(ctx),
+        };
+        let protocol = Box::new(Uci::new(dialect, options));
+        Ok(Box::new(Subprocess::spawn(ctx.spec, protocol, ctx.log)?))
+    }
 
     fn builtin_levels() -> Vec<LevelInfo> {
         vec![LevelInfo {
@@ -78,56 +112,10 @@ impl ArenaGame for Xiangqi {
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
         agents::xiangqi::make(name, params, seed)
     }
-
-    fn state_json(&self, _seat: usize) -> serde_json::Value {
-        let o = self.outcome();
-        json!({
-            "ply": self.tick(),
-            "fen": self.fen(),
-            "side": if self.position().side() == 0 { "red" } else { "black" },
-            "moves": self.moves().iter().map(|m| m.iccs()).collect::<Vec<_>>(),
-            "in_check": self.position().in_check(),
-            "over": self.is_over(),
-            "result": self.result(0).as_str(),
-            "reason": o.map(|o| o.reason.as_str()),
-        })
-    }
 }
 
 fn io(e: std::io::Error) -> HarnessError {
     HarnessError::io("<stdout>", e)
-}
-
-/// `arena trace xiangqi --level <start|FEN|file> --actions h2e2,h9g7,...`:
-/// the initial state, then the state after each ICCS move, one JSON object
-/// per line; stops after the move that ends the game. An unparsable or
-/// illegal move is an error naming it.
-pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let mut state = Xiangqi::load_level(&args.level, 0)?;
-    writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    for (i, name) in args.actions.split(',').map(str::trim).enumerate() {
-        if name.is_empty() {
-            continue;
-        }
-        if state.is_over() {
-            break;
-        }
-        let m = games::xiangqi::Move::parse_iccs(name).ok_or_else(|| {
-            HarnessError::Config(format!(
-                "--actions: item {} `{name}` is not an ICCS move like h2e2",
-                i + 1
-            ))
-        })?;
-        if !state.play(m) {
-            return Err(HarnessError::Config(format!(
-                "--actions: item {} `{name}` is illegal in {}",
-                i + 1,
-                state.fen()
-            )));
-        }
-        writeln!(out, "{}", state.state_json(0)).map_err(io)?;
-    }
-    Ok(())
 }
 
 /// `arena perft xiangqi`: with `--divide`, one `move: count` line per root

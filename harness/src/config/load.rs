@@ -1,135 +1,14 @@
-//! Tournament configs: TOML files parsed strictly (unknown keys are errors
-//! that name the key and the valid ones), then resolved and validated against
-//! the game's levels and agents before anything runs.
-//!
-//! See `configs/demo.toml` for a commented example of every key.
+//! Loading a config: TOML text to a validated [`RunConfig`].
 
+use super::raw::{cfg_err, line_col, LevelEntry, RawAgent, RawConfig, RawTime, Source};
+use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::botzone::GlobalData;
-use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, ProtocolKind, Sandbox};
-use crate::games::{ArenaGame, GameKind};
+use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox};
+use crate::games::GameEntry;
+use crate::schedule::Format;
 use crate::timing::{Clock, TimeLimits};
 use agents::{AgentParams, ParamValue};
-use serde::de::{self, Deserializer};
-use serde::Deserialize;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// Where an agent comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AgentKind {
-    /// A built-in agent of the `agents` crate.
-    BuiltIn {
-        /// Its registry name.
-        name: String,
-        /// Its parameters.
-        params: AgentParams,
-    },
-    /// A program run as a supervised subprocess (see [`crate::external`]).
-    External(ExternalSpec),
-}
-
-/// One agent entry of a config, resolved.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AgentSpec {
-    /// The label in result tables (unique within a run).
-    pub label: String,
-    /// What to run.
-    pub kind: AgentKind,
-    /// Its time limits (the run's, with per-agent overrides applied).
-    pub time: TimeLimits,
-}
-
-/// A resolved, validated tournament config.
-#[derive(Clone, Debug)]
-pub struct RunConfig {
-    /// Run name: results go to `results/<name>/` by default.
-    pub name: String,
-    /// The game.
-    pub game: GameKind,
-    /// Level specs (built-in names or paths, resolved relative to the config).
-    pub levels: Vec<String>,
-    /// Repetitions per (lineup, level).
-    pub repetitions: u32,
-    /// Master seed.
-    pub seed: u64,
-    /// Episodes played at once (default: cores / players, at least 1).
-    pub concurrency: usize,
-    /// Optional game-length limit.
-    pub max_steps: Option<u32>,
-    /// The run's default time limits.
-    pub time: TimeLimits,
-    /// The agents.
-    pub agents: Vec<AgentSpec>,
-    /// The config file it came from.
-    pub source: PathBuf,
-    /// Where external agents' stderr logs go (set by the run to
-    /// `<output folder>/logs`; `None`: not kept).
-    pub log_dir: Option<PathBuf>,
-    /// The `globaldata` of `protocol = "botzone"` agents, kept across the
-    /// games of this run (run-time state, shared by clones of the config).
-    pub botzone_globaldata: GlobalData,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawConfig {
-    name: Option<String>,
-    game: String,
-    levels: Option<Vec<LevelEntry>>,
-    repetitions: Option<i64>,
-    seed: Option<u64>,
-    concurrency: Option<i64>,
-    max_steps: Option<i64>,
-    time: Option<RawTime>,
-    sandbox: Option<String>,
-    agents: Vec<RawAgent>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum LevelEntry {
-    Name(String),
-    Index(i64),
-}
-
-#[derive(Debug, Default, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-struct RawTime {
-    #[serde(default, deserialize_with = "opt_duration")]
-    act: Option<Duration>,
-    #[serde(default, deserialize_with = "opt_duration")]
-    act_hard: Option<Duration>,
-    #[serde(default, deserialize_with = "opt_duration")]
-    init: Option<Duration>,
-    #[serde(default, deserialize_with = "opt_duration")]
-    init_hard: Option<Duration>,
-    clock: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAgent {
-    agent: Option<String>,
-    command: Option<Vec<String>>,
-    protocol: Option<String>,
-    workdir: Option<String>,
-    sandbox: Option<String>,
-    memory_mb: Option<u64>,
-    cpu_seconds: Option<u64>,
-    max_processes: Option<u64>,
-    max_file_mb: Option<u64>,
-    max_line_kb: Option<u64>,
-    max_output_kb: Option<u64>,
-    max_stderr_kb: Option<u64>,
-    #[serde(default, deserialize_with = "opt_duration")]
-    grace: Option<Duration>,
-    options: Option<toml::Table>,
-    botzone_mode: Option<String>,
-    name: Option<String>,
-    params: Option<toml::Table>,
-    time: Option<RawTime>,
-}
+use std::path::Path;
 
 fn parse_sandbox(v: &str, path: &Path, key: &str) -> Result<Sandbox, HarnessError> {
     Sandbox::parse(v).ok_or_else(|| {
@@ -145,10 +24,11 @@ fn external_spec(
     a: &RawAgent,
     command: &[String],
     default_sandbox: Sandbox,
-    base_dir: &Path,
-    path: &Path,
+    game: &dyn GameEntry,
+    src: &Source,
     key: &str,
 ) -> Result<ExternalSpec, HarnessError> {
+    let (path, base_dir) = (src.path, src.base_dir);
     if command.is_empty() || command[0].is_empty() {
         return Err(cfg_err(
             path,
@@ -163,15 +43,23 @@ fn external_spec(
     }
     let protocol = match &a.protocol {
         None => ProtocolKind::Jsonl,
-        Some(p) => ProtocolKind::parse(p).ok_or_else(|| {
-            cfg_err(
-                path,
-                format!(
-                    "{key}.protocol = \"{p}\": expected one of {}",
-                    ProtocolKind::NAMES
-                ),
-            )
-        })?,
+        Some(p) => {
+            let kind = ProtocolKind::parse(p.get_ref());
+            match kind.filter(|k| game.protocols().contains(k)) {
+                Some(k) => k,
+                None => {
+                    return Err(src.err_at(
+                        p.span().start,
+                        format!(
+                            "{key}.protocol = \"{}\": {} speaks {}",
+                            p.get_ref(),
+                            game.name(),
+                            ProtocolKind::list(game.protocols())
+                        ),
+                    ))
+                }
+            }
+        }
     };
     let sandbox = match &a.sandbox {
         None => default_sandbox,
@@ -251,69 +139,19 @@ fn external_spec(
             options.push((k.clone(), value));
         }
     }
+    let protocol = match protocol {
+        ProtocolKind::Jsonl => Protocol::Jsonl,
+        ProtocolKind::Botzone => Protocol::Botzone { mode: botzone_mode },
+        ProtocolKind::Uci => Protocol::Uci { options },
+        ProtocolKind::Ucci => Protocol::Ucci { options },
+    };
     Ok(ExternalSpec {
         command: command.to_vec(),
         protocol,
         workdir,
         sandbox,
         limits,
-        options,
-        botzone_mode,
     })
-}
-
-/// A duration given as a string (`"40ms"`, `"1.5s"`) or as a number of milliseconds.
-fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-    struct V;
-    impl<'de> de::Visitor<'de> for V {
-        type Value = Option<Duration>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a duration such as \"40ms\" or \"1s\", or a number of milliseconds")
-        }
-        fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-            crate::timing::parse_duration(s)
-                .map(Some)
-                .map_err(E::custom)
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            if v < 0 {
-                Err(E::custom(format!(
-                    "{v} ms is negative; expected a duration of 0 ms or more"
-                )))
-            } else {
-                Ok(Some(Duration::from_millis(v as u64)))
-            }
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(Duration::from_millis(v)))
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-            if v < 0.0 || !v.is_finite() {
-                Err(E::custom(format!(
-                    "{v} ms is not a duration of 0 ms or more"
-                )))
-            } else {
-                Ok(Some(Duration::from_secs_f64(v / 1000.0)))
-            }
-        }
-    }
-    d.deserialize_any(V)
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, col)
-}
-
-fn cfg_err(path: &Path, msg: impl std::fmt::Display) -> HarnessError {
-    HarnessError::Config(format!("{}: {msg}", path.display()))
 }
 
 fn apply_time(
@@ -413,10 +251,23 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
             None => cfg_err(path, msg),
         }
     })?;
-    let game: GameKind = raw
-        .game
-        .parse()
-        .map_err(|e: HarnessError| cfg_err(path, format!("game: {e}")))?;
+    let base_dir = path.parent().unwrap_or(Path::new("."));
+    let src = Source {
+        text,
+        path,
+        base_dir,
+    };
+    let game = crate::games::find(raw.game.get_ref())
+        .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
+    let format = match &raw.format {
+        None => None,
+        Some(f) => Some(Format::parse(f.get_ref()).ok_or_else(|| {
+            src.err_at(
+                f.span().start,
+                format!("format = \"{}\": expected {}", f.get_ref(), Format::NAMES),
+            )
+        })?),
+    };
     let name = raw.name.clone().unwrap_or_else(|| {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -439,9 +290,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         }
     };
     let concurrency = match raw.concurrency {
-        None => std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1),
+        // Filled in by `validate` once the number of players is known.
+        None => 0,
         Some(c) if (1..=1024).contains(&c) => c as usize,
         Some(c) => {
             return Err(cfg_err(
@@ -466,7 +316,6 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         path,
         "time",
     )?;
-    let base_dir = path.parent().unwrap_or(Path::new("."));
     let default_sandbox = match &raw.sandbox {
         None => Sandbox::None,
         Some(v) => parse_sandbox(v, path, "sandbox")?,
@@ -507,19 +356,17 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     Some(t) => to_params(t, path, &key)?,
                     None => AgentParams::new(),
                 };
+                if let Err(e) = game.check_agent(name.get_ref(), &params) {
+                    return Err(src.err_at(name.span().start, format!("{key}: {e}")));
+                }
                 AgentKind::BuiltIn {
-                    name: name.clone(),
+                    name: name.get_ref().clone(),
                     params,
                 }
             }
-            (None, Some(cmd)) => AgentKind::External(external_spec(
-                a,
-                cmd,
-                default_sandbox,
-                base_dir,
-                path,
-                &key,
-            )?),
+            (None, Some(cmd)) => {
+                AgentKind::External(external_spec(a, cmd, default_sandbox, game, &src, &key)?)
+            }
             (Some(_), Some(_)) => {
                 return Err(cfg_err(
                     path,
@@ -543,7 +390,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         };
         let label = match (&a.name, &a.agent, &a.command) {
             (Some(n), _, _) => n.clone(),
-            (None, Some(agent), _) => agent.clone(),
+            (None, Some(agent), _) => agent.get_ref().clone(),
             (None, None, Some(cmd)) => cmd
                 .last()
                 .map(|c| {
@@ -605,7 +452,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
     };
     let cfg = RunConfig {
         name,
-        game,
+        game: game.name(),
+        format: format.unwrap_or_default(),
         levels: levels.unwrap_or_default(),
         repetitions,
         seed: raw.seed.unwrap_or(0),
@@ -615,144 +463,59 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         agents: agents_out,
         source: path.to_path_buf(),
         log_dir: None,
-        botzone_globaldata: GlobalData::default(),
     };
-    crate::with_game!(game, G => validate::<G>(cfg, path))
+    validate(cfg, game, path, format.is_some())
 }
 
-/// Fill in default levels and check that every level loads and every agent
-/// can be built, so that a bad config fails before the run starts.
-fn validate<G: ArenaGame>(mut cfg: RunConfig, path: &Path) -> Result<RunConfig, HarnessError> {
+/// Fill in default levels, the default format and concurrency, and check
+/// that every level loads and the format fits the game, so that a bad
+/// config fails before the run starts.
+fn validate(
+    mut cfg: RunConfig,
+    game: &dyn GameEntry,
+    path: &Path,
+    format_given: bool,
+) -> Result<RunConfig, HarnessError> {
     if cfg.levels.is_empty() {
-        cfg.levels = G::default_levels();
+        cfg.levels = game.default_levels();
     }
     for (i, spec) in cfg.levels.iter().enumerate() {
-        G::load_level(spec, cfg.seed).map_err(|e| cfg_err(path, format!("levels[{i}]: {e}")))?;
+        game.check_level(spec, cfg.seed)
+            .map_err(|e| cfg_err(path, format!("levels[{i}]: {e}")))?;
     }
-    let probe = G::load_level(&cfg.levels[0], cfg.seed)?;
-    let players = probe.num_players();
+    let players = game.players(&cfg.levels[0], cfg.seed)?;
     if players > 1 && cfg.agents.len() < 2 {
         return Err(cfg_err(
             path,
             format!(
                 "{} is a {players}-player game: list at least 2 [[agents]]",
-                G::NAME
+                game.name()
             ),
         ));
     }
+    if !format_given {
+        cfg.format = Format::default_for(players);
+    }
+    cfg.format
+        .check(players)
+        .map_err(|e| cfg_err(path, format!("format = \"{}\": {e}", cfg.format.as_str())))?;
     if cfg.concurrency == 0 {
-        // Default: one core per thinking agent.
-        let cores = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1);
-        cfg.concurrency = (cores / players.max(1)).max(1);
+        cfg.concurrency = default_concurrency(players);
     }
     for (i, a) in cfg.agents.iter().enumerate() {
-        match &a.kind {
-            AgentKind::BuiltIn { name, params } => {
-                crate::games::build_agent::<G>(name, params, 0)
-                    .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
-            }
-            AgentKind::External(spec) => {
-                crate::external::protocol::supports::<G>(spec.protocol)
-                    .and_then(|()| crate::external::validate(spec))
-                    .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
-            }
+        if let AgentKind::External(spec) = &a.kind {
+            crate::external::validate(spec)
+                .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
         }
     }
     Ok(cfg)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(text: &str) -> Result<RunConfig, HarnessError> {
-        parse(text, Path::new("test.toml"))
-    }
-
-    #[test]
-    fn minimal_config_gets_gvgai_defaults() {
-        let c = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\n").unwrap();
-        assert_eq!(c.levels, vec!["0", "1", "2", "3", "4"]);
-        assert_eq!(c.time, TimeLimits::default());
-        assert_eq!(c.time.act, Duration::from_millis(40));
-        assert_eq!(c.name, "test");
-        assert_eq!(c.repetitions, 1);
-    }
-
-    #[test]
-    fn unknown_key_names_key_line_and_valid_keys() {
-        let e = p("game = \"bait\"\nrepetition = 3\n[[agents]]\nagent = \"random\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.starts_with("test.toml:2:1: unknown field `repetition`"),
-            "{e}"
-        );
-        assert!(e.contains("repetitions"), "{e}");
-        assert!(!e.contains('\n'));
-    }
-
-    #[test]
-    fn unknown_agent_and_game_list_valid_values() {
-        let e = p("game = \"bait\"\n[[agents]]\nagent = \"alphago\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("agents[0]: unknown agent `alphago` for bait; valid agents: random"),
-            "{e}"
-        );
-        let e = p("game = \"chess\"\n[[agents]]\nagent = \"random\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("unknown game `chess`; valid games: bait"), "{e}");
-    }
-
-    #[test]
-    fn negative_and_inverted_limits_are_rejected() {
-        let e = p("game = \"bait\"\n[time]\nact = -5\n[[agents]]\nagent = \"random\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("negative"), "{e}");
-        let e = p("game = \"bait\"\n[time]\nact = \"60ms\"\n[[agents]]\nagent = \"random\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("time.act_hard (50ms) must be at least time.act (60ms)"),
-            "{e}"
-        );
-        let e = p("game = \"bait\"\nrepetitions = 0\n[[agents]]\nagent = \"random\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("repetitions = 0"), "{e}");
-    }
-
-    #[test]
-    fn per_agent_time_overrides_and_params() {
-        let c = p(
-            "game = \"bait\"\nlevels = [0, \"3\"]\n[time]\nact = \"100ms\"\nact_hard = \"150ms\"\n\
-                   [[agents]]\nagent = \"random\"\nname = \"r\"\ntime = { act_hard = \"200ms\" }\n",
-        )
-        .unwrap();
-        assert_eq!(c.levels, vec!["0", "3"]);
-        assert_eq!(c.agents[0].label, "r");
-        assert_eq!(c.agents[0].time.act, Duration::from_millis(100));
-        assert_eq!(c.agents[0].time.act_hard, Duration::from_millis(200));
-        let e = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\nparams = { depth = 3 }\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("has no parameter `depth`"), "{e}");
-    }
-
-    #[test]
-    fn bad_level_is_reported() {
-        let e = p("game = \"bait\"\nlevels = [\"9\"]\n[[agents]]\nagent = \"random\"\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("levels[0]: bait level `9` is neither a built-in level (0, 1, 2, 3, 4)"),
-            "{e}"
-        );
-    }
+/// The default concurrency: one core per thinking agent, `cores / players`,
+/// at least 1.
+pub fn default_concurrency(players: usize) -> usize {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    (cores / players.max(1)).max(1)
 }

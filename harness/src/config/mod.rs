@@ -1,0 +1,115 @@
+//! Tournament configs: TOML files parsed strictly (unknown keys are errors
+//! that name the key and the valid ones), then resolved and validated against
+//! the game's levels and agents before anything runs.
+//!
+//! See `configs/demo.toml` for a commented example of every key.
+
+//!
+//! - `raw.rs`: the file as written (serde structs, durations, error positions);
+//! - `load.rs`: resolution and validation against the game's registry entry;
+//! - `spec.rs`: the result, [`RunConfig`].
+
+mod load;
+mod raw;
+mod spec;
+
+pub use load::{default_concurrency, load, parse};
+pub use spec::{AgentKind, AgentSpec, RunConfig};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::HarnessError;
+    use crate::timing::TimeLimits;
+    use std::path::Path;
+    use std::time::Duration;
+
+    fn p(text: &str) -> Result<RunConfig, HarnessError> {
+        parse(text, Path::new("test.toml"))
+    }
+
+    #[test]
+    fn minimal_config_gets_gvgai_defaults() {
+        let c = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\n").unwrap();
+        assert_eq!(c.levels, vec!["0", "1", "2", "3", "4"]);
+        assert_eq!(c.time, TimeLimits::default());
+        assert_eq!(c.time.act, Duration::from_millis(40));
+        assert_eq!(c.name, "test");
+        assert_eq!(c.repetitions, 1);
+    }
+
+    #[test]
+    fn unknown_key_names_key_line_and_valid_keys() {
+        let e = p("game = \"bait\"\nrepetition = 3\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("test.toml:2:1: unknown field `repetition`"),
+            "{e}"
+        );
+        assert!(e.contains("repetitions"), "{e}");
+        assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn unknown_agent_and_game_list_valid_values() {
+        let e = p("game = \"bait\"\n[[agents]]\nagent = \"alphago\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("agents[0]: unknown agent `alphago` for bait; valid agents: random"),
+            "{e}"
+        );
+        let e = p("game = \"chess\"\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown game `chess`; valid games: bait"), "{e}");
+    }
+
+    #[test]
+    fn negative_and_inverted_limits_are_rejected() {
+        let e = p("game = \"bait\"\n[time]\nact = -5\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("negative"), "{e}");
+        let e = p("game = \"bait\"\n[time]\nact = \"60ms\"\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("time.act_hard (50ms) must be at least time.act (60ms)"),
+            "{e}"
+        );
+        let e = p("game = \"bait\"\nrepetitions = 0\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("repetitions = 0"), "{e}");
+    }
+
+    #[test]
+    fn per_agent_time_overrides_and_params() {
+        let c = p(
+            "game = \"bait\"\nlevels = [0, \"3\"]\n[time]\nact = \"100ms\"\nact_hard = \"150ms\"\n\
+                   [[agents]]\nagent = \"random\"\nname = \"r\"\ntime = { act_hard = \"200ms\" }\n",
+        )
+        .unwrap();
+        assert_eq!(c.levels, vec!["0", "3"]);
+        assert_eq!(c.agents[0].label, "r");
+        assert_eq!(c.agents[0].time.act, Duration::from_millis(100));
+        assert_eq!(c.agents[0].time.act_hard, Duration::from_millis(200));
+        let e = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\nparams = { depth = 3 }\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("has no parameter `depth`"), "{e}");
+    }
+
+    #[test]
+    fn bad_level_is_reported() {
+        let e = p("game = \"bait\"\nlevels = [\"9\"]\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("levels[0]: bait level `9` is neither a built-in level (0, 1, 2, 3, 4)"),
+            "{e}"
+        );
+    }
+}

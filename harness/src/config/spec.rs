@@ -1,0 +1,63 @@
+//! The resolved config: what a run plays ([`RunConfig`]) and who plays it
+//! ([`AgentSpec`]). Plain data; parsing and validation are in `load.rs`.
+
+use crate::external::ExternalSpec;
+use crate::schedule::Format;
+use crate::timing::TimeLimits;
+use agents::AgentParams;
+use std::path::PathBuf;
+
+/// Where an agent comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentKind {
+    /// A built-in agent of the `agents` crate.
+    BuiltIn {
+        /// Its registry name.
+        name: String,
+        /// Its parameters.
+        params: AgentParams,
+    },
+    /// A program run as a supervised subprocess (see [`crate::external`]).
+    External(ExternalSpec),
+}
+
+/// One agent entry of a config, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    /// The label in result tables (unique within a run).
+    pub label: String,
+    /// What to run.
+    pub kind: AgentKind,
+    /// Its time limits (the run's, with per-agent overrides applied).
+    pub time: TimeLimits,
+}
+
+/// A resolved, validated tournament config.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Run name: results go to `results/<name>/` by default.
+    pub name: String,
+    /// The game's name (as registered in [`crate::games::GAMES`]).
+    pub game: &'static str,
+    /// The tournament format (config key `format`): which episodes are played.
+    pub format: Format,
+    /// Level specs (built-in names or paths, resolved relative to the config).
+    pub levels: Vec<String>,
+    /// Repetitions per (lineup, level).
+    pub repetitions: u32,
+    /// Master seed.
+    pub seed: u64,
+    /// Episodes played at once (default: cores / players, at least 1).
+    pub concurrency: usize,
+    /// Optional game-length limit.
+    pub max_steps: Option<u32>,
+    /// The run's default time limits.
+    pub time: TimeLimits,
+    /// The agents.
+    pub agents: Vec<AgentSpec>,
+    /// The config file it came from.
+    pub source: PathBuf,
+    /// Where external agents' stderr logs go (set by the run to
+    /// `<output folder>/logs`; `None`: not kept).
+    pub log_dir: Option<PathBuf>,
+}

@@ -1,0 +1,323 @@
+//! Events and reporters: the run loop ([`crate::run`]) turns what the
+//! runner does into [`Event`]s, and every output of a run is a
+//! [`Reporter`] that listens to them. New outputs (ratings, replays, HTML)
+//! are new reporters; the runner does not change.
+//!
+//! The reporters of `arena run`:
+//! - [`ConfigCopy`]: `config.toml`, the config next to the results;
+//! - [`EpisodesCsv`]: `episodes.csv`, a row per (episode, seat), appended
+//!   and flushed as each episode finishes, so nothing finished is lost;
+//! - [`MovesJsonl`]: `moves.jsonl`, the actions of every episode;
+//! - [`SummaryCsv`] and [`CrosstableCsv`]: the tables, at the end;
+//! - [`Progress`]: the progress bar with ETA on an interactive terminal;
+//! - [`TerminalSummary`]: the summary printed at the end.
+
+use crate::config::RunConfig;
+use crate::error::HarnessError;
+use crate::report::{self, CrossRow, EpisodeRow, SummaryRow};
+use crate::runner::EpisodeRecord;
+use crate::schedule::Episode;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// What happens in a run, in order: planned, then episodes starting and
+/// finishing (interleaved with concurrency), possibly cancelled, finished.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The plan is made; nothing has been played.
+    RunPlanned {
+        /// The config.
+        cfg: &'a RunConfig,
+        /// Every planned episode.
+        episodes: &'a [Episode],
+        /// Seats of the game.
+        players: usize,
+    },
+    /// An episode started.
+    EpisodeStarted {
+        /// The episode.
+        episode: &'a Episode,
+    },
+    /// An episode finished.
+    EpisodeFinished {
+        /// What happened.
+        record: &'a EpisodeRecord,
+        /// Its rows of `episodes.csv`.
+        rows: &'a [EpisodeRow],
+    },
+    /// The run was stopped before its end (Ctrl-C, a write error):
+    /// episodes still running finish, no new one starts.
+    Cancelled,
+    /// The run is over (complete or not).
+    RunFinished {
+        /// The config.
+        cfg: &'a RunConfig,
+        /// Every episode row, by episode and seat.
+        rows: &'a [EpisodeRow],
+        /// The summary rows.
+        summary: &'a [SummaryRow],
+        /// The cross-table (two-player games; empty otherwise).
+        crosstable: &'a [CrossRow],
+        /// Number of planned episodes.
+        planned: usize,
+        /// Seats of the game.
+        players: usize,
+        /// Whether every planned episode was played.
+        complete: bool,
+    },
+}
+
+/// One output of a run.
+pub trait Reporter {
+    /// React to `event`. An error stops the run (the run's other reporters
+    /// still see [`Event::Cancelled`] and [`Event::RunFinished`]).
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError>;
+}
+
+/// `config.toml`: a copy of the config next to the results.
+pub struct ConfigCopy {
+    dir: PathBuf,
+}
+
+impl ConfigCopy {
+    /// Copies into `dir`.
+    pub fn new(dir: &Path) -> Self {
+        ConfigCopy {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+impl Reporter for ConfigCopy {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        if let Event::RunPlanned { cfg, .. } = event {
+            let to = self.dir.join("config.toml");
+            std::fs::copy(&cfg.source, &to).map_err(|e| HarnessError::io(&to, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// `episodes.csv`, created when the run is planned, a flush per episode.
+pub struct EpisodesCsv {
+    path: PathBuf,
+    csv: Option<csv::Writer<File>>,
+}
+
+impl EpisodesCsv {
+    /// Writes `dir/episodes.csv`.
+    pub fn new(dir: &Path) -> Self {
+        EpisodesCsv {
+            path: dir.join("episodes.csv"),
+            csv: None,
+        }
+    }
+}
+
+impl Reporter for EpisodesCsv {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        let csv_err = |path: &PathBuf| {
+            let path = path.clone();
+            move |source| HarnessError::Csv { path, source }
+        };
+        match event {
+            Event::RunPlanned { .. } => {
+                self.csv = Some(csv::Writer::from_path(&self.path).map_err(csv_err(&self.path))?);
+            }
+            Event::EpisodeFinished { rows, .. } => {
+                if let Some(w) = self.csv.as_mut() {
+                    for r in *rows {
+                        w.serialize(r).map_err(csv_err(&self.path))?;
+                    }
+                    w.flush().map_err(|e| HarnessError::io(&self.path, e))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// `moves.jsonl`: one JSON object per finished episode with its actions.
+pub struct MovesJsonl {
+    path: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl MovesJsonl {
+    /// Writes `dir/moves.jsonl`.
+    pub fn new(dir: &Path) -> Self {
+        MovesJsonl {
+            path: dir.join("moves.jsonl"),
+            out: None,
+        }
+    }
+}
+
+impl Reporter for MovesJsonl {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        let io = |e| HarnessError::io(&self.path, e);
+        match event {
+            Event::RunPlanned { .. } => {
+                self.out = Some(BufWriter::new(File::create(&self.path).map_err(io)?));
+            }
+            Event::EpisodeFinished { record, rows } => {
+                if let Some(out) = self.out.as_mut() {
+                    let line = serde_json::json!({
+                        "episode": record.episode.index,
+                        "level": record.episode.level,
+                        "repetition": record.episode.repetition,
+                        "seed": record.episode.seed,
+                        "seats": rows.iter().map(|r| r.agent.as_str()).collect::<Vec<_>>(),
+                        "moves": record.moves,
+                    });
+                    writeln!(out, "{line}")
+                        .and_then(|_| out.flush())
+                        .map_err(|e| HarnessError::io(&self.path, e))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// `summary.csv`, written when the run finishes.
+pub struct SummaryCsv {
+    path: PathBuf,
+}
+
+impl SummaryCsv {
+    /// Writes `dir/summary.csv`.
+    pub fn new(dir: &Path) -> Self {
+        SummaryCsv {
+            path: dir.join("summary.csv"),
+        }
+    }
+}
+
+impl Reporter for SummaryCsv {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        if let Event::RunFinished { summary, .. } = event {
+            report::write_csv(&self.path, summary)?;
+        }
+        Ok(())
+    }
+}
+
+/// `crosstable.csv` (two-player games), written when the run finishes.
+pub struct CrosstableCsv {
+    path: PathBuf,
+}
+
+impl CrosstableCsv {
+    /// Writes `dir/crosstable.csv`.
+    pub fn new(dir: &Path) -> Self {
+        CrosstableCsv {
+            path: dir.join("crosstable.csv"),
+        }
+    }
+}
+
+impl Reporter for CrosstableCsv {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        if let Event::RunFinished {
+            crosstable,
+            players,
+            ..
+        } = event
+        {
+            if *players > 1 {
+                report::write_csv(&self.path, crosstable)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The progress bar with ETA (only made when stderr is an interactive
+/// terminal; see [`crate::run::progress_mode`]).
+#[derive(Default)]
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Reporter for Progress {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        match event {
+            Event::RunPlanned { cfg, episodes, .. } => {
+                let b = indicatif::ProgressBar::new(episodes.len() as u64);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{spinner} {msg} [{bar:30}] {pos}/{len} episodes, {elapsed} elapsed, ETA {eta}",
+                    )
+                    .expect("valid template")
+                    .progress_chars("=> "),
+                );
+                b.set_message(format!("{} ({})", cfg.name, cfg.game));
+                self.bar = Some(b);
+            }
+            Event::EpisodeFinished { .. } => {
+                if let Some(b) = &self.bar {
+                    b.inc(1);
+                }
+            }
+            Event::RunFinished { .. } => {
+                if let Some(b) = self.bar.take() {
+                    b.finish_and_clear();
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The summary (and cross-table) printed when the run finishes.
+pub struct TerminalSummary<'w> {
+    out: &'w mut dyn Write,
+    dir: PathBuf,
+}
+
+impl<'w> TerminalSummary<'w> {
+    /// Prints to `out`, naming `dir` as where the tables are.
+    pub fn new(out: &'w mut dyn Write, dir: &Path) -> Self {
+        TerminalSummary {
+            out,
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+impl Reporter for TerminalSummary<'_> {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        let Event::RunFinished {
+            cfg,
+            rows,
+            summary,
+            crosstable,
+            players,
+            ..
+        } = event
+        else {
+            return Ok(());
+        };
+        let io = |e| HarnessError::io("<stdout>", e);
+        writeln!(
+            self.out,
+            "{} on {}: {} episodes -> {}",
+            cfg.name,
+            cfg.game,
+            rows.len() / (*players).max(1),
+            self.dir.display()
+        )
+        .map_err(io)?;
+        write!(self.out, "{}", report::summary_table(summary, false)).map_err(io)?;
+        if !crosstable.is_empty() {
+            writeln!(self.out).map_err(io)?;
+            write!(self.out, "{}", report::crosstable_table(crosstable)).map_err(io)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,13 @@
+//! [`GameView`]: a game's name and its state as JSON, the part of a game
+//! that protocols need (kept apart from [`crate::games::ArenaGame`] so that
+//! the protocol layer does not depend on the registry).
+
+/// A game's name and JSON view.
+pub trait GameView: games::Game {
+    /// The game's name in configs, on the command line and in CSV files.
+    const NAME: &'static str;
+
+    /// The state as JSON, as seen by `seat` (used by traces and by the
+    /// line-JSON protocol of external agents).
+    fn state_json(&self, seat: usize) -> serde_json::Value;
+}
