@@ -12,6 +12,7 @@ pub mod grid;
 pub mod snake;
 pub mod sokoban;
 pub mod supply;
+pub mod testkit;
 pub mod xiangqi;
 
 pub use api::{
