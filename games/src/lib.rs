@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod bait;
+pub mod connect4;
 pub mod grid;
 pub mod snake;
 pub mod sokoban;
