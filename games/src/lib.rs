@@ -8,10 +8,12 @@
 
 pub mod api;
 pub mod bait;
+pub mod connect4;
 pub mod grid;
 pub mod snake;
 pub mod sokoban;
 pub mod supply;
+pub mod testkit;
 pub mod xiangqi;
 
 pub use api::{

@@ -397,3 +397,21 @@ fn index_accessors_agree_with_the_coordinate_ones() {
         }
     }
 }
+
+#[test]
+fn the_shipped_levels_pass_the_testkit() {
+    use crate::testkit::{check_game, check_game_with, Fallback, KitConfig};
+    // NIL is Bait's fallback: legal, not listed (GVGAI's available actions
+    // leave it out), and a no-op.
+    for (i, level) in LEVELS.iter().enumerate() {
+        let start = Bait::parse(level).unwrap();
+        let cfg = KitConfig::new(10, 300, i as u64).with_fallback(Fallback::UnlistedNoop);
+        let r = check_game(&start, &cfg);
+        assert!(r.equal_pairs > 0, "level {i}: {r:?}");
+    }
+    // The step limit: a game of NILs ends after 2001 advances.
+    let start = Bait::parse(LEVELS[0]).unwrap();
+    let cfg = KitConfig::new(1, 2100, 7).with_fallback(Fallback::UnlistedNoop);
+    let r = check_game_with(&start, &cfg, |_: &Bait, _, _| BaitAction::Nil);
+    assert_eq!((r.finished, r.longest), (1, MAX_TIMESTEPS + 1));
+}

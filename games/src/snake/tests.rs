@@ -253,3 +253,32 @@ fn a_direction_outside_0_to_3_is_fatal_as_in_the_judge() {
     assert!(!s.alive(0) && s.alive(1) && s.is_over());
     assert_eq!(s.scores(), Some([0, 2]));
 }
+
+#[test]
+fn judge_maps_pass_the_testkit() {
+    use crate::testkit::{check_game, check_game_with, random_policy, KitConfig};
+    use rand::seq::SliceRandom;
+    for seed in 0..6u32 {
+        let (n, m, obs) = generate_map(seed);
+        let start = Snake::new(n, m, &obs).unwrap();
+        // Random moves: short games, many of them.
+        let r = check_game(&start, &KitConfig::new(30, 200, seed as u64));
+        assert_eq!(r.finished, 30);
+        // Safe moves where there are some: long games (growth, tails that
+        // leave, head-on collisions).
+        let cfg = KitConfig::new(10, 300, seed as u64);
+        let r = check_game_with(&start, &cfg, |s: &Snake, seat, rng| {
+            let safe: Vec<u8> = (0..4).filter(|&d| s.is_safe(seat, d)).collect();
+            match safe.choose(rng) {
+                Some(&d) => d,
+                None => random_policy(s, seat, rng),
+            }
+        });
+        assert!(r.longest > 12, "{r:?}");
+    }
+    // A round limit ends the game in a draw.
+    let (n, m, obs) = generate_map(99);
+    let mut start = Snake::new(n, m, &obs).unwrap();
+    start.set_max_rounds(3);
+    assert_eq!(check_game(&start, &KitConfig::new(8, 10, 1)).playouts, 8);
+}

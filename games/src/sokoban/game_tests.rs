@@ -306,3 +306,21 @@ proptest! {
         prop_assert_eq!(g.to_level().boxes_on_goals() as f64, g.score(0));
     }
 }
+
+#[test]
+fn microban_levels_pass_the_testkit() {
+    use crate::testkit::{check_game, Fallback, KitConfig};
+    // Wait is Sokoban's fallback: legal, not listed, and a no-op.
+    let levels = parse_levels(crate::sokoban::MICROBAN).unwrap();
+    let mut equal_pairs = 0;
+    for (i, level) in levels.iter().enumerate() {
+        let start = Sokoban::from_level(level).unwrap();
+        let cfg = KitConfig::new(2, 150, i as u64).with_fallback(Fallback::UnlistedNoop);
+        equal_pairs += check_game(&start, &cfg).equal_pairs;
+    }
+    assert!(equal_pairs > 1000, "{equal_pairs}");
+    // A short step limit ends every playout.
+    let start = Sokoban::from_level(&levels[0]).unwrap().with_max_steps(20);
+    let cfg = KitConfig::new(5, 100, 1).with_fallback(Fallback::UnlistedNoop);
+    assert_eq!(check_game(&start, &cfg).finished, 5);
+}

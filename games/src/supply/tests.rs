@@ -256,3 +256,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_shipped_set_passes_the_testkit() {
+    use crate::testkit::{check_game, KitConfig};
+    let set = parse_instances(SET).unwrap();
+    for (i, inst) in set.iter().enumerate() {
+        let start = Supply::new(Arc::new(inst.map.clone()));
+        check_game(&start, &KitConfig::new(20, 200, i as u64));
+    }
+    // The hand-made instance, also with a step limit that ends every walk.
+    let start = Supply::parse(DETOUR).unwrap();
+    check_game(&start, &KitConfig::new(20, 100, 3));
+    let r = check_game(&start.with_max_ticks(5), &KitConfig::new(20, 100, 4));
+    assert_eq!(r.finished, 20);
+}

@@ -394,3 +394,17 @@ fn huge_move_numbers_do_not_overflow() {
     p.unmake(m, u);
     assert_eq!(p.fullmove(), u32::MAX);
 }
+
+#[test]
+fn the_start_and_the_perft_positions_pass_the_testkit() {
+    use crate::testkit::{check_game, KitConfig};
+    // Whole random games (they end by the no-capture rule or the length
+    // limit, rarely by mate or repetition).
+    let r = check_game(&Xiangqi::new(), &KitConfig::new(6, 400, 1));
+    assert_eq!(r.finished, 6);
+    for (i, v) in parse_perft_vectors(PERFT_DATA).unwrap().iter().enumerate() {
+        let start = Xiangqi::from_fen(&v.fen).unwrap().with_max_plies(60);
+        let r = check_game(&start, &KitConfig::new(2, 60, i as u64));
+        assert_eq!(r.playouts, 2, "{}", v.fen);
+    }
+}
