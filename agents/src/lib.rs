@@ -8,6 +8,7 @@
 
 pub mod bait;
 pub mod fixtures;
+pub mod pacing;
 pub mod params;
 pub mod snake;
 pub mod sokoban;
