@@ -4,7 +4,7 @@
 //! [`SubTimer`], a decision's timer carved out of a longer budget.
 //!
 //! Game-independent; used by the Bait agents (re-exported from
-//! [`crate::bait::search`]).
+//! [`crate::bait::search`]) and by the generic agents ([`crate::generic`]).
 
 use games::Timer;
 use std::time::Duration;
