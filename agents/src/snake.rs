@@ -13,7 +13,7 @@
 //!   direction with the best average reward is played — the three lessons of
 //!   course report 004. Time-bounded by the [`Timer`].
 
-use crate::bait::RandomAgent;
+use crate::generic::RandomAgent;
 use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
 use games::snake::Snake;
 use games::{Agent, AgentStats, Game, Seat, Timer};

@@ -31,7 +31,7 @@
 //! move (the first legal move, U/D/L/R order) until the game ends as a loss
 //! (stuck or step limit) — an outcome, never a panic.
 
-use crate::bait::RandomAgent;
+use crate::generic::RandomAgent;
 use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
 use games::supply::{Dir, Supply, SupplyMap};
 use games::{Agent, AgentStats, Game, Seat, Timer};

@@ -6,7 +6,7 @@
 pub mod eval;
 pub mod search;
 
-use crate::bait::RandomAgent;
+use crate::generic::RandomAgent;
 use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
 use games::xiangqi::{Move, Xiangqi};
 use games::{Agent, AgentStats, Seat, Timer};

@@ -18,11 +18,12 @@ pub mod mcts;
 pub mod search;
 pub mod table;
 
+pub use crate::generic::RandomAgent;
+
 use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
 use games::bait::{Bait, BaitAction, BaitObject};
 use games::{Agent, Game, Seat, Timer};
 use heuristic::{AstarWeights, WalkCosts};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use search::{Planner, PlanningAgent, SearchState, SubTimer};
@@ -332,31 +333,6 @@ pub fn solve(
             expanded,
         }
     })
-}
-
-/// Uniformly random legal moves, from a seeded RNG (generic over games).
-#[derive(Debug)]
-pub struct RandomAgent {
-    rng: ChaCha8Rng,
-}
-
-impl RandomAgent {
-    /// A random agent seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        RandomAgent {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl<G: Game> Agent<G> for RandomAgent {
-    fn act(&mut self, state: &G, seat: Seat, _timer: &dyn Timer) -> G::Action {
-        let moves = state.legal_actions_vec(seat);
-        match moves.choose(&mut self.rng) {
-            Some(&a) => a,
-            None => state.fallback_action(seat),
-        }
-    }
 }
 
 /// The heuristic value of a Bait state in the spirit of GVGAI's

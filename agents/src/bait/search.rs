@@ -1,6 +1,8 @@
-//! What the Bait planners (`dfs`, `bfs`, `astar`) share: the search budget
-//! with its safety margin, the [`Planner`] trait, and [`PlanningAgent`],
-//! which turns a planner into an anytime agent.
+//! What the Bait planners (`dfs`, `bfs`, `astar`) share: the [`Planner`]
+//! trait and [`PlanningAgent`], which turns a planner into an anytime agent.
+//! The search budget with its safety margin ([`stop_time`], [`Pacer`],
+//! [`SubTimer`]) is game-independent and lives in [`crate::pacing`]; it is
+//! re-exported here.
 //!
 //! # Playing a planner
 //! The search starts in `init` (GVGAI gives a controller 1 s to set up) and
@@ -23,90 +25,14 @@
 //! win is reachable, the agent gives up and plays one-step lookahead for the
 //! rest of the game.
 
+pub use crate::pacing::{stop_time, Pacer, SubTimer};
+
 use super::OneStepLookahead;
 use games::bait::{Bait, BaitAction};
 use games::{Agent, AgentStats, Game, Seat, Timer};
-use std::time::Duration;
 
 /// How often (in nodes) the search loops read the clock.
 pub const POLL: u64 = 128;
-
-/// When a search given `timer` must stop: the soft budget minus a safety
-/// margin of a quarter of it, at least 1 ms and at most 10 ms (40 ms budget:
-/// stop at 30 ms; 100 ms: at 90 ms; 1 s: at 990 ms). The margin absorbs the
-/// clock polling interval, the time to return, and scheduling noise on a
-/// loaded machine. An unlimited timer never stops.
-pub fn stop_time(timer: &dyn Timer) -> Duration {
-    let b = timer.budget();
-    if b == Duration::MAX {
-        return Duration::MAX;
-    }
-    let margin = (b / 4).clamp(Duration::from_millis(1), Duration::from_millis(10));
-    b.saturating_sub(margin)
-}
-
-/// The clock discipline of one agent: when to stop a decision.
-///
-/// A decision stops at [`stop_time`], earlier by twice the longest *gap*
-/// the agent has seen lately (at most a quarter of the budget more): the
-/// time between two consecutive clock reads of its search loop, and the
-/// time it waited before its code ran (the harness starts the clock before
-/// handing the state over). A gap longer than the loop's work means the
-/// thread was descheduled, and it can be again just before it returns; on a
-/// quiet machine the gaps are microseconds and change nothing, on a loaded
-/// one the agent leaves itself that much more room. The longest gap decays
-/// by 1/8 per decision.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Pacer {
-    stop: Duration,
-    last: Duration,
-    gap: Duration,
-    cap: Duration,
-}
-
-impl Pacer {
-    /// Start a decision timed by `timer`; call it first thing.
-    pub fn start(&mut self, timer: &dyn Timer) {
-        self.stop = stop_time(timer);
-        self.cap = if self.stop == Duration::MAX {
-            Duration::ZERO
-        } else {
-            timer.budget() / 4
-        };
-        self.last = timer.elapsed();
-        self.gap = (self.gap * 7 / 8).max(self.last);
-    }
-
-    /// Read the clock: whether the decision must stop now.
-    #[inline]
-    pub fn expired(&mut self, timer: &dyn Timer) -> bool {
-        let now = timer.elapsed();
-        self.gap = self.gap.max(now.saturating_sub(self.last));
-        self.last = now;
-        now.saturating_add((2 * self.gap).min(self.cap)) >= self.stop
-    }
-
-    /// Whether the decision must stop if the next step takes `next` more.
-    #[inline]
-    pub fn expired_after(&mut self, timer: &dyn Timer, next: Duration) -> bool {
-        let now = timer.elapsed();
-        self.gap = self.gap.max(now.saturating_sub(self.last));
-        self.last = now;
-        now.saturating_add((2 * self.gap).min(self.cap))
-            .saturating_add(next)
-            >= self.stop
-    }
-
-    /// The clock's last reading (by [`Pacer::start`] or an expiry check).
-    pub fn last(&self) -> Duration {
-        self.last
-    }
-
-    /// Whether the decision has no time limit (an unlimited timer).
-    pub fn unlimited(&self) -> bool {
-        self.stop == Duration::MAX
-    }
-}
 
 /// How a call to [`Planner::search`] ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -277,35 +203,6 @@ impl<P: Planner> Agent<Bait> for PlanningAgent<P> {
         AgentStats {
             expanded: Some(self.planner.expanded()),
         }
-    }
-}
-
-/// A [`Timer`] for one decision inside a longer budget: its clock is the
-/// parent's, started at `start`; its budget is `budget` or what is left of
-/// the parent's, whichever is smaller.
-pub struct SubTimer<'a> {
-    parent: &'a dyn Timer,
-    start: Duration,
-    budget: Duration,
-}
-
-impl<'a> SubTimer<'a> {
-    /// A decision starting now on `parent`'s clock with `budget`.
-    pub fn new(parent: &'a dyn Timer, budget: Duration) -> Self {
-        SubTimer {
-            parent,
-            start: parent.elapsed(),
-            budget: budget.min(parent.remaining()),
-        }
-    }
-}
-
-impl Timer for SubTimer<'_> {
-    fn elapsed(&self) -> Duration {
-        self.parent.elapsed().saturating_sub(self.start)
-    }
-    fn budget(&self) -> Duration {
-        self.budget
     }
 }
 

@@ -10,7 +10,7 @@
 //! searches.
 
 use super::{Method, SolveOptions, SolveStatus, Solver};
-use crate::bait::RandomAgent;
+use crate::generic::RandomAgent;
 use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
 use games::sokoban::{Dir, Sokoban, SokobanAction};
 use games::{Agent, AgentStats, Game, Seat, Timer};

@@ -3,8 +3,8 @@
 //! [`solve`] runs one search on a [`Level`] and returns a LURD solution;
 //! [`Solver`] is the same search, resumable across timer budgets. Every
 //! method searches the space of *push states* (box cells + the player's
-//! region; see `search.rs` for the pruning) and differs in the order of
-//! expansion:
+//! region; see `search.rs` and `prune.rs` for the pruning) and differs in
+//! the order of expansion:
 //! - [`Method::Bfs`]: breadth-first in pushes: push-optimal;
 //! - [`Method::AStar`]: A* with the matching lower bound: push-optimal (or
 //!   move-optimal with [`SolveOptions::moves`]: exact player cells, edges
@@ -21,13 +21,31 @@
 //!
 //! Exhausting a search proves the level unsolvable (all pruning is sound),
 //! except for the macro search of `greedy`.
+//!
+//! # Files
+//! Each one imports only from the ones listed after it (but this file
+//! re-exports the registry of `agent.rs`, its child):
+//! - `agent.rs`: the agents (plan with a [`Solver`], replay the plan);
+//! - this file: [`solve`], [`Solver`] and its engines (one search or a
+//!   bidirectional pair);
+//! - `search.rs`: one search: node arena, transposition table, lower
+//!   bound, expansion, path recovery;
+//! - `prune.rs`: deadlock and corral pruning of the forward search;
+//! - `packing.rs`: goal areas, their packing orders, single-box push paths;
+//! - `space.rs`: scratch space over the cells: boxes, the player's reach,
+//!   the freeze and removal tests;
+//! - `lurd.rs`: pushes to a LURD string;
+//! - `fixed.rs`: goals sealed off by boxes that can never move again;
+//! - `board.rs`: the compact board and its distance tables.
 
 mod agent;
 mod board;
 mod fixed;
 mod lurd;
 mod packing;
+mod prune;
 mod search;
+mod space;
 
 pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
@@ -108,7 +126,7 @@ pub struct SolveOptions {
 
 /// The default is the strongest method: [`Method::BiAStar`] with weight 3
 /// and ratio 1 (the course report's bidirectional weighted A*, with the
-/// pruning of `search.rs`).
+/// pruning of `search.rs` and `prune.rs`).
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {

@@ -18,7 +18,7 @@
 //! plain greedy search that keeps the proofs.
 
 use super::board::{Board, NONE};
-use super::search::Space;
+use super::space::Space;
 use std::collections::HashMap;
 
 /// The packing orders of a board's goal areas.

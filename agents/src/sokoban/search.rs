@@ -7,6 +7,12 @@
 //! an arena (`nodes` + a flat `boxes` pool, each node's boxes sorted) and a
 //! Zobrist-hashed open-addressing transposition table of node indices.
 //!
+//! This file holds the search itself: the node arena and transposition
+//! table, the matching lower bound, the expansion loop and path recovery.
+//! The scratch space over the cells (box occupancy, reach, freeze and
+//! removal tests) is in `space.rs`, the deadlock and corral pruning in
+//! `prune.rs`, the goal macros' packing orders in `packing.rs`.
+//!
 //! Pruning, all sound (no solvable state is ever cut):
 //! - dead squares (a box there can never reach a goal, from the distance
 //!   tables);
@@ -15,11 +21,12 @@
 //! - boxes that can never move again ([`Space::immovable_with_player`]: the
 //!   course report's removal test, with the player's reach) off their goal,
 //!   or sealing off an empty goal that no other box can reach any more
-//!   (`fixed.rs`);
-//! - PI-corral pruning: when the player is cut off from a region that must
-//!   change (a *corral*) whose fence boxes can only be pushed into it and all
-//!   of those pushes are available now, only those pushes are generated
-//!   (any solution can be reordered to make one of them first);
+//!   ([`Pruner::stuck_or_sealed`], `fixed.rs`);
+//! - PI-corral pruning ([`Pruner::corrals`]): when the player is cut off
+//!   from a region that must change (a *corral*) whose fence boxes can only
+//!   be pushed into it and all of those pushes are available now, only
+//!   those pushes are generated (any solution can be reordered to make one
+//!   of them first);
 //! - corral deadlocks: a small search on the corral's boxes and their
 //!   neighbours alone, which proves that they can neither be packed nor
 //!   leave it nor let the player in.
@@ -28,11 +35,13 @@
 //! which is not admissible and so never proves anything by exhausting.
 
 use super::board::{Board, DistTable, INF, NONE};
-use super::fixed;
 use super::packing::{push_path, Packing};
+use super::prune::{CorralVerdict, Pruner, Verdict};
+/// Re-exported: the solver's tests reach it as `search::Space`.
+pub(crate) use super::space::Space;
 use pathfinding::kuhn_munkres::{kuhn_munkres, Weights};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 /// What every search of one level shares: the board, the distance tables
@@ -187,257 +196,6 @@ const BIG: i64 = 1 << 40;
 /// cannot reach the area's designated goal now (see [`Searcher::heuristic`]).
 const REDIRECT_PENALTY: u16 = 50;
 
-/// Scratch space over the floor cells: which box stands where, the player's
-/// reachable region, and the marks of the freeze test.
-pub(crate) struct Space {
-    /// `occ[c]`: 1 + index of the box on `c`, or 0.
-    pub occ: Vec<u16>,
-    /// Reachability marks: `mark[c] == stamp` for reached cells.
-    pub mark: Vec<u32>,
-    /// The current reachability stamp.
-    pub stamp: u32,
-    /// Walking distances from the last [`Space::reach`] with `dist` set.
-    pub walk: Vec<u16>,
-    queue: Vec<u16>,
-    wall_mark: Vec<u32>,
-    wall_stamp: u32,
-}
-
-impl Space {
-    /// Empty scratch for a board of `n` cells.
-    pub fn new(n: usize) -> Space {
-        Space {
-            occ: vec![0; n],
-            mark: vec![0; n],
-            stamp: 0,
-            walk: vec![0; n],
-            queue: Vec::with_capacity(n),
-            wall_mark: vec![0; n],
-            wall_stamp: 0,
-        }
-    }
-
-    /// Put boxes on these cells.
-    pub fn set(&mut self, boxes: &[u16]) {
-        for (i, &c) in boxes.iter().enumerate() {
-            self.occ[c as usize] = i as u16 + 1;
-        }
-    }
-
-    /// Remove the boxes on these cells.
-    pub fn clear(&mut self, boxes: &[u16]) {
-        for &c in boxes {
-            self.occ[c as usize] = 0;
-        }
-    }
-
-    /// Mark the cells the player reaches from `from` with a new stamp (and
-    /// record walking distances when `dist` is set). Returns the smallest
-    /// reachable cell: the normalised player.
-    pub fn reach(&mut self, b: &Board, from: u16, dist: bool) -> u16 {
-        if self.stamp == u32::MAX {
-            self.mark.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        let st = self.stamp;
-        self.queue.clear();
-        self.queue.push(from);
-        self.mark[from as usize] = st;
-        if dist {
-            self.walk[from as usize] = 0;
-        }
-        let mut min = from;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head];
-            head += 1;
-            for &y in &b.nbr[x as usize] {
-                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
-                    self.mark[y as usize] = st;
-                    if dist {
-                        self.walk[y as usize] = self.walk[x as usize] + 1;
-                    }
-                    min = min.min(y);
-                    self.queue.push(y);
-                }
-            }
-        }
-        min
-    }
-
-    /// Whether cell `c` was reached by the last [`Space::reach`].
-    #[inline]
-    pub fn reached(&self, c: u16) -> bool {
-        c != NONE && self.mark[c as usize] == self.stamp
-    }
-
-    /// Freeze test for the box just moved to `t`: whether it is frozen
-    /// (blocked on both axes by walls, by a pair of dead squares, or by other
-    /// frozen boxes), and whether some box supporting that is off its goal
-    /// (then the position is a freeze deadlock).
-    pub fn freeze(&mut self, b: &Board, dead: &[bool], t: u16) -> (bool, bool) {
-        if self.wall_stamp == u32::MAX {
-            self.wall_mark.fill(0);
-            self.wall_stamp = 0;
-        }
-        self.wall_stamp += 1;
-        self.frozen(b, dead, t)
-    }
-
-    /// Whether the box on `c` is frozen, and whether a box supporting that
-    /// conclusion is off its goal. Boxes on the recursion stack count as
-    /// walls (the usual mutual-blocking argument: boxes that each are
-    /// blocked by walls or by the others never move).
-    fn frozen(&mut self, b: &Board, dead: &[bool], c: u16) -> (bool, bool) {
-        self.wall_mark[c as usize] = self.wall_stamp;
-        let (v, vo) = self.axis_blocked(b, dead, c, 0, 1);
-        let res = if v {
-            let (h, ho) = self.axis_blocked(b, dead, c, 2, 3);
-            (h, vo || ho || !b.is_goal[c as usize])
-        } else {
-            (false, false)
-        };
-        self.wall_mark[c as usize] = 0;
-        res
-    }
-
-    fn axis_blocked(
-        &mut self,
-        b: &Board,
-        dead: &[bool],
-        c: u16,
-        da: usize,
-        db: usize,
-    ) -> (bool, bool) {
-        let x = b.nbr[c as usize][da];
-        let y = b.nbr[c as usize][db];
-        let st = self.wall_stamp;
-        if x == NONE
-            || y == NONE
-            || self.wall_mark[x as usize] == st
-            || self.wall_mark[y as usize] == st
-        {
-            return (true, false);
-        }
-        if dead[x as usize] && dead[y as usize] {
-            return (true, false);
-        }
-        for z in [x, y] {
-            if self.occ[z as usize] != 0 {
-                let (f, o) = self.frozen(b, dead, z);
-                if f {
-                    return (true, o);
-                }
-            }
-        }
-        (false, false)
-    }
-
-    /// The course report's deadlock test, on the boxes `boxes` (with `occ`
-    /// set): repeatedly remove every box that could move along some axis
-    /// (both neighbours free, not both dead squares); boxes that remain can
-    /// never move, so a remaining box off its goal is a deadlock. `occ` is
-    /// restored before returning.
-    pub fn stuck_deadlock(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> bool {
-        self.immovable(b, dead, boxes)
-            .iter()
-            .any(|&c| !b.is_goal[c as usize])
-    }
-
-    /// The removal test with the player: repeatedly remove every box the
-    /// player (starting on `player`) can push somewhere that is not a dead
-    /// square; removed boxes vanish, which can only open the board up. The
-    /// boxes that remain can never be pushed (the real board is never more
-    /// open than this relaxed one), so they are walls for good. `occ` must
-    /// hold exactly `boxes`; it is restored. When `marked` is set, the reach
-    /// marks are already those of `player` on this board. The second value
-    /// tells whether the marks were recomputed (on a more open board).
-    pub fn immovable_with_player(
-        &mut self,
-        b: &Board,
-        dead: &[bool],
-        boxes: &[u16],
-        player: u16,
-        marked: bool,
-    ) -> (Vec<u16>, bool) {
-        let mut left: Vec<u16> = boxes.to_vec();
-        let mut removed: Vec<(u16, u16)> = Vec::new();
-        let mut fresh = marked;
-        let mut clobbered = false;
-        loop {
-            if fresh {
-                fresh = false;
-            } else {
-                clobbered |= !removed.is_empty() || !marked;
-                self.reach(b, player, false);
-            }
-            let before = left.len();
-            let mut i = 0;
-            while i < left.len() {
-                let c = left[i] as usize;
-                let nbr = b.nbr[c];
-                let movable = (0..4).any(|d| {
-                    let (p, t) = (nbr[d ^ 1], nbr[d]);
-                    p != NONE
-                        && t != NONE
-                        && self.mark[p as usize] == self.stamp
-                        && self.occ[t as usize] == 0
-                        && !dead[t as usize]
-                });
-                if movable {
-                    removed.push((left[i], self.occ[c]));
-                    self.occ[c] = 0;
-                    left.swap_remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            if left.len() == before || left.is_empty() {
-                break;
-            }
-        }
-        for (c, v) in removed {
-            self.occ[c as usize] = v;
-        }
-        (left, clobbered)
-    }
-
-    /// The boxes that remain after the removal test of
-    /// [`Space::stuck_deadlock`]: the ones that can never move.
-    pub fn immovable(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> Vec<u16> {
-        let mut left: Vec<u16> = boxes.to_vec();
-        let mut removed: Vec<(u16, u16)> = Vec::new();
-        loop {
-            let before = left.len();
-            let mut i = 0;
-            while i < left.len() {
-                let c = left[i] as usize;
-                let free = |s: &Space, z: u16| z != NONE && s.occ[z as usize] == 0;
-                let movable = (0..2).any(|axis| {
-                    let x = b.nbr[c][2 * axis];
-                    let y = b.nbr[c][2 * axis + 1];
-                    free(self, x) && free(self, y) && !(dead[x as usize] && dead[y as usize])
-                });
-                if movable {
-                    removed.push((left[i], self.occ[c]));
-                    self.occ[c] = 0;
-                    left.swap_remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            if left.len() == before {
-                break;
-            }
-        }
-        for (c, v) in removed {
-            self.occ[c as usize] = v;
-        }
-        left
-    }
-}
-
 /// The search: node arena, transposition table, open list and scratch space.
 pub(crate) struct Searcher {
     /// The level's board, distances and packing orders.
@@ -470,13 +228,9 @@ pub(crate) struct Searcher {
     child: Vec<u16>,
     cands: Vec<Cand>,
     mat: Mat,
-    corral: Vec<u32>,
-    corral_stamp: u32,
-    sub: Option<Box<CorralSearch>>,
     redirect: Vec<usize>,
-    sealed_cache: HashMap<u64, fixed::Supply>,
-    /// Corral deadlocks found.
-    pub corral_deadlocks: u64,
+    /// The deadlock and corral pruning (forward search).
+    prune: Pruner,
 }
 
 impl Searcher {
@@ -514,12 +268,8 @@ impl Searcher {
                 n: nb,
                 w: vec![0; nb * nb],
             },
-            corral: vec![0; n],
-            corral_stamp: 0,
-            sub: None,
             redirect: Vec::new(),
-            sealed_cache: HashMap::new(),
-            corral_deadlocks: 0,
+            prune: Pruner::new(n, cfg.corral_nodes),
         };
         match way {
             Way::Forward => {
@@ -862,7 +612,21 @@ impl Searcher {
             }
         }
         if self.way == Way::Forward && self.cfg.pi_corrals && !moves && !cands.is_empty() {
-            match self.corrals(&cur, &cands, node.player) {
+            let packing = if self.use_packing {
+                Some(&sh.packing)
+            } else {
+                None
+            };
+            let verdict = self.prune.corrals(
+                b,
+                fwd_dead,
+                packing,
+                &mut self.sp,
+                &cur,
+                cands.iter().map(|cd| (cd.c, cd.d)),
+                node.player,
+            );
+            match verdict {
                 CorralVerdict::Deadlock => cands.clear(),
                 CorralVerdict::Prune(keep) => {
                     cands.retain(|cd| keep.iter().any(|&(c, d)| c == cd.c && d == cd.d));
@@ -959,7 +723,15 @@ impl Searcher {
                         // Dead positions are stored too (never expanded), so
                         // that meeting them again costs one lookup.
                         let h = match forward {
-                            true => match self.stuck_or_sealed(&cur, cd.bi as usize, to, player) {
+                            true => match self.prune.stuck_or_sealed(
+                                b,
+                                fwd_dead,
+                                &mut self.sp,
+                                &cur,
+                                cd.bi as usize,
+                                to,
+                                player,
+                            ) {
                                 Verdict::Dead => DEAD_H,
                                 Verdict::Alive { marks_ok } => {
                                     if !marks_ok {
@@ -1016,52 +788,6 @@ impl Searcher {
         result
     }
 
-    /// Whether the position after moving box `cur[bi]` to `to` (player on
-    /// `player`) is dead because some box that can never move again
-    /// ([`Space::immovable_with_player`]) is off its goal, or because the
-    /// boxes that can never move seal off an empty goal: with them as walls,
-    /// no other box can be pushed onto it any more (see
-    /// [`fixed::goals_reachable`]; cached by the set of fixed boxes).
-    fn stuck_or_sealed(&mut self, cur: &[u16], bi: usize, to: u16, player: u16) -> Verdict {
-        let sh = Arc::clone(&self.sh);
-        let b = &sh.board;
-        let mut boxes = cur.to_vec();
-        boxes[bi] = to;
-        let (mut fixed, clobbered) =
-            self.sp
-                .immovable_with_player(b, &sh.fdist.dead, &boxes, player, true);
-        let alive = Verdict::Alive {
-            marks_ok: !clobbered,
-        };
-        if fixed.iter().any(|&c| !b.is_goal[c as usize]) {
-            return Verdict::Dead;
-        }
-        if fixed.is_empty() || fixed.len() == boxes.len() {
-            return alive;
-        }
-        fixed.sort_unstable();
-        let key = fixed
-            .iter()
-            .fold(0x5ea1u64, |h, &c| h ^ b.zob_box[c as usize]);
-        let movable: Vec<u16> = boxes
-            .iter()
-            .copied()
-            .filter(|c| !fixed.contains(c))
-            .collect();
-        let supply = self.sealed_cache.entry(key).or_insert_with(|| {
-            let mut v = vec![false; b.n];
-            for &c in &fixed {
-                v[c as usize] = true;
-            }
-            fixed::Supply::new(b, &v)
-        });
-        if supply.all_supplied(b, &movable) {
-            alive
-        } else {
-            Verdict::Dead
-        }
-    }
-
     /// The moves from the root to node `id`: `(box cell, direction)` of each
     /// push (forward) or pull (backward), first move first.
     pub fn path(&self, id: NodeId) -> Vec<(u16, u8)> {
@@ -1078,428 +804,5 @@ impl Searcher {
         }
         out.reverse();
         out
-    }
-
-    /// PI-corral analysis of the node whose boxes are `cur` (with `occ` set
-    /// and the player's region marked by the last reach).
-    ///
-    /// A *corral* is a region the player cannot enter, fenced by boxes
-    /// next to the player's region (its *fence*) and walls; boxes deeper
-    /// inside belong to it too. It is an *I-corral* when every push of a
-    /// fence box from outside goes into it (pushes into walls, dead squares
-    /// and corral boxes ignored; a push blocked by an outside box, which
-    /// might move away, disqualifies it), and a *PI-corral* when moreover
-    /// the player can make every one of those pushes now. If the corral
-    /// still has to change (a box off its goal or an empty goal), every
-    /// solution pushes a fence box into it before touching anything inside,
-    /// and the pushes outside can be done after that push just as well; so
-    /// only the corral's pushes need to be generated. Of several PI-corrals
-    /// the one with the fewest pushes is taken.
-    fn corrals(&mut self, cur: &[u16], cands: &[Cand], player: u16) -> CorralVerdict {
-        let sh = Arc::clone(&self.sh);
-        let b = &sh.board;
-        let fwd_dead: &[bool] = &sh.fdist.dead;
-        let packing = if self.use_packing {
-            Some(&sh.packing)
-        } else {
-            None
-        };
-        if self.corral_stamp >= u32::MAX - (b.n as u32 + 2) {
-            self.corral.fill(0);
-            self.corral_stamp = 0;
-        }
-        let base = self.corral_stamp;
-        let mut best: Option<Vec<(u16, u8)>> = None;
-        let mut stack: Vec<u16> = Vec::new();
-        let mut fence: Vec<u16> = Vec::new();
-        let mut members: Vec<u16> = Vec::new();
-        for cd in cands {
-            let t = b.nbr[cd.c as usize][cd.d as usize];
-            if self.sp.reached(t) || self.corral[t as usize] > base {
-                continue;
-            }
-            self.corral_stamp += 1;
-            let cs = self.corral_stamp;
-            stack.clear();
-            fence.clear();
-            members.clear();
-            stack.push(t);
-            self.corral[t as usize] = cs;
-            let mut needs = false;
-            let mut in_area = false;
-            while let Some(x) = stack.pop() {
-                let goal = b.is_goal[x as usize];
-                if let Some(pk) = packing {
-                    in_area |= pk.area[x as usize] != NONE;
-                }
-                if self.sp.occ[x as usize] != 0 {
-                    members.push(x);
-                    if !goal {
-                        needs = true;
-                    }
-                    let on_edge = b.nbr[x as usize].iter().any(|&y| self.sp.reached(y));
-                    if on_edge {
-                        fence.push(x);
-                        continue;
-                    }
-                } else if goal {
-                    needs = true;
-                }
-                for &y in &b.nbr[x as usize] {
-                    if y != NONE && self.corral[y as usize] != cs && !self.sp.reached(y) {
-                        self.corral[y as usize] = cs;
-                        stack.push(y);
-                    }
-                }
-            }
-            if !needs {
-                continue;
-            }
-            let mut i_cond = true;
-            let mut p_cond = true;
-            let mut pushes: Vec<(u16, u8)> = Vec::new();
-            'fence: for &bx in &fence {
-                let nbr = b.nbr[bx as usize];
-                for d in 0..4 {
-                    let (p, t2) = (nbr[d ^ 1], nbr[d]);
-                    if p == NONE || t2 == NONE || self.corral[p as usize] == cs {
-                        continue;
-                    }
-                    if self.sp.occ[t2 as usize] != 0 {
-                        if self.corral[t2 as usize] == cs {
-                            continue;
-                        }
-                        i_cond = false;
-                        break 'fence;
-                    }
-                    if fwd_dead[t2 as usize] {
-                        continue;
-                    }
-                    if self.corral[t2 as usize] != cs {
-                        i_cond = false;
-                        break 'fence;
-                    }
-                    if self.sp.occ[p as usize] != 0 || !self.sp.reached(p) {
-                        p_cond = false;
-                        continue;
-                    }
-                    pushes.push((bx, d as u8));
-                }
-            }
-            if !i_cond {
-                continue;
-            }
-            if self.cfg.corral_nodes > 0 && self.corral_deadlock(cur, cs, &members, player) {
-                self.corral_deadlocks += 1;
-                return CorralVerdict::Deadlock;
-            }
-            // Goal macros may drop or reshape pushes into a goal area, and
-            // their targets depend on which area goals are filled, which
-            // would break the reordering argument: no pruning on corrals
-            // that touch an ordered goal area.
-            let macro_push = in_area
-                || packing.is_some_and(|pk| {
-                    pushes.iter().any(|&(bx, d)| {
-                        let t = b.nbr[bx as usize][d as usize];
-                        pk.area[t as usize] != NONE && pk.area[t as usize] != pk.area[bx as usize]
-                    })
-                });
-            if p_cond && !macro_push && best.as_ref().is_none_or(|bp| pushes.len() < bp.len()) {
-                best = Some(pushes);
-            }
-        }
-        match best {
-            Some(p) if p.is_empty() => CorralVerdict::Deadlock,
-            Some(p) => CorralVerdict::Prune(p),
-            None => CorralVerdict::None,
-        }
-    }
-
-    /// Corral deadlock test. Keep only the corral's boxes (`members`) and
-    /// the boxes next to them (their *ring*) on the board: removing boxes
-    /// only makes the puzzle easier, so if a bounded search proves that no
-    /// sequence of pushes either puts every member on a goal or pushes a
-    /// member out of the corral (cells stamped `cs`), the node is dead. The
-    /// ring keeps the boxes that wedge the fence in place.
-    fn corral_deadlock(&mut self, cur: &[u16], cs: u32, members: &[u16], player: u16) -> bool {
-        let sh = Arc::clone(&self.sh);
-        let b = &sh.board;
-        let mut ring: Vec<u16> = Vec::new();
-        for &m in members {
-            for &y in &b.nbr[m as usize] {
-                if y != NONE
-                    && self.sp.occ[y as usize] != 0
-                    && !members.contains(&y)
-                    && !ring.contains(&y)
-                {
-                    ring.push(y);
-                }
-            }
-        }
-        // Boxes that can never move (in the real position) stay as walls;
-        // the other boxes outside the corral and its ring are removed, but
-        // may still supply goals in the sealed-goal test.
-        let fixed_real = self.sp.immovable(b, &sh.fdist.dead, cur);
-        let outside = |c: &u16| !members.contains(c) && !ring.contains(c);
-        let walls: Vec<u16> = fixed_real.iter().copied().filter(outside).collect();
-        let others: Vec<u16> = cur
-            .iter()
-            .copied()
-            .filter(|c| outside(c) && !fixed_real.contains(c))
-            .collect();
-        let sub = self
-            .sub
-            .get_or_insert_with(|| Box::new(CorralSearch::new(b.n)));
-        sub.run(
-            b,
-            &sh.fdist.dead,
-            &self.corral,
-            cs,
-            members,
-            &ring,
-            &walls,
-            &others,
-            player,
-            self.cfg.corral_nodes,
-            &mut self.sealed_cache,
-        )
-    }
-}
-
-/// What [`Searcher::stuck_or_sealed`] found.
-enum Verdict {
-    /// A dead position.
-    Dead,
-    /// Not proved dead; `marks_ok` when the reach marks are still those of
-    /// the position (else they must be recomputed).
-    Alive { marks_ok: bool },
-}
-
-/// What the corral analysis of a node found.
-enum CorralVerdict {
-    /// No prunable corral.
-    None,
-    /// Only these pushes need to be generated.
-    Prune(Vec<(u16, u8)>),
-    /// The node is dead.
-    Deadlock,
-}
-
-/// The bounded search behind corral deadlock detection.
-struct CorralSearch {
-    sp: Space,
-    seen: std::collections::HashSet<u64>,
-    queue: std::collections::VecDeque<(Vec<u16>, Vec<u16>, u16)>,
-    cache: HashMap<u64, bool>,
-}
-
-impl CorralSearch {
-    fn new(n: usize) -> CorralSearch {
-        CorralSearch {
-            sp: Space::new(n),
-            seen: Default::default(),
-            queue: Default::default(),
-            cache: HashMap::new(),
-        }
-    }
-
-    fn key(b: &Board, members: &[u16], ring: &[u16], norm: u16, extent: u16) -> u64 {
-        let mut h = b.zob_player[norm as usize] ^ b.zob_player[extent as usize].rotate_left(29);
-        for &c in members {
-            h ^= b.zob_box[c as usize];
-        }
-        for &c in ring {
-            h ^= b.zob_box[c as usize].rotate_left(13);
-        }
-        h
-    }
-
-    /// Whether the corral members `start` (with the `ring` boxes, player on
-    /// `player`) are dead: breadth-first over at most `limit` states.
-    #[allow(clippy::too_many_arguments)]
-    fn run(
-        &mut self,
-        b: &Board,
-        dead: &[bool],
-        corral: &[u32],
-        cs: u32,
-        start: &[u16],
-        ring: &[u16],
-        walls: &[u16],
-        others: &[u16],
-        player: u16,
-        limit: u32,
-        supplies: &mut HashMap<u64, fixed::Supply>,
-    ) -> bool {
-        // The corral is settled when its members are on goals and none of
-        // its goals is empty; it is open once the player walks into any of
-        // its cells (outside boxes may then come in). Either way it is not
-        // dead.
-        let interior: Vec<u16> = (0..b.n as u16)
-            .filter(|&x| corral[x as usize] == cs)
-            .collect();
-        let goals_in: Vec<u16> = (0..b.n as u16)
-            .filter(|&x| corral[x as usize] == cs && b.is_goal[x as usize])
-            .collect();
-        let settled = |ms: &[u16]| {
-            ms.iter().all(|&x| b.is_goal[x as usize]) && goals_in.iter().all(|g| ms.contains(g))
-        };
-        if settled(start) {
-            return false;
-        }
-        let mut members = start.to_vec();
-        members.sort_unstable();
-        let mut ring = ring.to_vec();
-        ring.sort_unstable();
-        // Fixed boxes are permanent walls during the whole search.
-        for &c in walls {
-            self.sp.occ[c as usize] = u16::MAX;
-        }
-        // The cache key: boxes, the player's region among them, the corral.
-        self.sp.set(&members);
-        for &c in &ring {
-            self.sp.occ[c as usize] = u16::MAX;
-        }
-        let norm = self.sp.reach(b, player, false);
-        self.sp.clear(&members);
-        self.sp.clear(&ring);
-        let extent = members[0];
-        let key = Self::key(b, &members, &ring, norm, extent)
-            ^ walls
-                .iter()
-                .fold(0, |h, &c| h ^ b.zob_box[c as usize].rotate_left(41))
-            ^ others
-                .iter()
-                .fold(0, |h, &c| h ^ b.zob_box[c as usize].rotate_left(53));
-        if let Some(&v) = self.cache.get(&key) {
-            self.sp.clear(walls);
-            return v;
-        }
-        self.seen.clear();
-        self.queue.clear();
-        self.queue.push_back((members, ring, player));
-        let mut count = 0u32;
-        let mut dead_end = true;
-        while let Some((members, ring, player)) = self.queue.pop_front() {
-            count += 1;
-            if count > limit {
-                dead_end = false;
-                break;
-            }
-            self.sp.set(&members);
-            for &c in &ring {
-                self.sp.occ[c as usize] = u16::MAX;
-            }
-            let norm = self.sp.reach(b, player, false);
-            let h = Self::key(b, &members, &ring, norm, 0);
-            if !self.seen.insert(h) {
-                self.sp.clear(&members);
-                self.sp.clear(&ring);
-                continue;
-            }
-            if interior.iter().any(|&x| self.sp.reached(x)) {
-                self.sp.clear(&members);
-                self.sp.clear(&ring);
-                dead_end = false;
-                break;
-            }
-            let mut escaped = false;
-            let mut next: Vec<(Vec<u16>, Vec<u16>, u16)> = Vec::new();
-            for (group, is_member) in [(&members, true), (&ring, false)] {
-                for (bi, &c) in group.iter().enumerate() {
-                    let nbr = b.nbr[c as usize];
-                    for d in 0..4 {
-                        let (p, t) = (nbr[d ^ 1], nbr[d]);
-                        if p == NONE || t == NONE || !self.sp.reached(p) {
-                            continue;
-                        }
-                        if self.sp.occ[t as usize] != 0 || dead[t as usize] {
-                            continue;
-                        }
-                        if is_member && corral[t as usize] != cs {
-                            escaped = true;
-                            break;
-                        }
-                        let tag = self.sp.occ[c as usize];
-                        self.sp.occ[c as usize] = 0;
-                        self.sp.occ[t as usize] = tag;
-                        let (frozen, offgoal) = self.sp.freeze(b, dead, t);
-                        self.sp.occ[t as usize] = 0;
-                        self.sp.occ[c as usize] = tag;
-                        if frozen && offgoal {
-                            continue;
-                        }
-                        let (mut nm, mut nr) = (members.clone(), ring.clone());
-                        if frozen {
-                            // A box froze on its goal: does it seal a goal off?
-                            // Fixed boxes come from this relaxed board (fewer
-                            // than the real ones); every real box may supply.
-                            if is_member {
-                                nm[bi] = t;
-                            } else {
-                                nr[bi] = t;
-                            }
-                            self.sp.occ[c as usize] = 0;
-                            self.sp.occ[t as usize] = tag;
-                            let mut all: Vec<u16> = nm
-                                .iter()
-                                .chain(nr.iter())
-                                .chain(walls.iter())
-                                .copied()
-                                .collect();
-                            let fixed = self.sp.immovable(b, dead, &all);
-                            self.sp.occ[t as usize] = 0;
-                            self.sp.occ[c as usize] = tag;
-                            let mut fixed_set = vec![false; b.n];
-                            for &f in &fixed {
-                                fixed_set[f as usize] = true;
-                            }
-                            all.extend_from_slice(others);
-                            all.retain(|&x| !fixed_set[x as usize]);
-                            let mut key = 0x5ea1u64;
-                            for &f in &fixed {
-                                key ^= b.zob_box[f as usize];
-                            }
-                            let supply = supplies
-                                .entry(key)
-                                .or_insert_with(|| fixed::Supply::new(b, &fixed_set));
-                            if !supply.all_supplied(b, &all) {
-                                continue;
-                            }
-                            nm = members.clone();
-                            nr = ring.clone();
-                        }
-                        if is_member {
-                            nm[bi] = t;
-                            if settled(&nm) {
-                                escaped = true;
-                                break;
-                            }
-                            nm.sort_unstable();
-                        } else {
-                            nr[bi] = t;
-                            nr.sort_unstable();
-                        }
-                        next.push((nm, nr, c));
-                    }
-                    if escaped {
-                        break;
-                    }
-                }
-                if escaped {
-                    break;
-                }
-            }
-            self.sp.clear(&members);
-            self.sp.clear(&ring);
-            if escaped {
-                dead_end = false;
-                break;
-            }
-            self.queue.extend(next);
-        }
-        self.sp.clear(walls);
-        self.cache.insert(key, dead_end);
-        dead_end
     }
 }

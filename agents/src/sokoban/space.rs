@@ -1,0 +1,258 @@
+//! Scratch space over the floor cells shared by every search of a level:
+//! which box stands where ([`Space::occ`]), the player's reachable region
+//! ([`Space::reach`]), the freeze-deadlock test ([`Space::freeze`]) and the
+//! removal tests that find boxes that can never move again
+//! ([`Space::immovable`], [`Space::immovable_with_player`]).
+
+use super::board::{Board, NONE};
+
+/// Scratch space over the floor cells: which box stands where, the player's
+/// reachable region, and the marks of the freeze test.
+pub(crate) struct Space {
+    /// `occ[c]`: 1 + index of the box on `c`, or 0.
+    pub occ: Vec<u16>,
+    /// Reachability marks: `mark[c] == stamp` for reached cells.
+    pub mark: Vec<u32>,
+    /// The current reachability stamp.
+    pub stamp: u32,
+    /// Walking distances from the last [`Space::reach`] with `dist` set.
+    pub walk: Vec<u16>,
+    queue: Vec<u16>,
+    wall_mark: Vec<u32>,
+    wall_stamp: u32,
+}
+
+impl Space {
+    /// Empty scratch for a board of `n` cells.
+    pub fn new(n: usize) -> Space {
+        Space {
+            occ: vec![0; n],
+            mark: vec![0; n],
+            stamp: 0,
+            walk: vec![0; n],
+            queue: Vec::with_capacity(n),
+            wall_mark: vec![0; n],
+            wall_stamp: 0,
+        }
+    }
+
+    /// Put boxes on these cells.
+    pub fn set(&mut self, boxes: &[u16]) {
+        for (i, &c) in boxes.iter().enumerate() {
+            self.occ[c as usize] = i as u16 + 1;
+        }
+    }
+
+    /// Remove the boxes on these cells.
+    pub fn clear(&mut self, boxes: &[u16]) {
+        for &c in boxes {
+            self.occ[c as usize] = 0;
+        }
+    }
+
+    /// Mark the cells the player reaches from `from` with a new stamp (and
+    /// record walking distances when `dist` is set). Returns the smallest
+    /// reachable cell: the normalised player.
+    pub fn reach(&mut self, b: &Board, from: u16, dist: bool) -> u16 {
+        if self.stamp == u32::MAX {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let st = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.mark[from as usize] = st;
+        if dist {
+            self.walk[from as usize] = 0;
+        }
+        let mut min = from;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head];
+            head += 1;
+            for &y in &b.nbr[x as usize] {
+                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
+                    self.mark[y as usize] = st;
+                    if dist {
+                        self.walk[y as usize] = self.walk[x as usize] + 1;
+                    }
+                    min = min.min(y);
+                    self.queue.push(y);
+                }
+            }
+        }
+        min
+    }
+
+    /// Whether cell `c` was reached by the last [`Space::reach`].
+    #[inline]
+    pub fn reached(&self, c: u16) -> bool {
+        c != NONE && self.mark[c as usize] == self.stamp
+    }
+
+    /// Freeze test for the box just moved to `t`: whether it is frozen
+    /// (blocked on both axes by walls, by a pair of dead squares, or by other
+    /// frozen boxes), and whether some box supporting that is off its goal
+    /// (then the position is a freeze deadlock).
+    pub fn freeze(&mut self, b: &Board, dead: &[bool], t: u16) -> (bool, bool) {
+        if self.wall_stamp == u32::MAX {
+            self.wall_mark.fill(0);
+            self.wall_stamp = 0;
+        }
+        self.wall_stamp += 1;
+        self.frozen(b, dead, t)
+    }
+
+    /// Whether the box on `c` is frozen, and whether a box supporting that
+    /// conclusion is off its goal. Boxes on the recursion stack count as
+    /// walls (the usual mutual-blocking argument: boxes that each are
+    /// blocked by walls or by the others never move).
+    fn frozen(&mut self, b: &Board, dead: &[bool], c: u16) -> (bool, bool) {
+        self.wall_mark[c as usize] = self.wall_stamp;
+        let (v, vo) = self.axis_blocked(b, dead, c, 0, 1);
+        let res = if v {
+            let (h, ho) = self.axis_blocked(b, dead, c, 2, 3);
+            (h, vo || ho || !b.is_goal[c as usize])
+        } else {
+            (false, false)
+        };
+        self.wall_mark[c as usize] = 0;
+        res
+    }
+
+    fn axis_blocked(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        c: u16,
+        da: usize,
+        db: usize,
+    ) -> (bool, bool) {
+        let x = b.nbr[c as usize][da];
+        let y = b.nbr[c as usize][db];
+        let st = self.wall_stamp;
+        if x == NONE
+            || y == NONE
+            || self.wall_mark[x as usize] == st
+            || self.wall_mark[y as usize] == st
+        {
+            return (true, false);
+        }
+        if dead[x as usize] && dead[y as usize] {
+            return (true, false);
+        }
+        for z in [x, y] {
+            if self.occ[z as usize] != 0 {
+                let (f, o) = self.frozen(b, dead, z);
+                if f {
+                    return (true, o);
+                }
+            }
+        }
+        (false, false)
+    }
+
+    /// The course report's deadlock test, on the boxes `boxes` (with `occ`
+    /// set): repeatedly remove every box that could move along some axis
+    /// (both neighbours free, not both dead squares); boxes that remain can
+    /// never move, so a remaining box off its goal is a deadlock. `occ` is
+    /// restored before returning.
+    pub fn stuck_deadlock(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> bool {
+        self.immovable(b, dead, boxes)
+            .iter()
+            .any(|&c| !b.is_goal[c as usize])
+    }
+
+    /// The removal test with the player: repeatedly remove every box the
+    /// player (starting on `player`) can push somewhere that is not a dead
+    /// square; removed boxes vanish, which can only open the board up. The
+    /// boxes that remain can never be pushed (the real board is never more
+    /// open than this relaxed one), so they are walls for good. `occ` must
+    /// hold exactly `boxes`; it is restored. When `marked` is set, the reach
+    /// marks are already those of `player` on this board. The second value
+    /// tells whether the marks were recomputed (on a more open board).
+    pub fn immovable_with_player(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        boxes: &[u16],
+        player: u16,
+        marked: bool,
+    ) -> (Vec<u16>, bool) {
+        let mut left: Vec<u16> = boxes.to_vec();
+        let mut removed: Vec<(u16, u16)> = Vec::new();
+        let mut fresh = marked;
+        let mut clobbered = false;
+        loop {
+            if fresh {
+                fresh = false;
+            } else {
+                clobbered |= !removed.is_empty() || !marked;
+                self.reach(b, player, false);
+            }
+            let before = left.len();
+            let mut i = 0;
+            while i < left.len() {
+                let c = left[i] as usize;
+                let nbr = b.nbr[c];
+                let movable = (0..4).any(|d| {
+                    let (p, t) = (nbr[d ^ 1], nbr[d]);
+                    p != NONE
+                        && t != NONE
+                        && self.mark[p as usize] == self.stamp
+                        && self.occ[t as usize] == 0
+                        && !dead[t as usize]
+                });
+                if movable {
+                    removed.push((left[i], self.occ[c]));
+                    self.occ[c] = 0;
+                    left.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if left.len() == before || left.is_empty() {
+                break;
+            }
+        }
+        for (c, v) in removed {
+            self.occ[c as usize] = v;
+        }
+        (left, clobbered)
+    }
+
+    /// The boxes that remain after the removal test of
+    /// [`Space::stuck_deadlock`]: the ones that can never move.
+    pub fn immovable(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> Vec<u16> {
+        let mut left: Vec<u16> = boxes.to_vec();
+        let mut removed: Vec<(u16, u16)> = Vec::new();
+        loop {
+            let before = left.len();
+            let mut i = 0;
+            while i < left.len() {
+                let c = left[i] as usize;
+                let free = |s: &Space, z: u16| z != NONE && s.occ[z as usize] == 0;
+                let movable = (0..2).any(|axis| {
+                    let x = b.nbr[c][2 * axis];
+                    let y = b.nbr[c][2 * axis + 1];
+                    free(self, x) && free(self, y) && !(dead[x as usize] && dead[y as usize])
+                });
+                if movable {
+                    removed.push((left[i], self.occ[c]));
+                    self.occ[c] = 0;
+                    left.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if left.len() == before {
+                break;
+            }
+        }
+        for (c, v) in removed {
+            self.occ[c as usize] = v;
+        }
+        left
+    }
+}
