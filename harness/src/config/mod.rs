@@ -112,4 +112,50 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn default_concurrency_is_cores_per_player() {
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        let one = p("game = \"bait\"\n[[agents]]\nagent = \"random\"\n").unwrap();
+        assert_eq!(one.concurrency, cores);
+        let two = p(
+            "game = \"snake\"\n[[agents]]\nagent = \"random\"\n[[agents]]\nagent = \"greedy\"\n",
+        )
+        .unwrap();
+        assert_eq!(two.concurrency, (cores / 2).max(1));
+        assert_eq!(default_concurrency(2), (cores / 2).max(1));
+        assert_eq!(default_concurrency(64), 1);
+        let set = p("game = \"snake\"\nconcurrency = 3\n[[agents]]\nagent = \"random\"\n[[agents]]\nagent = \"greedy\"\n")
+            .unwrap();
+        assert_eq!(set.concurrency, 3);
+    }
+
+    #[test]
+    fn format_is_checked_against_the_game() {
+        let e = p("game = \"bait\"\nformat = \"round-robin\"\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("format = \"round-robin\": a round robin needs"),
+            "{e}"
+        );
+        let e = p("game = \"bait\"\nformat = \"swiss\"\n[[agents]]\nagent = \"random\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("test.toml:2:10: format = \"swiss\""), "{e}");
+    }
+
+    #[test]
+    fn generic_agents_serve_every_game_unless_shadowed() {
+        let c =
+            p("game = \"xiangqi\"\n[[agents]]\nagent = \"uct\"\n[[agents]]\nagent = \"random\"\n");
+        assert!(c.is_ok(), "{c:?}");
+        let e = p("game = \"bait\"\n[[agents]]\nagent = \"alphago\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("valid agents: random, onesteplookahead"), "{e}");
+        assert!(e.ends_with(", uct"), "{e}");
+    }
 }

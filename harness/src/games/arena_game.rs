@@ -167,8 +167,9 @@ pub fn parse_size(size: &str, expected: &str) -> Result<(usize, usize), HarnessE
         .ok_or_else(|| HarnessError::Config(format!("--size `{size}`: expected {expected}")))
 }
 
-/// Build agent `name` for game `G`: a built-in agent of the game, or one of
-/// the game-independent `fixture-*` agents (see [`agents::fixtures`]).
+/// Build agent `name` for game `G`: one of the game's own agents, a
+/// generic agent (see [`agents::generic`]) the game does not shadow, or one
+/// of the game-independent `fixture-*` agents (see [`agents::fixtures`]).
 pub fn build_agent<G: ArenaGame>(
     name: &str,
     params: &AgentParams,
@@ -176,13 +177,29 @@ pub fn build_agent<G: ArenaGame>(
 ) -> Result<Box<dyn Agent<G>>, AgentError> {
     if agents::fixtures::is_fixture(name) {
         agents::fixtures::make::<G>(name, params)
-    } else {
+    } else if G::agents().iter().any(|a| a.name == name) {
         G::make_agent(name, params, seed)
+    } else if agents::generic::AGENTS.iter().any(|a| a.name == name) {
+        agents::generic::make::<G>(name, params, seed)
+    } else {
+        Err(AgentError::UnknownAgent {
+            game: G::NAME,
+            name: name.to_string(),
+            valid: all_agents::<G>()
+                .iter()
+                .map(|a| a.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
     }
 }
 
 /// Every agent a config may name for `G`: the game's own agents, then the
 /// generic ones (see [`agents::generic`]) whose names the game does not use.
 pub fn all_agents<G: ArenaGame>() -> Vec<AgentInfo> {
-    G::agents().to_vec()
+    let own = G::agents();
+    let generic = agents::generic::AGENTS
+        .iter()
+        .filter(|g| !own.iter().any(|a| a.name == g.name));
+    own.iter().chain(generic).cloned().collect()
 }
