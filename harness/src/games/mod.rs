@@ -36,4 +36,5 @@ registry! {
     sokoban => games::sokoban::Sokoban,
     supply => games::supply::Supply,
     xiangqi => games::xiangqi::Xiangqi,
+    connect4 => games::connect4::Connect4,
 }
