@@ -10,7 +10,6 @@
 
 pub mod arena_game;
 mod entry;
-mod sokoban_solve;
 mod trace;
 
 pub use arena_game::{

@@ -7,114 +7,21 @@
 //! [`Level::index`]). Commands that take a whole set (`--levels`) read every
 //! level of `FILE`, or all of Microban for `microban`.
 
-use super::arena_game::{ArenaGame, GameCommand, LevelInfo, GameView};
+mod levels;
+mod solve;
+
+use levels::{level_error, microban, resolve};
+use super::arena_game::{ArenaGame, GameCommand, GameView, LevelInfo};
 use crate::cli::{BenchArgs, GenerateArgs, SolveArgs, VerifyArgs};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::sokoban::{
-    parse_collection, parse_levels, parse_lurd, replay, Entry, GenerateOptions, Level, LevelError,
-    Sokoban, SokobanAction, MICROBAN,
+    parse_collection, parse_lurd, replay, GenerateOptions, Level, Sokoban, SokobanAction,
 };
 use games::{Agent, Game};
 use rand::SeedableRng;
 use serde_json::json;
 use std::io::Write;
-use std::path::Path;
-use std::sync::OnceLock;
-
-/// Microban, parsed once.
-fn microban() -> &'static [Level] {
-    static LEVELS: OnceLock<Vec<Level>> = OnceLock::new();
-    LEVELS.get_or_init(|| parse_levels(MICROBAN).expect("the shipped Microban parses"))
-}
-
-fn level_error(path: &str, e: LevelError) -> HarnessError {
-    HarnessError::Level {
-        path: path.to_string(),
-        source: e.into(),
-    }
-}
-
-/// Every level of a file, with its notes.
-fn read_entries(path: &str) -> Result<Vec<Entry>, HarnessError> {
-    let text = crate::error::read_text(Path::new(path))?;
-    parse_collection(&text).map_err(|e| level_error(path, e))
-}
-
-/// A level and the name it goes by in messages and tables.
-#[derive(Clone, Debug)]
-pub struct NamedLevel {
-    /// `microban:12`, `FILE:3`, or `FILE` for a file's only level.
-    pub label: String,
-    /// The level.
-    pub level: Level,
-}
-
-/// Resolve a level spec to levels: `microban:N` and `FILE:N` give one
-/// level; `FILE` gives the first level of the file, or every level when
-/// `all` is set; `microban` (only with `all`) gives the whole set.
-pub fn resolve(spec: &str, all: bool) -> Result<Vec<NamedLevel>, HarnessError> {
-    let named = |label: String, level: &Level| NamedLevel {
-        label,
-        level: level.clone(),
-    };
-    if let Some(n) = spec.strip_prefix("microban:") {
-        let set = microban();
-        return match n
-            .parse::<usize>()
-            .ok()
-            .filter(|&i| (1..=set.len()).contains(&i))
-        {
-            Some(i) => Ok(vec![named(spec.to_string(), &set[i - 1])]),
-            None => Err(HarnessError::BadLevel(format!(
-                "sokoban level `{spec}`: Microban has levels microban:1 to microban:{}",
-                set.len()
-            ))),
-        };
-    }
-    if spec == "microban" && all && !Path::new(spec).exists() {
-        return Ok(microban()
-            .iter()
-            .map(|l| named(format!("microban:{}", l.index + 1), l))
-            .collect());
-    }
-    if Path::new(spec).is_file() {
-        let entries = read_entries(spec)?;
-        let many = entries.len() > 1;
-        let take = if all { entries.len() } else { 1 };
-        return Ok(entries
-            .into_iter()
-            .take(take)
-            .map(|e| NamedLevel {
-                label: if many {
-                    format!("{spec}:{}", e.level.index)
-                } else {
-                    spec.to_string()
-                },
-                level: e.level,
-            })
-            .collect());
-    }
-    if let Some((file, n)) = spec.rsplit_once(':') {
-        if let (Ok(i), true) = (n.parse::<usize>(), Path::new(file).is_file()) {
-            let entries = read_entries(file)?;
-            let count = entries.len();
-            return match entries.into_iter().nth(i) {
-                Some(e) => Ok(vec![NamedLevel {
-                    label: spec.to_string(),
-                    level: e.level,
-                }]),
-                None => Err(HarnessError::BadLevel(format!(
-                    "sokoban level `{spec}`: {file} has {count} level(s), numbered from 0"
-                ))),
-            };
-        }
-    }
-    Err(HarnessError::BadLevel(format!(
-        "sokoban level `{spec}` is neither a Microban level (microban:1 to microban:{}) nor a readable FILE or FILE:N (N from 0)",
-        microban().len()
-    )))
-}
 
 /// The game at the start of `level` (labelled `label` in errors).
 fn start(label: &str, level: &Level) -> Result<Sokoban, HarnessError> {
@@ -156,10 +63,10 @@ impl ArenaGame for Sokoban {
         "Sokoban: push every box onto a goal (1 player; actions l u r d, upper case when pushing; score = boxes on goals)";
     const ACTION_SYNTAX: &'static str =
         "l, u, r, d (either case), - to wait, or a LURD string";
-    const SOLVE: Option<GameCommand<SolveArgs>> = Some(super::sokoban_solve::solve);
+    const SOLVE: Option<GameCommand<SolveArgs>> = Some(solve::solve);
     const GENERATE: Option<GameCommand<GenerateArgs>> = Some(generate);
     const VERIFY: Option<GameCommand<VerifyArgs>> = Some(verify);
-    const BENCH: Option<GameCommand<BenchArgs>> = Some(super::sokoban_solve::bench);
+    const BENCH: Option<GameCommand<BenchArgs>> = Some(solve::bench);
 
     fn trace_item(&self, item: &str) -> Option<Vec<SokobanAction>> {
         let steps = parse_lurd(item).ok()?;

@@ -8,7 +8,7 @@
 //! `--level SPEC` alone (`microban:N`, `FILE`, `FILE:N` with N from 0, as in
 //! configs). `--levels microban` reads the shipped Microban.
 
-use super::sokoban::{resolve, NamedLevel};
+use super::levels::{resolve, NamedLevel};
 use crate::cli::{parse_params, BenchArgs, SolveArgs};
 use crate::error::HarnessError;
 use crate::timing::{ms, AgentTimer, Clock};
