@@ -71,6 +71,7 @@ fn main() {
         limits: ProcessLimits::default(),
         options: Vec::new(),
         botzone_mode: Default::default(),
+        env: Vec::new(),
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
@@ -236,6 +237,7 @@ fn snake_turns(dir: &std::path::Path) {
         limits: ProcessLimits::default(),
         options: Vec::new(),
         botzone_mode,
+        env: Vec::new(),
     };
     let external = |name: &'static str, spec: ExternalSpec| -> Player {
         let make: Box<dyn Fn() -> Box<dyn Contestant<Snake>>> =

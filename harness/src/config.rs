@@ -301,6 +301,7 @@ fn external_spec(
         limits,
         options,
         botzone_mode,
+        env: Vec::new(),
     })
 }
 

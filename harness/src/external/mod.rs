@@ -20,12 +20,14 @@
 //! `block_on` bounded by the runner's deadlines.
 
 pub mod botzone;
+pub mod containment;
 pub mod contestant;
 pub mod jsonl;
 pub mod process;
 pub mod protocol;
 pub mod sandbox;
 pub mod uci;
+pub mod uids;
 
 pub use botzone::BotzoneMode;
 pub use contestant::Subprocess;
@@ -184,6 +186,9 @@ pub struct ExternalSpec {
     /// Whether a `protocol = "botzone"` bot may keep running between turns
     /// (config key `botzone_mode`; ignored by other protocols).
     pub botzone_mode: BotzoneMode,
+    /// Extra environment variables (config key `env`, default none), set
+    /// after arena's defined set (see [`sandbox::agent_env`]).
+    pub env: Vec<(String, String)>,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a
