@@ -60,22 +60,27 @@ if mode == "uid":
 if mode == "env":
     log("env=" + json.dumps(dict(os.environ), sort_keys=True))
 if mode == "tmpfs":
+    # Files of 8 MiB (RLIMIT_FSIZE caps each file, not their sum), up to 400 MiB.
     chunk = b"\0" * (1 << 20)
     for d in ("/tmp", "/dev/shm", "/dev"):
         n = 0
-        path = os.path.join(d, "arena-fill")
+        paths = []
         try:
-            with open(path, "wb") as f:
-                while n < 400:
-                    f.write(chunk)
-                    f.flush()
-                    n += 1
+            while n < 400:
+                path = os.path.join(d, f"arena-fill-{len(paths)}")
+                paths.append(path)
+                with open(path, "wb") as f:
+                    for _ in range(8):
+                        f.write(chunk)
+                        f.flush()
+                        n += 1
         except OSError:
             pass
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        for path in paths:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
         log(f"tmpfs {d} {n}")
 
 for line in sys.stdin:
