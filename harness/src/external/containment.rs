@@ -428,7 +428,7 @@ pub fn reap_orphans() {
 /// trees: cgroups, process groups, leased uids, token holders, descendants,
 /// and every orphan re-parented to arena. For the Ctrl-C handler, before
 /// exiting; safe to call from any thread, at any time. Returns how many
-/// processes were killed.
+/// processes the final sweep found alive (after the group and cgroup kills).
 pub fn kill_all_agents() -> usize {
     init();
     let (me, my_pgid, watchdog) = {
