@@ -79,6 +79,7 @@ fn main() {
         workdir: dir.path().to_path_buf(),
         sandbox: Sandbox::None,
         limits: ProcessLimits::default(),
+        env: Vec::new(),
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
@@ -244,6 +245,7 @@ fn snake_turns(dir: &std::path::Path) {
         workdir: dir.to_path_buf(),
         sandbox,
         limits: ProcessLimits::default(),
+        env: Vec::new(),
     };
     let external = |name: &'static str, spec: ExternalSpec| -> Player {
         let make: Box<dyn Fn() -> Box<dyn Contestant<Snake>>> =

@@ -25,6 +25,9 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 pub fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // Kill every agent's process tree before leaving: nothing an
+            // agent started may outlive arena.
+            crate::external::containment::kill_all_agents();
             std::process::exit(crate::exit::INTERRUPTED);
         }
         eprintln!("\ninterrupted: finishing running episodes (Ctrl-C again to quit at once)");

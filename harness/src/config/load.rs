@@ -70,8 +70,22 @@ fn external_spec(
     } else {
         base_dir
     };
+    // Without `workdir`, an agent runs in its own folder (that of the first
+    // file its command names), so that a sandbox shows it nothing of its
+    // neighbours; that argument is then given relative to the folder.
+    let mut command = command.to_vec();
     let workdir = match &a.workdir {
-        None => base.to_path_buf(),
+        None => {
+            let dir = crate::external::sandbox::default_workdir(&command, base);
+            if let Some(i) = command.iter().position(|c| base.join(c).is_file()) {
+                let name = Path::new(&command[i])
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                command[i] = if i == 0 { format!("./{name}") } else { name };
+            }
+            dir
+        }
         Some(w) => base.join(w),
     };
     let workdir = std::fs::canonicalize(&workdir)
@@ -145,12 +159,30 @@ fn external_spec(
         ProtocolKind::Uci => Protocol::Uci { options },
         ProtocolKind::Ucci => Protocol::Ucci { options },
     };
+    let mut env = Vec::new();
+    if let Some(t) = &a.env {
+        for (k, v) in t {
+            match v {
+                toml::Value::String(s) => env.push((k.clone(), s.clone())),
+                other => {
+                    return Err(cfg_err(
+                        path,
+                        format!(
+                            "{key}.env.{k}: expected a string, got a {}",
+                            other.type_str()
+                        ),
+                    ))
+                }
+            }
+        }
+    }
     Ok(ExternalSpec {
-        command: command.to_vec(),
+        command,
         protocol,
         workdir,
         sandbox,
         limits,
+        env,
     })
 }
 
@@ -345,6 +377,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     (a.grace.is_some(), "grace"),
                     (a.options.is_some(), "options"),
                     (a.botzone_mode.is_some(), "botzone_mode"),
+                    (a.env.is_some(), "env"),
                 ];
                 if let Some((_, k)) = external_only.iter().find(|(set, _)| *set) {
                     return Err(cfg_err(

@@ -63,6 +63,7 @@ pub(super) struct RawAgent {
     pub(super) grace: Option<Duration>,
     pub(super) options: Option<toml::Table>,
     pub(super) botzone_mode: Option<String>,
+    pub(super) env: Option<toml::Table>,
     pub(super) name: Option<String>,
     pub(super) params: Option<toml::Table>,
     pub(super) time: Option<RawTime>,

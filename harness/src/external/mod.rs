@@ -20,12 +20,14 @@
 //! `block_on` bounded by the runner's deadlines.
 
 pub mod botzone;
+pub mod containment;
 pub mod contestant;
 pub mod jsonl;
 pub mod process;
 pub mod protocol;
 pub mod sandbox;
 pub mod uci;
+pub mod uids;
 
 pub use botzone::{BotzoneMode, GlobalData};
 pub use contestant::Subprocess;
@@ -227,6 +229,9 @@ pub struct ExternalSpec {
     pub sandbox: Sandbox,
     /// Its limits.
     pub limits: ProcessLimits,
+    /// Extra environment variables (config key `env`, default none), set
+    /// after arena's defined set (see [`sandbox::agent_env`]).
+    pub env: Vec<(String, String)>,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a

@@ -11,15 +11,23 @@
 //!   memory-limit heuristic reads them).
 //!
 //! [`AgentProcess::stop`] ends the whole group: SIGTERM, a grace period,
-//! SIGKILL, then the process is reaped. [`AgentProcess::stop`] also scans
-//! `/proc` for survivors (same process group, or the instance token in the
-//! environment), kills them, and counts them in [`AgentProcess::leaked`].
+//! SIGKILL, then the process is reaped. [`AgentProcess::stop`] then kills
+//! whatever is left of the agent's tree (see [`super::containment`]: its
+//! cgroup, its process group, its instance token, its uid, descendants and
+//! orphans re-parented to arena), counts the survivors in
+//! [`AgentProcess::leaked`] and reaps re-parented zombies.
+//!
+//! Lines the agent writes are queued for the harness in a bounded queue
+//! ([`QUEUE_BYTES`]): when the harness has not taken them, the reader stops
+//! reading and the agent blocks on its next write (its output is not
+//! dropped: unsolicited lines are then judged by the protocol, see
+//! `docs/protocol.md`).
 
-use super::sandbox::{self, TOKEN_VAR};
-use super::{ExternalSpec, ProcessLimits, Sandbox};
+use super::sandbox;
+use super::{containment, uids, ExternalSpec, ProcessLimits, Sandbox};
 use crate::outcome::Outcome;
 use crate::player::Failure;
-use rustix::process::{kill_process, kill_process_group, Pid, Signal};
+use rustix::process::{kill_process_group, Pid, Signal};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitStatus;
@@ -31,6 +39,24 @@ use tokio::sync::mpsc;
 
 /// How much of the end of stderr is kept in memory for diagnostics.
 const STDERR_TAIL: usize = 4096;
+
+/// How many bytes of complete stdout lines may wait for the harness
+/// (each line counts its length plus [`LINE_OVERHEAD`]; a longer line than
+/// this still passes, alone). Beyond it the reader stops reading until the
+/// harness takes lines, and the agent blocks on its writes.
+pub const QUEUE_BYTES: usize = 1 << 20;
+
+/// What one queued line costs beyond its text (its bookkeeping).
+const LINE_OVERHEAD: usize = 64;
+
+/// How often, under bwrap, arena checks whether the agent still holds its
+/// stdout (bwrap's own processes keep a copy, so the pipe never reports
+/// end of file while the sandbox lives).
+const STDOUT_POLL: Duration = Duration::from_millis(20);
+
+fn line_cost(len: usize) -> u32 {
+    (len + LINE_OVERHEAD).min(QUEUE_BYTES) as u32
+}
 
 /// What the stdout reader task reports.
 #[derive(Debug)]
@@ -91,8 +117,16 @@ const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(50);
 /// One running agent process and its supervision tasks.
 pub struct AgentProcess {
     child: tokio::process::Child,
+    /// The agent's entry in the registry of live agents.
+    registered: u64,
+    /// The machine-wide uid lease (arena as root, sandboxed).
+    _uid: Option<uids::UidLease>,
+    /// Byte budget of the line queue (see [`QUEUE_BYTES`]).
+    queue: Arc<tokio::sync::Semaphore>,
+    /// Under bwrap: the inode of the stdout pipe, and whether a process of
+    /// the agent was seen holding it.
+    stdout_watch: Option<(u64, bool)>,
     pgid: Option<Pid>,
-    token: String,
     stdin: Option<mpsc::UnboundedSender<Vec<u8>>>,
     events: mpsc::UnboundedReceiver<Event>,
     stderr_task: Option<tokio::task::JoinHandle<()>>,
@@ -150,15 +184,47 @@ impl AgentProcess {
     ) -> Result<Self, Failure> {
         let rt = super::runtime();
         let _guard = rt.enter();
+        containment::init();
         let token = new_token();
-        let mut cmd = sandbox::command(spec, &token);
         let spawn_failed = |detail: String| Failure {
             outcome: Outcome::SpawnFailed,
             detail,
         };
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| spawn_failed(format!("cannot start {:?}: {e}", spec.command)))?;
+        let lease = if super::drops_privileges(spec.sandbox) {
+            Some(uids::lease().map_err(|e| spawn_failed(e.to_string()))?)
+        } else {
+            None
+        };
+        let cgroup = containment::new_agent_cgroup();
+        let place = sandbox::Placement {
+            uid: lease.as_ref().map(|l| l.uid()),
+            cgroup_procs: cgroup.as_ref().map(|(_, p)| p.clone()),
+        };
+        let mut cmd = sandbox::command(spec, &token, place);
+        let (mut child, registered) = {
+            // Spawn and register as one step for the orphan scans.
+            let _spawning = containment::spawn_lock();
+            let child = match cmd.spawn() {
+                Ok(c) => c,
+                Err(e) => {
+                    if let Some((dir, _)) = &cgroup {
+                        let _ = std::fs::remove_dir(dir);
+                    }
+                    return Err(spawn_failed(format!(
+                        "cannot start {:?}: {e}",
+                        spec.command
+                    )));
+                }
+            };
+            let pid = child.id().map(|p| p as i32).unwrap_or(0);
+            let id = containment::register(
+                pid,
+                &token,
+                lease.as_ref().map(|l| l.uid()),
+                cgroup.map(|(d, _)| d),
+            );
+            (child, id)
+        };
         let pgid = child.id().and_then(|id| Pid::from_raw(id as i32));
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -166,6 +232,15 @@ impl AgentProcess {
             return Err(spawn_failed("the agent's pipes could not be set up".into()));
         };
         let limits = spec.limits;
+        let stdout_watch = (spec.sandbox == Sandbox::Bwrap)
+            .then(|| {
+                use std::os::fd::AsRawFd;
+                use std::os::unix::fs::MetadataExt;
+                std::fs::metadata(format!("/proc/self/fd/{}", stdout.as_raw_fd()))
+                    .ok()
+                    .map(|m| (m.ino(), false))
+            })
+            .flatten();
 
         // stdin writer.
         let (in_tx, mut in_rx) = mpsc::unbounded_channel::<Vec<u8>>();
@@ -183,6 +258,8 @@ impl AgentProcess {
         let (ev_tx, ev_rx) = mpsc::unbounded_channel::<Event>();
         let max_line = limits.max_line_kb.saturating_mul(1024);
         let max_total = limits.max_output_kb.saturating_mul(1024);
+        let queue = Arc::new(tokio::sync::Semaphore::new(QUEUE_BYTES));
+        let budget = Arc::clone(&queue);
         rt.spawn(async move {
             let mut reader = BufReader::with_capacity(64 * 1024, stdout);
             let mut line: Vec<u8> = Vec::new();
@@ -221,6 +298,11 @@ impl AgentProcess {
                     }
                     let text = String::from_utf8_lossy(&line).into_owned();
                     line.clear();
+                    // Wait for room in the queue (the agent blocks meanwhile).
+                    match budget.acquire_many(line_cost(text.len())).await {
+                        Ok(permit) => permit.forget(),
+                        Err(_) => return,
+                    }
                     if ev_tx.send(Event::Line(text, Instant::now())).is_err() {
                         return;
                     }
@@ -286,8 +368,11 @@ impl AgentProcess {
 
         Ok(AgentProcess {
             child,
+            registered,
+            _uid: lease,
+            queue,
+            stdout_watch,
             pgid,
-            token,
             stdin: Some(in_tx),
             events: ev_rx,
             stderr_task: Some(stderr_task),
@@ -320,6 +405,7 @@ impl AgentProcess {
     pub fn unread_line(&mut self) -> Option<String> {
         match self.events.try_recv() {
             Ok(Event::Line(l, at)) => {
+                self.queue.add_permits(line_cost(l.len()) as usize);
                 self.last_output_at = Some(at);
                 Some(l)
             }
@@ -362,7 +448,14 @@ impl AgentProcess {
                 }) {
                     self.status = Some(st);
                 }
+                let running = self.status.is_none();
                 self.stop();
+                if running {
+                    return Received::Failed(Failure {
+                        outcome: Outcome::Crash,
+                        detail: "the agent closed its output while still running (stopped)".into(),
+                    });
+                }
                 Received::Failed(self.exit_failure("closed its output"))
             }
             Some(Got::Exit(st)) => {
@@ -398,6 +491,7 @@ impl AgentProcess {
             };
             return match ev {
                 Some(Event::Line(l, at)) => {
+                    self.queue.add_permits(line_cost(l.len()) as usize);
                     self.last_output_at = Some(at);
                     Output::Line(l)
                 }
@@ -437,18 +531,25 @@ impl AgentProcess {
         }
         let events = &mut self.events;
         let child = &mut self.child;
-        super::runtime()
+        let root = child.id().map(|p| p as i32);
+        let watch = &mut self.stdout_watch;
+        let got = super::runtime()
             .block_on(async {
                 tokio::time::timeout_at(deadline.into(), async {
                     tokio::select! {
                         biased;
                         ev = events.recv() => Got::Ev(ev),
                         st = child.wait() => Got::Exit(st),
+                        at = stdout_abandoned(watch, root) => Got::Ev(Some(Event::Eof(at))),
                     }
                 })
                 .await
             })
-            .ok()
+            .ok();
+        if let Some(Got::Ev(Some(Event::Line(l, _)))) = &got {
+            self.queue.add_permits(line_cost(l.len()) as usize);
+        }
+        got
     }
 
     /// stdout is closed: the answer ends when the process exits (by `deadline`).
@@ -650,10 +751,11 @@ impl AgentProcess {
         }
     }
 
-    /// Find processes of this instance still alive (same group, or the
-    /// token in their environment), SIGKILL them, and return how many.
-    /// Members of the group that were SIGKILLed by [`stop`](Self::stop) are
-    /// first given up to 100 ms to die, so only real survivors count.
+    /// Kill what is left of the agent (its tree, see
+    /// [`containment::kill_tree`]) and return how many processes were
+    /// found alive. Members of the group that were SIGKILLed by
+    /// [`stop`](Self::stop) are first given up to 100 ms to die, so only
+    /// real survivors count.
     fn kill_survivors(&self) -> usize {
         let pg = self.pgid.map(|p| p.as_raw_nonzero().get());
         if let Some(g) = pg {
@@ -662,24 +764,7 @@ impl AgentProcess {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
-        let needle = format!("{TOKEN_VAR}={}", self.token);
-        let mut seen: Vec<i32> = Vec::new();
-        for _ in 0..20 {
-            let alive = instance_processes(pg, needle.as_bytes());
-            if alive.is_empty() {
-                break;
-            }
-            for pid in alive {
-                if let Some(p) = Pid::from_raw(pid) {
-                    let _ = kill_process(p, Signal::Kill);
-                }
-                if !seen.contains(&pid) {
-                    seen.push(pid);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        seen.len()
+        containment::kill_tree(self.registered).len()
     }
 }
 
@@ -704,6 +789,36 @@ fn signal_name(s: i32) -> &'static str {
         24 => "SIGXCPU",
         25 => "SIGXFSZ",
         _ => "signal",
+    }
+}
+
+/// Under bwrap, resolves (with the time) once no process of the agent but
+/// bubblewrap's own holds the stdout pipe any more, after one was seen
+/// holding it: the agent closed its stdout, though bwrap's copy keeps the
+/// pipe from reporting end of file. Without a watch, never resolves.
+async fn stdout_abandoned(watch: &mut Option<(u64, bool)>, root: Option<i32>) -> Instant {
+    let (Some((ino, seen)), Some(root)) = (watch.as_mut(), root) else {
+        return std::future::pending().await;
+    };
+    let link = format!("pipe:[{ino}]");
+    loop {
+        tokio::time::sleep(STDOUT_POLL).await;
+        let procs = containment::snapshot();
+        let tree = containment::with_descendants(&procs, &[root]);
+        let holds = tree.iter().any(|&pid| {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            comm.trim_end() != "bwrap"
+                && std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|d| {
+                    d.filter_map(|e| e.ok()).any(|e| {
+                        std::fs::read_link(e.path()).is_ok_and(|l| l.as_os_str() == link.as_str())
+                    })
+                })
+        });
+        if holds {
+            *seen = true;
+        } else if *seen {
+            return Instant::now();
+        }
     }
 }
 
@@ -732,29 +847,6 @@ pub fn group_members(pgid: i32) -> Vec<i32> {
     all_pids()
         .into_iter()
         .filter(|&p| matches!(stat_of(p), Some((st, g)) if g == pgid && st != 'Z' && st != 'X'))
-        .collect()
-}
-
-/// Live processes in group `pgid` or whose environment contains `needle`.
-fn instance_processes(pgid: Option<i32>, needle: &[u8]) -> Vec<i32> {
-    let me = std::process::id() as i32;
-    all_pids()
-        .into_iter()
-        .filter(|&p| p != me)
-        .filter(|&p| {
-            let Some((st, g)) = stat_of(p) else {
-                return false;
-            };
-            if st == 'Z' || st == 'X' {
-                return false;
-            }
-            if pgid == Some(g) {
-                return true;
-            }
-            std::fs::read(format!("/proc/{p}/environ"))
-                .map(|env| env.split(|&b| b == 0).any(|kv| kv == needle))
-                .unwrap_or(false)
-        })
         .collect()
 }
 
