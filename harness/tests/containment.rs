@@ -6,6 +6,7 @@
 //! `harness/tests/zoo/contain.py`, copied to a temp folder. Each test covers
 //! `none`, `rlimit` and (where bubblewrap works here) `bwrap`.
 
+mod tools;
 use harness::config;
 use harness::external::process::processes_with_marker;
 use harness::external::sandbox::check_bwrap;
@@ -46,7 +47,7 @@ fn sandboxes() -> Vec<&'static str> {
     let mut v = vec!["none", "rlimit"];
     match check_bwrap() {
         Ok(()) => v.push("bwrap"),
-        Err(why) => println!("SKIPPING bwrap: {why}"),
+        Err(why) => tools::skip(&format!("the bwrap rows: {why}")),
     }
     v
 }
@@ -259,7 +260,7 @@ fn sigkill_of_arena_leaves_no_agent_process() {
 #[test]
 fn concurrent_runs_give_live_agents_distinct_uids() {
     if !rustix::process::geteuid().is_root() {
-        println!("SKIPPING: not root, sandboxed agents keep the user's uid");
+        tools::skip("not root, sandboxed agents keep the user's uid");
         return;
     }
     let runs: Vec<(Setup, Child, PathBuf)> = (0..2)
@@ -345,7 +346,7 @@ fn every_sandbox_gets_the_same_defined_environment() {
 #[test]
 fn bwrap_tmpfs_is_capped_by_the_memory_limit() {
     if let Err(why) = check_bwrap() {
-        println!("SKIPPING: {why}");
+        tools::skip(&why);
         return;
     }
     let s = setup("tmpfs");
@@ -373,7 +374,7 @@ fn bwrap_tmpfs_is_capped_by_the_memory_limit() {
 #[test]
 fn bwrap_is_checked_as_the_agent_uid() {
     if !rustix::process::geteuid().is_root() {
-        println!("SKIPPING: not root, agents run under arena's own uid");
+        tools::skip("not root, agents run under arena's own uid");
         return;
     }
     let s = setup("bwrapcheck");

@@ -3,6 +3,7 @@
 //! children in its group, and orphans that left it with setsid and `env -i`.
 //! A test binary of its own: it kills every agent of the process.
 
+mod tools;
 use harness::external::containment::kill_all_agents;
 use harness::external::process::{processes_with_marker, AgentProcess};
 use harness::external::sandbox::check_bwrap;
@@ -37,7 +38,7 @@ fn kill_all_agents_kills_every_live_agent_tree() {
     let mut boxes = vec![Sandbox::None, Sandbox::Rlimit];
     match check_bwrap() {
         Ok(()) => boxes.push(Sandbox::Bwrap),
-        Err(why) => println!("SKIPPING bwrap: {why}"),
+        Err(why) => tools::skip(&format!("the bwrap case: {why}")),
     }
     let mut procs = Vec::new();
     for (i, sandbox) in boxes.iter().enumerate() {

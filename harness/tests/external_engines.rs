@@ -3,6 +3,7 @@
 //! plays Xiangqi against the built-in alphabeta agent. Skipped, with the
 //! reason printed, only when the engine is not installed.
 
+mod tools;
 use harness::config;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
@@ -12,7 +13,9 @@ const ENGINE: &str = "/usr/games/fairy-stockfish";
 #[test]
 fn fairy_stockfish_plays_xiangqi_over_uci() {
     if !Path::new(ENGINE).exists() {
-        println!("SKIPPING: {ENGINE} is not installed (apt-get install fairy-stockfish)");
+        tools::skip(&format!(
+            "{ENGINE} is not installed (apt-get install fairy-stockfish)"
+        ));
         return;
     }
     let dir = tempfile::tempdir().unwrap();

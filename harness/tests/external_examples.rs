@@ -1,6 +1,7 @@
 //! The example agents for students (agents/examples/) play their shipped
 //! configs without a single failure: Python always, C++ when g++ is there.
 
+mod tools;
 use harness::config;
 use harness::report::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
@@ -72,7 +73,7 @@ fn cpp_example_builds_and_plays_bait_and_xiangqi() {
         .status();
     match built {
         Err(e) => {
-            println!("SKIPPING: g++ is not available ({e})");
+            tools::skip(&format!("g++ is not available ({e})"));
             return;
         }
         Ok(s) => assert!(s.success(), "g++ failed"),

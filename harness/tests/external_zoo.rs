@@ -4,6 +4,7 @@
 //! alive. Agents marked `bwrap` need bubblewrap; when it cannot run here,
 //! those rows are skipped with the reason printed (and only then).
 
+mod tools;
 use harness::config;
 use harness::external::process::processes_with_marker;
 use harness::external::sandbox::check_bwrap;
@@ -176,7 +177,7 @@ fn chmod(p: &Path, mode: u32) {
 fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
     let bwrap = check_bwrap();
     if let Err(why) = &bwrap {
-        println!("SKIPPING the bwrap rows of the zoo: {why}");
+        tools::skip(&format!("the bwrap rows of the zoo: {why}"));
     }
     let marker = format!("arena-zoo-{}", std::process::id());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -201,9 +202,7 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
     // the user's (RLIMIT_NPROC is per uid) and only one of them runs.
     let root = rustix::process::geteuid().is_root();
     if !root {
-        println!(
-            "SKIPPING forkbomb-bwrap: not root, so sandboxed agents share one uid's process quota"
-        );
+        tools::skip("forkbomb-bwrap: not root, so sandboxed agents share one uid's process quota");
     }
     let rows: Vec<Zoo> = table()
         .into_iter()

@@ -5,6 +5,7 @@
 //! position the depth-2 totals must agree. Skipped, with the reason
 //! printed, only when the engine is not installed.
 
+mod tools;
 use games::xiangqi::{fsf_to_iccs, MoveList, Position};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
@@ -109,7 +110,9 @@ impl Rng {
 #[test]
 fn legal_moves_agree_with_fairy_stockfish_in_random_games() {
     if !Path::new(ENGINE).exists() {
-        println!("SKIPPING: {ENGINE} is not installed (apt-get install fairy-stockfish)");
+        tools::skip(&format!(
+            "{ENGINE} is not installed (apt-get install fairy-stockfish)"
+        ));
         return;
     }
     let mut engine = Engine::start();
