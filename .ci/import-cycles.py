@@ -5,7 +5,8 @@ Usage: import-cycles.py CRATE/src [CRATE/src ...]; exit 1 on a circle.
 
 Edges are `crate::`, `super::` and `self::` paths (in `use` items and inline),
 resolved to the module file they name; test modules are ignored, and so are
-a parent's plain re-exports of its children (`pub use child::X`)."""
+a module's edges to its own ancestors and descendants; a parent's
+`use child::X` re-exports count as its edges to other modules."""
 import os
 import re
 import sys
@@ -25,10 +26,28 @@ def graph(root):
 
     mods = {tuple(modpath(r)): r for r in files}
 
+    # Names a module re-exports from its children: `pub use child::{a, b}`.
+    exports = {}
+    for r, src in files.items():
+        me = modpath(r)
+        for m in re.finditer(r"pub use ([a-z_]\w*)::(\{[^}]*\}|[A-Za-z_]\w*)", src):
+            child = tuple(me + [m.group(1)])
+            if child not in mods:
+                continue
+            for name in m.group(2).strip("{}").split(","):
+                name = name.strip().split(" as ")[-1].split("::")[-1].strip()
+                if name:
+                    exports[(r, name)] = mods[child]
+
     def resolve(parts):
         for k in range(len(parts), -1, -1):
             if tuple(parts[:k]) in mods:
-                return mods[tuple(parts[:k])]
+                t = mods[tuple(parts[:k])]
+                seen = set()
+                while k < len(parts) and (t, parts[k]) in exports and t not in seen:
+                    seen.add(t)
+                    t = exports[(t, parts[k])]
+                return t
         return None
 
     edges = {r: set() for r in files}
@@ -41,14 +60,29 @@ def graph(root):
             t = resolve(bases[m.group(1)] + m.group(2).split("::")[1:])
             if t and t != r:
                 edges[r].add(t)
-        for m in re.finditer(r"use (crate|super)::\{([^}]*)\}", src):
-            for item in m.group(2).split(","):
-                item = item.strip().split("::")[0].strip()
-                if item and item != "self":
-                    t = resolve(bases[m.group(1)] + [item])
+        # `use child::...` / `pub use child::...` of a module's own children.
+        for m in re.finditer(r"\buse ([a-z_]\w*)::", src):
+            if m.group(1) not in ("crate", "super", "self", "std", "core", "alloc"):
+                t = mods.get(tuple(me + [m.group(1)]))
+                if t and t != r:
+                    edges[r].add(t)
+        for m in re.finditer(r"\b(crate|super|self)((?:::\w+)*)::\{([^}]*)\}", src):
+            prefix = bases[m.group(1)] + [p for p in m.group(2).split("::") if p]
+            for item in m.group(3).split(","):
+                item = [p.strip() for p in item.split(" as ")[0].split("::")]
+                if item[0] and item[0] != "self":
+                    t = resolve(prefix + item)
                     if t and t != r:
                         edges[r].add(t)
-    return edges
+    # A module and its own ancestors or descendants are one unit (a parent
+    # re-exports its children, children use their parent's types): only
+    # circles between modules where neither contains the other count.
+    def related(a, b):
+        pa, pb = modpath(a), modpath(b)
+        n = min(len(pa), len(pb))
+        return pa[:n] == pb[:n]
+
+    return {r: {t for t in ts if not related(r, t)} for r, ts in edges.items()}
 
 
 def cycles(edges):

@@ -3,7 +3,7 @@
 //! parameters.
 
 use crate::timing::parse_duration;
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -45,42 +45,6 @@ pub enum Command {
     Perft(PerftArgs),
     /// Measure forward-model or agent speed and print a table.
     Bench(BenchArgs),
-}
-
-/// The clap command of `arena`, with the per-game parts of the help texts
-/// computed from the registry ([`crate::games::GAMES`]), so they cannot
-/// drift from what the games offer.
-pub fn command() -> clap::Command {
-    use crate::games::{names, GameEntry};
-    let which: [(&str, fn(&dyn GameEntry) -> bool); 6] = [
-        ("trace", |_| true),
-        ("solve", |g| g.solve().is_some()),
-        ("generate", |g| g.generate().is_some()),
-        ("verify", |g| g.verify().is_some()),
-        ("perft", |g| g.perft().is_some()),
-        ("bench", |g| g.bench().is_some()),
-    ];
-    let mut cmd = Cli::command();
-    for (sub, has) in which {
-        let games = names(has).join(", ");
-        cmd = cmd.mut_subcommand(sub, |c| {
-            c.mut_arg("game", |a| a.help(format!("The game: {games}")))
-        });
-    }
-    let list = crate::games::GAMES
-        .iter()
-        .map(|g| format!("  {:<10} {}", g.name(), g.description()))
-        .collect::<Vec<_>>()
-        .join("\n");
-    cmd.mut_subcommand("list", |c| c.after_help(format!("Games:\n{list}")))
-}
-
-/// Parse the process's arguments with [`command`] (exits on `--help` and
-/// usage errors, as clap does).
-pub fn parse_args() -> Cli {
-    use clap::FromArgMatches;
-    let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// `arena run`.

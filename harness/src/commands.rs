@@ -1,11 +1,12 @@
 //! Per-game subcommands, dispatched through the registry
 //! ([`crate::games::GAMES`]): a game offers a command by setting the
 //! matching hook of its [`crate::games::ArenaGame`] impl; games that do not
-//! get a clear error naming the ones that do.
+//! get a clear error naming the ones that do. Also the clap command, whose
+//! per-game help texts come from the registry.
 
-use crate::cli::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
+use crate::cli::{BenchArgs, Cli, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use crate::error::HarnessError;
-use crate::games::{command, find, GameEntry};
+use crate::games::{find, names, GameEntry};
 use std::io::Write;
 
 /// `arena trace <game>` (every game).
@@ -15,25 +16,60 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    command(&args.game, "solve", |g: &dyn GameEntry| g.solve())?(args, out)
+    crate::games::command(&args.game, "solve", |g: &dyn GameEntry| g.solve())?(args, out)
 }
 
 /// `arena generate <game>`.
 pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    command(&args.game, "generate", |g: &dyn GameEntry| g.generate())?(args, out)
+    crate::games::command(&args.game, "generate", |g: &dyn GameEntry| g.generate())?(args, out)
 }
 
 /// `arena verify <game>`.
 pub fn verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    command(&args.game, "verify", |g: &dyn GameEntry| g.verify())?(args, out)
+    crate::games::command(&args.game, "verify", |g: &dyn GameEntry| g.verify())?(args, out)
 }
 
 /// `arena perft <game>`.
 pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    command(&args.game, "perft", |g: &dyn GameEntry| g.perft())?(args, out)
+    crate::games::command(&args.game, "perft", |g: &dyn GameEntry| g.perft())?(args, out)
 }
 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    command(&args.game, "bench", |g: &dyn GameEntry| g.bench())?(args, out)
+    crate::games::command(&args.game, "bench", |g: &dyn GameEntry| g.bench())?(args, out)
+}
+
+/// The clap command of `arena`, with the per-game parts of the help texts
+/// computed from the registry ([`crate::games::GAMES`]), so they cannot
+/// drift from what the games offer.
+pub fn clap_command() -> clap::Command {
+    let which: [(&str, fn(&dyn GameEntry) -> bool); 6] = [
+        ("trace", |_| true),
+        ("solve", |g| g.solve().is_some()),
+        ("generate", |g| g.generate().is_some()),
+        ("verify", |g| g.verify().is_some()),
+        ("perft", |g| g.perft().is_some()),
+        ("bench", |g| g.bench().is_some()),
+    ];
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    for (sub, has) in which {
+        let games = names(has).join(", ");
+        cmd = cmd.mut_subcommand(sub, |c| {
+            c.mut_arg("game", |a| a.help(format!("The game: {games}")))
+        });
+    }
+    let list = crate::games::GAMES
+        .iter()
+        .map(|g| format!("  {:<10} {}", g.name(), g.description()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    cmd.mut_subcommand("list", |c| c.after_help(format!("Games:\n{list}")))
+}
+
+/// Parse the process's arguments with [`clap_command`] (exits on `--help` and
+/// usage errors, as clap does).
+pub fn parse_args() -> Cli {
+    use clap::FromArgMatches;
+    let matches = clap_command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }

@@ -5,7 +5,7 @@ use harness::{exit, HarnessError};
 use std::io::Write;
 
 fn main() {
-    let cli = harness::cli::parse_args();
+    let cli = harness::commands::parse_args();
     let code = match run(cli) {
         Ok(code) => code,
         Err(err) => match err.downcast_ref::<HarnessError>() {

@@ -144,3 +144,21 @@ fn bwrap_requested_but_unavailable_is_a_config_error_not_an_uncontained_run() {
     );
     assert!(!dir.path().join("out").join("episodes.csv").exists());
 }
+
+#[test]
+fn help_texts_name_the_games_from_the_registry() {
+    let (code, out, _) = arena(&["trace", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("The game: bait, snake, sokoban, supply, xiangqi, connect4"),
+        "{out}"
+    );
+    let (_, out, _) = arena(&["perft", "--help"]);
+    assert!(out.contains("The game: xiangqi\n"), "{out}");
+    let (code, _, err) = arena(&["perft", "bait"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`arena perft` does not support game `bait`; it supports: xiangqi"),
+        "{err}"
+    );
+}
