@@ -24,6 +24,7 @@ pub mod containment;
 pub mod contestant;
 pub mod jsonl;
 pub mod process;
+pub mod procfs;
 pub mod protocol;
 pub mod sandbox;
 pub mod uci;
