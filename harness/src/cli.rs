@@ -33,6 +33,8 @@ pub enum Command {
     Run(RunArgs),
     /// List games, built-in levels and agents.
     List(ListArgs),
+    /// Rebuild a run's tables from its journal (after a crash, or to check them).
+    Summarize(SummarizeArgs),
     /// Print the state after each action as JSON lines (conformance traces).
     Trace(TraceArgs),
     /// Run a planning agent once with a whole time budget and print its plan.
@@ -74,6 +76,21 @@ pub struct RunArgs {
     /// No progress bar and no summary table on the terminal.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Continue the interrupted run in the results folder (the default
+    /// when the folder holds a run of the same config); fail if there is none.
+    #[arg(long, conflicts_with = "restart")]
+    pub resume: bool,
+    /// Clear what an earlier run wrote into the results folder and start over.
+    #[arg(long)]
+    pub restart: bool,
+}
+
+/// `arena summarize`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example:\n  arena summarize results/demo")]
+pub struct SummarizeArgs {
+    /// The results folder of a run (it holds meta.json and journal.jsonl).
+    pub dir: PathBuf,
 }
 
 /// `arena list`.

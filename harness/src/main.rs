@@ -38,6 +38,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             harness::run::run(&a, &mut out)?;
         }
         Command::List(a) => harness::run::list(a.game.as_deref(), &mut out)?,
+        Command::Summarize(a) => harness::run::summarize(&a.dir, &mut out)?,
     }
     out.flush().ok();
     Ok(exit::OK)

@@ -100,3 +100,46 @@ mod tests {
         }
     }
 }
+
+/// Serde as the label (`normal`, `crash` ...), for [`Outcome`] fields.
+pub mod label {
+    use super::Outcome;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Write the label.
+    pub fn serialize<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(o.as_str())
+    }
+
+    /// Read a label.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serde as the label (`win`, `loss`, `draw`, `none`), for
+/// [`games::PlayerResult`] fields.
+pub mod result_label {
+    use games::PlayerResult;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Write the label.
+    pub fn serialize<S: Serializer>(r: &PlayerResult, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(r.as_str())
+    }
+
+    /// Read a label.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PlayerResult, D::Error> {
+        let text = String::deserialize(d)?;
+        [
+            PlayerResult::Win,
+            PlayerResult::Loss,
+            PlayerResult::Draw,
+            PlayerResult::Ongoing,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+        .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not win, loss, draw or none")))
+    }
+}

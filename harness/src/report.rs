@@ -11,11 +11,38 @@ use crate::error::HarnessError;
 use crate::outcome::Outcome;
 use crate::runner::EpisodeRecord;
 use games::PlayerResult;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// What the tables of a run are keyed by: its name, game, agent labels
+/// (config order) and levels (config order). Kept in `meta.json` so that
+/// `arena summarize` can rebuild the tables from the journal alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunKeys {
+    /// Run name.
+    pub name: String,
+    /// Game name.
+    pub game: String,
+    /// Agent labels, by agent index.
+    pub labels: Vec<String>,
+    /// Level specs, in config order.
+    pub levels: Vec<String>,
+}
+
+impl RunKeys {
+    /// The keys of `cfg`.
+    pub fn of(cfg: &RunConfig) -> RunKeys {
+        RunKeys {
+            name: cfg.name.clone(),
+            game: cfg.game.to_string(),
+            labels: cfg.agents.iter().map(|a| a.label.clone()).collect(),
+            levels: cfg.levels.clone(),
+        }
+    }
+}
+
 /// One row of `episodes.csv`.
-#[derive(Debug, Serialize, Clone, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
 pub struct EpisodeRow {
     /// Run name.
     pub run: String,
@@ -79,11 +106,11 @@ fn round3(x: f64) -> f64 {
 }
 
 /// The rows of one finished episode.
-pub fn episode_rows(cfg: &RunConfig, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
+pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
     let labels: Vec<&str> = rec
         .seats
         .iter()
-        .map(|s| cfg.agents[s.agent].label.as_str())
+        .map(|s| keys.labels.get(s.agent).map_or("?", String::as_str))
         .collect();
     rec.seats
         .iter()
@@ -97,8 +124,8 @@ pub fn episode_rows(cfg: &RunConfig, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
             };
             let max = s.act_ms.iter().copied().fold(0.0, f64::max);
             EpisodeRow {
-                run: cfg.name.clone(),
-                game: cfg.game.to_string(),
+                run: keys.name.clone(),
+                game: keys.game.clone(),
                 level: rec.episode.level.clone(),
                 repetition: rec.episode.repetition,
                 episode: rec.episode.index,
@@ -269,17 +296,17 @@ fn summarize(agent: &str, level: &str, rows: &[&EpisodeRow]) -> SummaryRow {
 }
 
 /// Summary rows: per agent (config order), per level (config order), then `all`.
-pub fn summary(cfg: &RunConfig, rows: &[EpisodeRow]) -> Vec<SummaryRow> {
+pub fn summary(keys: &RunKeys, rows: &[EpisodeRow]) -> Vec<SummaryRow> {
     let mut out = Vec::new();
-    for a in &cfg.agents {
-        let mine: Vec<&EpisodeRow> = rows.iter().filter(|r| r.agent == a.label).collect();
-        for level in &cfg.levels {
+    for label in &keys.labels {
+        let mine: Vec<&EpisodeRow> = rows.iter().filter(|r| &r.agent == label).collect();
+        for level in &keys.levels {
             let at: Vec<&EpisodeRow> = mine.iter().copied().filter(|r| &r.level == level).collect();
             if !at.is_empty() {
-                out.push(summarize(&a.label, level, &at));
+                out.push(summarize(label, level, &at));
             }
         }
-        out.push(summarize(&a.label, "all", &mine));
+        out.push(summarize(label, "all", &mine));
     }
     out
 }
@@ -310,16 +337,16 @@ pub struct CrossRow {
 }
 
 /// Cross-table rows for every ordered pair of agents that met.
-pub fn crosstable(cfg: &RunConfig, rows: &[EpisodeRow]) -> Vec<CrossRow> {
+pub fn crosstable(keys: &RunKeys, rows: &[EpisodeRow]) -> Vec<CrossRow> {
     let mut out = Vec::new();
-    for a in &cfg.agents {
-        for b in &cfg.agents {
-            if a.label == b.label {
+    for a in &keys.labels {
+        for b in &keys.labels {
+            if a == b {
                 continue;
             }
             let games: Vec<&EpisodeRow> = rows
                 .iter()
-                .filter(|r| r.agent == a.label && r.opponent == b.label)
+                .filter(|r| &r.agent == a && &r.opponent == b)
                 .collect();
             if games.is_empty() {
                 continue;
@@ -329,8 +356,8 @@ pub fn crosstable(cfg: &RunConfig, rows: &[EpisodeRow]) -> Vec<CrossRow> {
             let draws = games.iter().filter(|r| r.result == "draw").count();
             let (lo, hi) = wilson(wins, n);
             out.push(CrossRow {
-                agent: a.label.clone(),
-                opponent: b.label.clone(),
+                agent: a.clone(),
+                opponent: b.clone(),
                 games: n,
                 wins,
                 draws,

@@ -45,6 +45,9 @@ pub enum Event<'a> {
         record: &'a EpisodeRecord,
         /// Its rows of `episodes.csv`.
         rows: &'a [EpisodeRow],
+        /// Whether it finished in an earlier part of a resumed run (read
+        /// back from the journal, not played now).
+        resumed: bool,
     },
     /// The run was stopped before its end (Ctrl-C, a write error):
     /// episodes still running finish, no new one starts.
@@ -162,16 +165,9 @@ impl Reporter for MovesJsonl {
             Event::RunPlanned { .. } => {
                 self.out = Some(BufWriter::new(File::create(&self.path).map_err(io)?));
             }
-            Event::EpisodeFinished { record, rows } => {
+            Event::EpisodeFinished { record, rows, .. } => {
                 if let Some(out) = self.out.as_mut() {
-                    let line = serde_json::json!({
-                        "episode": record.episode.index,
-                        "level": record.episode.level,
-                        "repetition": record.episode.repetition,
-                        "seed": record.episode.seed,
-                        "seats": rows.iter().map(|r| r.agent.as_str()).collect::<Vec<_>>(),
-                        "moves": record.moves,
-                    });
+                    let line = moves_line(record, rows);
                     writeln!(out, "{line}")
                         .and_then(|_| out.flush())
                         .map_err(|e| HarnessError::io(&self.path, e))?;
@@ -181,6 +177,18 @@ impl Reporter for MovesJsonl {
         }
         Ok(())
     }
+}
+
+/// The `moves.jsonl` line of an episode.
+pub fn moves_line(record: &EpisodeRecord, rows: &[EpisodeRow]) -> serde_json::Value {
+    serde_json::json!({
+        "episode": record.episode.index,
+        "level": record.episode.level,
+        "repetition": record.episode.repetition,
+        "seed": record.episode.seed,
+        "seats": rows.iter().map(|r| r.agent.as_str()).collect::<Vec<_>>(),
+        "moves": record.moves,
+    })
 }
 
 /// `summary.csv`, written when the run finishes.

@@ -4,11 +4,14 @@
 use crate::cli::RunArgs;
 use crate::config::{self, RunConfig};
 use crate::error::HarnessError;
-use crate::report::{self, EpisodeRow};
+use crate::journal::JournalWriter;
+use crate::meta::{MetaWriter, RunMeta};
+use crate::report::{self, EpisodeRow, RunKeys};
 use crate::reporters::{
     ConfigCopy, CrosstableCsv, EpisodesCsv, Event, MovesJsonl, Progress, Reporter, SummaryCsv,
     TerminalSummary,
 };
+use crate::resume::{self, Resume};
 use crate::runner::RunnerEvent;
 use crate::schedule::PlanInput;
 use std::io::{IsTerminal, Write};
@@ -20,8 +23,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// written, and `arena` exits with [`crate::exit::INTERRUPTED`].
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Install the Ctrl-C handler: the first press stops the run gracefully
-/// (finished episodes are never lost), a second press exits at once.
+/// Install the Ctrl-C handler (also for SIGTERM and SIGHUP): the first
+/// signal stops the run gracefully (no new episode starts, running ones
+/// finish and are journaled, the tables are written, exit code 130), a
+/// second exits at once after killing every agent's process tree.
 pub fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
@@ -84,7 +89,8 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) {
     }
 }
 
-/// `arena run`: play the tournament and write the tables.
+/// `arena run`: play the tournament and write the tables (continuing the
+/// run in the folder, if it is of the same config; see [`crate::resume`]).
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessError> {
     let mut cfg = config::load(&args.config)?;
     apply_overrides(&mut cfg, args);
@@ -97,6 +103,11 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         std::env::var_os("CI").is_some(),
         args.quiet,
     );
+    let how = match (args.resume, args.restart) {
+        (true, _) => Resume::Require,
+        (_, true) => Resume::Restart,
+        _ => Resume::Auto,
+    };
     let mut reporters = file_reporters(&dir);
     if mode == ProgressMode::Bar {
         reporters.push(Box::<Progress>::default());
@@ -104,10 +115,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
     if !args.quiet {
         reporters.push(Box::new(TerminalSummary::new(out, &dir)));
     }
-    let result = run_with(&cfg, &dir, &mut reporters)?;
+    let result = run_with(&cfg, &dir, how, &mut reporters)?;
     if !result.complete {
         return Err(HarnessError::Interrupted(format!(
-            "interrupted: {} finished episode rows kept in {}",
+            "interrupted: {} finished episode rows kept in {}; run the same command again to continue",
             result.rows.len(),
             result.dir.display()
         )));
@@ -127,7 +138,8 @@ pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
 }
 
 /// Play a resolved config and write every table into `dir` (no terminal
-/// output; see [`run_with`] for other reporters).
+/// output; see [`run_with`] for other reporters). Continues the run of the
+/// same config found in `dir`, if any.
 pub fn run_config(
     cfg: &RunConfig,
     dir: &Path,
@@ -137,16 +149,20 @@ pub fn run_config(
     if mode == ProgressMode::Bar {
         reporters.push(Box::<Progress>::default());
     }
-    run_with(cfg, dir, &mut reporters)
+    run_with(cfg, dir, Resume::Auto, &mut reporters)
 }
 
 /// Play a resolved config, telling `reporters` what happens (see
-/// [`crate::reporters::Event`]). External agents' stderr logs go to
-/// `dir/logs`.
+/// [`crate::reporters::Event`]); the journal (`journal.jsonl`) and
+/// `meta.json` are always written. An earlier part of the same run in
+/// `dir` is continued as `how` says: its episodes are told to the
+/// reporters first (`resumed`), and only the others are played. External
+/// agents' stderr logs go to `dir/logs`.
 pub fn run_with(
     cfg: &RunConfig,
     dir: &Path,
-    reporters: &mut [Box<dyn Reporter + '_>],
+    how: Resume,
+    reporters: &mut Vec<Box<dyn Reporter + '_>>,
 ) -> Result<RunOutput, HarnessError> {
     let mut cfg_logs = cfg.clone();
     cfg_logs.log_dir = Some(dir.join("logs"));
@@ -160,7 +176,11 @@ pub fn run_with(
         repetitions: cfg.repetitions,
         seed: cfg.seed,
     });
+    let start = resume::prepare(cfg, dir, players, &episodes, how)?;
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+    reporters.push(Box::new(JournalWriter::new(dir, start.keep)));
+    reporters.push(Box::new(MetaWriter::new(dir, start.meta)));
+    let keys = RunKeys::of(cfg);
     let mut failure: Option<HarnessError> = None;
     let mut tell = |ev: &Event<'_>, failure: &mut Option<HarnessError>| {
         for r in reporters.iter_mut() {
@@ -181,19 +201,39 @@ pub fn run_with(
         &mut failure,
     );
     let mut rows: Vec<EpisodeRow> = Vec::new();
-    let played = if failure.is_some() {
+    let mut finished = vec![false; episodes.len()];
+    for record in &start.done {
+        finished[record.episode.index] = true;
+        let new_rows = report::episode_rows(&keys, record);
+        tell(
+            &Event::EpisodeFinished {
+                record,
+                rows: &new_rows,
+                resumed: true,
+            },
+            &mut failure,
+        );
+        rows.extend(new_rows);
+    }
+    let todo: Vec<_> = episodes
+        .iter()
+        .filter(|e| !finished[e.index])
+        .cloned()
+        .collect();
+    let played = if failure.is_some() || todo.is_empty() {
         Ok(())
     } else {
-        game.play(cfg, &episodes, &INTERRUPTED, &mut |ev| match ev {
+        game.play(cfg, &todo, &INTERRUPTED, &mut |ev| match ev {
             RunnerEvent::Started(episode) => {
                 tell(&Event::EpisodeStarted { episode: &episode }, &mut failure)
             }
             RunnerEvent::Finished(record) => {
-                let new_rows = report::episode_rows(cfg, &record);
+                let new_rows = report::episode_rows(&keys, &record);
                 tell(
                     &Event::EpisodeFinished {
                         record: &record,
                         rows: &new_rows,
+                        resumed: false,
                     },
                     &mut failure,
                 );
@@ -206,9 +246,9 @@ pub fn run_with(
     if !complete {
         tell(&Event::Cancelled, &mut failure);
     }
-    let summary = report::summary(cfg, &rows);
+    let summary = report::summary(&keys, &rows);
     let crosstable = if players > 1 {
-        report::crosstable(cfg, &rows)
+        report::crosstable(&keys, &rows)
     } else {
         Vec::new()
     };
@@ -235,6 +275,58 @@ pub fn run_with(
         summary,
         crosstable,
     })
+}
+
+/// `arena summarize DIR`: rebuild every table of a run from its journal
+/// and `meta.json` (e.g. after a crash, or to check the tables).
+pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let meta = RunMeta::read(dir)?.ok_or_else(|| {
+        HarnessError::Config(format!(
+            "{} holds no run of arena (no {})",
+            dir.display(),
+            crate::meta::FILE
+        ))
+    })?;
+    let read = crate::journal::read(&dir.join(crate::journal::FILE))?;
+    let keys = &meta.keys;
+    let mut seen = std::collections::HashSet::new();
+    let mut rows = Vec::new();
+    let mut moves = String::new();
+    for rec in &read.records {
+        if !seen.insert(rec.episode.index) {
+            continue;
+        }
+        let r = report::episode_rows(keys, rec);
+        moves.push_str(&crate::reporters::moves_line(rec, &r).to_string());
+        moves.push('\n');
+        rows.extend(r);
+    }
+    rows.sort_by_key(|r| (r.episode, r.seat));
+    report::write_csv(&dir.join("episodes.csv"), &rows)?;
+    let mpath = dir.join("moves.jsonl");
+    std::fs::write(&mpath, moves).map_err(|e| HarnessError::io(&mpath, e))?;
+    let summary = report::summary(keys, &rows);
+    report::write_csv(&dir.join("summary.csv"), &summary)?;
+    let io = |e| HarnessError::io("<stdout>", e);
+    writeln!(
+        out,
+        "{} on {}: {} of {} episodes ({}) -> {}",
+        keys.name,
+        keys.game,
+        seen.len(),
+        meta.planned,
+        meta.status,
+        dir.display()
+    )
+    .map_err(io)?;
+    write!(out, "{}", report::summary_table(&summary, false)).map_err(io)?;
+    if meta.players > 1 {
+        let cross = report::crosstable(keys, &rows);
+        report::write_csv(&dir.join("crosstable.csv"), &cross)?;
+        writeln!(out).map_err(io)?;
+        write!(out, "{}", report::crosstable_table(&cross)).map_err(io)?;
+    }
+    Ok(())
 }
 
 /// How many levels `arena list` shows per game when listing every game.

@@ -27,18 +27,22 @@ use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
 pub use crate::schedule::{agent_seed, episode_seed, Episode};
 use crate::timing::{ms, Clock, TimeLimits};
 use games::PlayerResult;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-/// What happened to one seat in an episode.
-#[derive(Clone, Debug, PartialEq)]
+/// What happened to one seat in an episode (serialized in the run's
+/// journal, see [`crate::journal`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatRecord {
     /// Index of the agent in the config.
     pub agent: usize,
     /// Win / loss / draw.
+    #[serde(with = "crate::outcome::result_label")]
     pub result: PlayerResult,
     /// Normal, or how the agent misbehaved.
+    #[serde(with = "crate::outcome::label")]
     pub outcome: Outcome,
     /// Details of a failure (empty when normal).
     pub detail: String,
@@ -67,7 +71,7 @@ impl SeatRecord {
 }
 
 /// A finished episode.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct EpisodeRecord {
     /// What was played.
     pub episode: Episode,

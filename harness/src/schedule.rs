@@ -10,7 +10,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// One game to play: a level, a lineup of agents in seats, a seed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Episode {
     /// Position in the plan (seeds derive from it).
     pub index: usize,

@@ -1,0 +1,247 @@
+//! The run's journal, `journal.jsonl`: one line per finished episode (its
+//! [`EpisodeRecord`]), appended and `fsync`'d as each episode finishes. A
+//! run that was interrupted (Ctrl-C, SIGKILL, power loss) continues from
+//! it: every journaled episode is kept exactly once, the others are played,
+//! and every table is rebuilt from it (`arena summarize`).
+//!
+//! A line is `{"v": 1, "record": {...}}`. A torn last line (the process
+//! died while writing it) does not parse, or lacks its newline: it is
+//! dropped, and cut off the file before anything is appended.
+
+use crate::error::HarnessError;
+use crate::reporters::{Event, Reporter};
+use crate::runner::EpisodeRecord;
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The journal's file name in a results folder.
+pub const FILE: &str = "journal.jsonl";
+
+/// The format version of a journal line.
+const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct Line {
+    v: u32,
+    record: EpisodeRecord,
+}
+
+/// What [`read`] found.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// The finished episodes, in journal order.
+    pub records: Vec<EpisodeRecord>,
+    /// Bytes of the file up to the end of the last whole line.
+    pub good_len: u64,
+    /// Whether a torn last line was dropped.
+    pub torn: bool,
+}
+
+/// Read the journal at `path` (no file: nothing finished). A line other
+/// than the last that does not parse is an error (the file is not a journal
+/// of this arena); a bad last line is a torn write and is dropped.
+pub fn read(path: &Path) -> Result<Read, HarnessError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Read::default()),
+        Err(e) => return Err(HarnessError::io(path, e)),
+    };
+    let mut out = Read::default();
+    let mut start = 0usize;
+    let mut line_no = 0usize;
+    while start < bytes.len() {
+        line_no += 1;
+        let end = bytes[start..].iter().position(|&b| b == b'\n');
+        let (line, next, whole) = match end {
+            Some(e) => (&bytes[start..start + e], start + e + 1, true),
+            None => (&bytes[start..], bytes.len(), false),
+        };
+        let parsed = if whole {
+            serde_json::from_slice::<Line>(line).ok()
+        } else {
+            None
+        };
+        match parsed {
+            Some(l) if l.v == VERSION => {
+                out.records.push(l.record);
+                out.good_len = next as u64;
+            }
+            _ if next >= bytes.len() => {
+                out.torn = true;
+            }
+            _ => {
+                return Err(HarnessError::Config(format!(
+                    "{}:{line_no}: not a journal line of this arena (v{VERSION}); \
+                     use --restart to start the run over",
+                    path.display()
+                )))
+            }
+        }
+        start = next;
+    }
+    Ok(out)
+}
+
+/// The reporter that appends each newly finished episode to the journal
+/// and syncs it to disk before the next event.
+pub struct JournalWriter {
+    path: PathBuf,
+    file: Option<File>,
+    keep: u64,
+}
+
+impl JournalWriter {
+    /// Appends to `dir/journal.jsonl`, after its first `keep` bytes (the
+    /// whole lines a resumed run keeps; 0 for a new run).
+    pub fn new(dir: &Path, keep: u64) -> Self {
+        JournalWriter {
+            path: dir.join(FILE),
+            file: None,
+            keep,
+        }
+    }
+}
+
+impl Reporter for JournalWriter {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        let io = |e| HarnessError::io(&self.path, e);
+        match event {
+            Event::RunPlanned { .. } => {
+                let f = OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(&self.path)
+                    .map_err(io)?;
+                // Drop a torn last line (or everything, for a new run).
+                f.set_len(self.keep).map_err(io)?;
+                f.sync_data().map_err(io)?;
+                self.file = Some(f);
+            }
+            Event::EpisodeFinished {
+                record,
+                resumed: false,
+                ..
+            } => {
+                if let Some(f) = self.file.as_mut() {
+                    let mut line = serde_json::to_string(&Line {
+                        v: VERSION,
+                        record: (*record).clone(),
+                    })
+                    .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
+                    line.push('\n');
+                    use std::io::Seek;
+                    f.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+                    f.write_all(line.as_bytes()).map_err(io)?;
+                    f.sync_data().map_err(io)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::Outcome;
+    use crate::runner::SeatRecord;
+    use crate::schedule::Episode;
+    use games::PlayerResult;
+
+    fn record(index: usize) -> EpisodeRecord {
+        EpisodeRecord {
+            episode: Episode {
+                index,
+                level: "0".into(),
+                repetition: 0,
+                seats: vec![0],
+                seed: 7,
+            },
+            steps: 3,
+            seats: vec![SeatRecord {
+                agent: 0,
+                result: PlayerResult::Win,
+                outcome: Outcome::Normal,
+                detail: String::new(),
+                score: 1.0,
+                act_ms: vec![0.5, 0.25],
+                init_ms: 1.0,
+                cpu_ms: 0.0,
+                overruns: 0,
+                expanded: Some(9),
+                leaked: 0,
+            }],
+            moves: vec!["UP".into(), "DOWN".into()],
+        }
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_cut_before_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = JournalWriter::new(dir.path(), 0);
+        let keys_cfg = crate::config::parse(
+            "game = \"bait\"\n[[agents]]\nagent = \"random\"\n",
+            &dir.path().join("c.toml"),
+        )
+        .unwrap();
+        w.report(&Event::RunPlanned {
+            cfg: &keys_cfg,
+            episodes: &[],
+            players: 1,
+        })
+        .unwrap();
+        for i in 0..3 {
+            let r = record(i);
+            w.report(&Event::EpisodeFinished {
+                record: &r,
+                rows: &[],
+                resumed: false,
+            })
+            .unwrap();
+        }
+        let path = dir.path().join(FILE);
+        let whole = std::fs::read(&path).unwrap();
+        // A torn write: half of a fourth line.
+        let mut torn = whole.clone();
+        torn.extend_from_slice(&whole[..whole.len() / 5]);
+        std::fs::write(&path, &torn).unwrap();
+        let r = read(&path).unwrap();
+        assert_eq!(r.records.len(), 3);
+        assert!(r.torn);
+        assert_eq!(r.good_len, whole.len() as u64);
+        assert_eq!(r.records[2].moves, ["UP", "DOWN"]);
+        assert_eq!(r.records[1].seats[0].result, PlayerResult::Win);
+        // Resuming cuts the torn tail and appends after the whole lines.
+        let mut w = JournalWriter::new(dir.path(), r.good_len);
+        w.report(&Event::RunPlanned {
+            cfg: &keys_cfg,
+            episodes: &[],
+            players: 1,
+        })
+        .unwrap();
+        let r4 = record(3);
+        w.report(&Event::EpisodeFinished {
+            record: &r4,
+            rows: &[],
+            resumed: false,
+        })
+        .unwrap();
+        let r = read(&path).unwrap();
+        assert!(!r.torn);
+        let idx: Vec<usize> = r.records.iter().map(|x| x.episode.index).collect();
+        assert_eq!(idx, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_bad_line_before_the_last_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE);
+        std::fs::write(&path, "garbage\n{\"v\":1}\n").unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("journal.jsonl:1: not a journal line"), "{e}");
+    }
+}

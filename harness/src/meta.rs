@@ -1,0 +1,299 @@
+//! `meta.json`: what a run was (arena version and commit, the config's
+//! fingerprint and hash, master seed, host, CPU, cores), when it ran, how it
+//! stands (`running`, `finished`, `interrupted`, `sprt-stopped`) and its
+//! counts. Written when the run is planned and again when it ends; read
+//! back to decide whether a rerun resumes, and by `arena summarize`.
+
+use crate::config::RunConfig;
+use crate::error::HarnessError;
+use crate::report::RunKeys;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::SystemTime;
+
+/// The file name in a results folder.
+pub const FILE: &str = "meta.json";
+
+/// The contents of `meta.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunMeta {
+    /// arena's version.
+    pub arena_version: String,
+    /// The git commit arena was built from (`unknown` outside a checkout).
+    pub git_commit: String,
+    /// Hash of [`RunMeta::config`] (FNV-1a 64, hex).
+    pub config_hash: String,
+    /// What decides the results of the run: game, format, levels,
+    /// repetitions, seed, step limit, time limits and agents.
+    pub config: Value,
+    /// What the tables are keyed by (for `arena summarize`).
+    pub keys: RunKeys,
+    /// Seats of the game.
+    pub players: usize,
+    /// The master seed.
+    pub seed: u64,
+    /// Host name.
+    pub host: String,
+    /// CPU model.
+    pub cpu_model: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// When the run (or its first part, when resumed) started, RFC 3339.
+    pub started: String,
+    /// When it last ended, RFC 3339 (empty while running).
+    pub ended: String,
+    /// `running`, `finished`, `interrupted` or `sprt-stopped`.
+    pub status: String,
+    /// Episodes planned.
+    pub planned: usize,
+    /// Episodes finished (in the journal).
+    pub finished: usize,
+    /// How many times the run was resumed.
+    pub resumed: u32,
+    /// Episodes replayed because of an infrastructure error (not counted
+    /// in any table), with what happened.
+    pub infrastructure_errors: Vec<String>,
+}
+
+/// Now, RFC 3339 (seconds).
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+/// The part of a config that decides its results, as JSON with a fixed
+/// key order (the run's name and concurrency are not part of it).
+pub fn fingerprint(cfg: &RunConfig) -> Value {
+    let time = |t: &crate::timing::TimeLimits| {
+        json!({
+            "act": format!("{:?}", t.act),
+            "act_hard": format!("{:?}", t.act_hard),
+            "init": format!("{:?}", t.init),
+            "init_hard": format!("{:?}", t.init_hard),
+            "clock": t.clock.as_str(),
+        })
+    };
+    json!({
+        "game": cfg.game,
+        "format": cfg.format.as_str(),
+        "levels": cfg.levels,
+        "repetitions": cfg.repetitions,
+        "seed": cfg.seed,
+        "max_steps": cfg.max_steps,
+        "time": time(&cfg.time),
+        "agents": cfg.agents.iter().map(|a| json!({
+            "label": a.label,
+            "agent": format!("{:?}", a.kind),
+            "time": time(&a.time),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// FNV-1a 64 of `text`, hex: stable across builds and platforms.
+pub fn hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// What differs between two fingerprints, one `key: old -> new` per
+/// difference (agents by index).
+pub fn differences(old: &Value, new: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let keys = [
+        "game",
+        "format",
+        "levels",
+        "repetitions",
+        "seed",
+        "max_steps",
+        "time",
+    ];
+    for k in keys {
+        if old.get(k) != new.get(k) {
+            out.push(format!(
+                "{k}: {} -> {}",
+                short(old.get(k)),
+                short(new.get(k))
+            ));
+        }
+    }
+    let empty = Vec::new();
+    let a = old
+        .get("agents")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
+    let b = new
+        .get("agents")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
+    for i in 0..a.len().max(b.len()) {
+        if a.get(i) != b.get(i) {
+            let label = |v: Option<&Value>| {
+                v.and_then(|x| x.get("label"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("(none)")
+                    .to_string()
+            };
+            out.push(format!(
+                "agents[{i}]: {} -> {} (changed)",
+                label(a.get(i)),
+                label(b.get(i))
+            ));
+        }
+    }
+    out
+}
+
+fn short(v: Option<&Value>) -> String {
+    let s = v.map(|v| v.to_string()).unwrap_or_else(|| "(none)".into());
+    if s.chars().count() > 60 {
+        format!("{}...", s.chars().take(57).collect::<String>())
+    } else {
+        s
+    }
+}
+
+impl RunMeta {
+    /// A new run's metadata.
+    pub fn new(cfg: &RunConfig, players: usize, planned: usize) -> RunMeta {
+        let config = fingerprint(cfg);
+        RunMeta {
+            arena_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: option_env!("ARENA_GIT_COMMIT")
+                .unwrap_or("unknown")
+                .to_string(),
+            config_hash: hash(&config.to_string()),
+            config,
+            keys: RunKeys::of(cfg),
+            players,
+            seed: cfg.seed,
+            host: std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_default(),
+            cpu_model: cpu_model(),
+            cores: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            started: now(),
+            ended: String::new(),
+            status: "running".into(),
+            planned,
+            finished: 0,
+            resumed: 0,
+            infrastructure_errors: Vec::new(),
+        }
+    }
+
+    /// Read `dir/meta.json` (`None` when there is none).
+    pub fn read(dir: &Path) -> Result<Option<RunMeta>, HarnessError> {
+        let path = dir.join(FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+                HarnessError::Config(format!(
+                    "{}: not a meta.json of this arena ({e}); use --restart to start the run over",
+                    path.display()
+                ))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(HarnessError::io(&path, e)),
+        }
+    }
+
+    /// Write `dir/meta.json` (whole, through a temporary file and a rename).
+    pub fn write(&self, dir: &Path) -> Result<(), HarnessError> {
+        let path = dir.join(FILE);
+        let tmp = dir.join(format!("{FILE}.tmp"));
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| HarnessError::io(&path, std::io::Error::other(e)))?;
+        std::fs::write(&tmp, text + "\n").map_err(|e| HarnessError::io(&tmp, e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| HarnessError::io(&path, e))
+    }
+}
+
+/// The reporter that keeps `meta.json` up to date: written when the run is
+/// planned (`running`) and when it ends (`finished` or `interrupted`).
+pub struct MetaWriter {
+    dir: std::path::PathBuf,
+    meta: RunMeta,
+}
+
+impl MetaWriter {
+    /// Writes `dir/meta.json`, starting from `meta`.
+    pub fn new(dir: &Path, meta: RunMeta) -> Self {
+        MetaWriter {
+            dir: dir.to_path_buf(),
+            meta,
+        }
+    }
+}
+
+impl crate::reporters::Reporter for MetaWriter {
+    fn report(&mut self, event: &crate::reporters::Event<'_>) -> Result<(), HarnessError> {
+        use crate::reporters::Event;
+        match event {
+            Event::RunPlanned { episodes, .. } => {
+                self.meta.planned = episodes.len();
+                self.meta.write(&self.dir)
+            }
+            Event::RunFinished {
+                complete,
+                rows,
+                players,
+                ..
+            } => {
+                self.meta.finished = rows.len() / (*players).max(1);
+                self.meta.ended = now();
+                if self.meta.status == "running" {
+                    self.meta.status = if *complete { "finished" } else { "interrupted" }.into();
+                }
+                self.meta.write(&self.dir)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_name_what_changed() {
+        let dir = std::path::Path::new("t.toml");
+        let a = crate::config::parse(
+            "game = \"bait\"\nseed = 1\n[[agents]]\nagent = \"random\"\n",
+            dir,
+        )
+        .unwrap();
+        let b = crate::config::parse(
+            "game = \"bait\"\nseed = 2\n[[agents]]\nagent = \"astar\"\n",
+            dir,
+        )
+        .unwrap();
+        let d = differences(&fingerprint(&a), &fingerprint(&b));
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!(d[0], "seed: 1 -> 2");
+        assert!(d[1].starts_with("agents[0]: random -> astar"), "{d:?}");
+        assert!(differences(&fingerprint(&a), &fingerprint(&a)).is_empty());
+        assert_eq!(hash("abc"), hash("abc"));
+        assert_ne!(hash("abc"), hash("abd"));
+        // FNV-1a 64 of "a" (published test vector).
+        assert_eq!(hash("a"), "af63dc4c8601ec8c");
+    }
+}

@@ -1,0 +1,182 @@
+//! What a results folder holds before a run: nothing (a new run), the
+//! journal of the same config (the run continues), or something else (the
+//! run refuses, unless told to start over). A results folder is never
+//! silently mixed: see [`prepare`].
+
+use crate::config::RunConfig;
+use crate::error::HarnessError;
+use crate::journal;
+use crate::meta::{self, RunMeta};
+use crate::runner::EpisodeRecord;
+use crate::schedule::Episode;
+use std::path::Path;
+
+/// How a run treats an existing results folder (flags `--resume`,
+/// `--restart`; neither: [`Resume::Auto`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Resume {
+    /// Continue the run of the same config if there is one; start a new
+    /// run in an empty or missing folder; refuse anything else.
+    #[default]
+    Auto,
+    /// Continue; refuse when there is nothing to continue.
+    Require,
+    /// Clear what an earlier run wrote and start over.
+    Restart,
+}
+
+/// Where a run starts from.
+#[derive(Debug)]
+pub struct Start {
+    /// Episodes already finished, from the journal (each once).
+    pub done: Vec<EpisodeRecord>,
+    /// Bytes of the journal to keep (its whole lines).
+    pub keep: u64,
+    /// The run's metadata (a new run's, or the continued run's).
+    pub meta: RunMeta,
+}
+
+/// The files an arena run writes into its folder (what `--restart` clears).
+pub const RUN_FILES: &[&str] = &[
+    "episodes.csv",
+    "summary.csv",
+    "crosstable.csv",
+    "ratings.csv",
+    "moves.jsonl",
+    "config.toml",
+    "report.html",
+    "replays.jsonl.gz",
+    journal::FILE,
+    meta::FILE,
+];
+
+/// Decide how the run of `cfg` into `dir` starts, given `how`; the plan is
+/// `episodes` (journaled episodes must be in it, unchanged).
+pub fn prepare(
+    cfg: &RunConfig,
+    dir: &Path,
+    players: usize,
+    episodes: &[Episode],
+    how: Resume,
+) -> Result<Start, HarnessError> {
+    if how == Resume::Restart {
+        clear(dir)?;
+    }
+    let fresh = RunMeta::new(cfg, players, episodes.len());
+    let Some(mut old) = RunMeta::read(dir)? else {
+        if how == Resume::Require {
+            return Err(HarnessError::Config(format!(
+                "--resume: {} holds no run to continue (no {})",
+                dir.display(),
+                meta::FILE
+            )));
+        }
+        if has_entries(dir) {
+            return Err(HarnessError::Config(format!(
+                "{} already holds files, but no run of arena ({} is missing): \
+                 use --out for another folder, or --restart to clear the files arena writes",
+                dir.display(),
+                meta::FILE
+            )));
+        }
+        return Ok(Start {
+            done: Vec::new(),
+            keep: 0,
+            meta: fresh,
+        });
+    };
+    if old.config_hash != fresh.config_hash {
+        let changes = meta::differences(&old.config, &fresh.config);
+        return Err(HarnessError::Config(format!(
+            "{} holds a run of a different config ({}); use --restart to start over, \
+             or --out for another folder",
+            dir.display(),
+            if changes.is_empty() {
+                "the config changed".to_string()
+            } else {
+                changes.join("; ")
+            }
+        )));
+    }
+    let read = journal::read(&dir.join(journal::FILE))?;
+    let mut seen = vec![false; episodes.len()];
+    let mut done = Vec::new();
+    for rec in read.records {
+        let i = rec.episode.index;
+        match episodes.get(i) {
+            Some(planned) if *planned == rec.episode => {
+                if !std::mem::replace(&mut seen[i], true) {
+                    done.push(rec);
+                }
+            }
+            _ => {
+                return Err(HarnessError::Config(format!(
+                    "{}: episode {i} does not match the plan of this config; \
+                     use --restart to start over",
+                    dir.join(journal::FILE).display()
+                )))
+            }
+        }
+    }
+    old.resumed += 1;
+    old.status = "running".into();
+    old.ended.clear();
+    old.finished = done.len();
+    // The host may have changed between the parts of a run.
+    old.host = fresh.host;
+    old.cpu_model = fresh.cpu_model;
+    old.cores = fresh.cores;
+    old.arena_version = fresh.arena_version;
+    old.git_commit = fresh.git_commit;
+    Ok(Start {
+        done,
+        keep: read.good_len,
+        meta: old,
+    })
+}
+
+fn has_entries(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some())
+}
+
+/// Remove what an arena run wrote into `dir` (its files and `logs/`), and
+/// nothing else; refuse a folder that holds none of them.
+pub fn clear(dir: &Path) -> Result<(), HarnessError> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    let ours = |name: &str| RUN_FILES.contains(&name) || name == "logs" || name.ends_with(".tmp");
+    let entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| HarnessError::io(dir, e))?
+        .filter_map(|e| e.ok())
+        .collect();
+    if !entries.is_empty()
+        && !entries.iter().any(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n == meta::FILE || n == "episodes.csv")
+        })
+    {
+        return Err(HarnessError::Config(format!(
+            "--restart: {} does not look like an arena results folder (no {} or episodes.csv); \
+             not clearing it",
+            dir.display(),
+            meta::FILE
+        )));
+    }
+    for e in entries {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !ours(name) {
+            continue;
+        }
+        let p = e.path();
+        let r = if p.is_dir() {
+            std::fs::remove_dir_all(&p)
+        } else {
+            std::fs::remove_file(&p)
+        };
+        r.map_err(|err| HarnessError::io(&p, err))?;
+    }
+    Ok(())
+}
