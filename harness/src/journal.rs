@@ -160,6 +160,7 @@ mod tests {
                 repetition: 0,
                 seats: vec![0],
                 seed: 7,
+                pair: None,
             },
             steps: 3,
             seats: vec![SeatRecord {
@@ -172,6 +173,7 @@ mod tests {
                 init_ms: 1.0,
                 cpu_ms: 0.0,
                 overruns: 0,
+                init_overrun: false,
                 expanded: Some(9),
                 leaked: 0,
             }],

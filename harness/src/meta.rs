@@ -71,11 +71,14 @@ pub fn fingerprint(cfg: &RunConfig) -> Value {
             "init": format!("{:?}", t.init),
             "init_hard": format!("{:?}", t.init_hard),
             "clock": t.clock.as_str(),
+            "on_overrun": t.on_overrun.as_str(),
         })
     };
     json!({
         "game": cfg.game,
-        "format": cfg.format.as_str(),
+        "format": format!("{:?}", cfg.format),
+        "pairs": cfg.pairs,
+        "openings": cfg.openings.as_ref().map(|o| json!({"order": o.order.as_str(), "specs": o.specs})),
         "levels": cfg.levels,
         "repetitions": cfg.repetitions,
         "seed": cfg.seed,

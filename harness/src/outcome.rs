@@ -30,11 +30,13 @@ pub enum Outcome {
     MemoryLimit,
     /// Could not be started.
     SpawnFailed,
+    /// An act past the soft budget under `on_overrun = "loss"`: lost on time.
+    TimeForfeit,
 }
 
 impl Outcome {
     /// Every outcome, for tables and tests.
-    pub const ALL: [Outcome; 9] = [
+    pub const ALL: [Outcome; 10] = [
         Outcome::Normal,
         Outcome::Disqualified,
         Outcome::Timeout,
@@ -44,6 +46,7 @@ impl Outcome {
         Outcome::OutputLimit,
         Outcome::MemoryLimit,
         Outcome::SpawnFailed,
+        Outcome::TimeForfeit,
     ];
 
     /// The label used in CSV files.
@@ -58,6 +61,7 @@ impl Outcome {
             Outcome::OutputLimit => "output-limit",
             Outcome::MemoryLimit => "memory-limit",
             Outcome::SpawnFailed => "spawn-failed",
+            Outcome::TimeForfeit => "time-forfeit",
         }
     }
 
@@ -93,7 +97,7 @@ mod tests {
         let labels: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
         assert_eq!(
             labels.join(" "),
-            "normal disqualified timeout crash illegal-move bad-output output-limit memory-limit spawn-failed"
+            "normal disqualified timeout crash illegal-move bad-output output-limit memory-limit spawn-failed time-forfeit"
         );
         for o in Outcome::ALL {
             assert_eq!(o.as_str().parse::<Outcome>().unwrap(), o);

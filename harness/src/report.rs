@@ -88,6 +88,8 @@ pub struct EpisodeRow {
     pub detail: String,
     /// Processes the agent left behind after the game (killed by arena).
     pub leaked: u32,
+    /// 1 if init was past its soft budget (within its hard limit).
+    pub init_overrun: u32,
 }
 
 /// The `p`-th percentile (0–100) of `xs` by nearest rank; 0 for no data.
@@ -156,6 +158,7 @@ pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
                 expanded: s.expanded,
                 detail: s.detail.clone(),
                 leaked: s.leaked,
+                init_overrun: s.init_overrun as u32,
             }
         })
         .collect()
@@ -190,12 +193,23 @@ pub struct SummaryRow {
     pub mean_act_ms: f64,
     /// Longest act, ms.
     pub max_act_ms: f64,
-    /// Total overruns of the soft budget.
+    /// Acts past the soft budget (within the hard limit).
     pub overruns: u64,
-    /// Episodes ended by disqualification (hard limit).
+    /// Inits past their soft budget (within the hard limit).
+    pub init_overruns: u64,
+    /// Episodes lost on time: disqualified (hard limit), timeout (no
+    /// answer), or time-forfeit (`on_overrun = "loss"`).
     pub disqualifications: usize,
-    /// Episodes ended by any other failure (crash, illegal move, ...).
+    /// Episodes ended by a crash (or the memory limit).
+    pub crashes: usize,
+    /// Episodes ended by an illegal move.
+    pub illegal_moves: usize,
+    /// Episodes ended by bad output (unreadable answers, output limits).
+    pub bad_output: usize,
+    /// Episodes ended by any other failure (the agent could not start).
     pub other_failures: usize,
+    /// Processes the agent left behind, over all episodes (killed by arena).
+    pub leaked: u64,
     /// Mean nodes expanded, where reported.
     pub mean_expanded: Option<f64>,
 }
@@ -257,6 +271,11 @@ fn summarize(agent: &str, level: &str, rows: &[&EpisodeRow]) -> SummaryRow {
         .iter()
         .filter_map(|r| r.expanded.map(|e| e as f64))
         .collect();
+    let count = |outcomes: &[Outcome]| {
+        rows.iter()
+            .filter(|r| outcomes.iter().any(|o| r.outcome == o.as_str()))
+            .count()
+    };
     SummaryRow {
         agent: agent.to_string(),
         level: level.to_string(),
@@ -272,21 +291,17 @@ fn summarize(agent: &str, level: &str, rows: &[&EpisodeRow]) -> SummaryRow {
         mean_act_ms: round3(if acts > 0.0 { act_time / acts } else { 0.0 }),
         max_act_ms: rows.iter().map(|r| r.max_act_ms).fold(0.0, f64::max),
         overruns: rows.iter().map(|r| r.overruns as u64).sum(),
-        disqualifications: rows
-            .iter()
-            .filter(|r| {
-                r.outcome == Outcome::Disqualified.as_str()
-                    || r.outcome == Outcome::Timeout.as_str()
-            })
-            .count(),
-        other_failures: rows
-            .iter()
-            .filter(|r| {
-                r.outcome != Outcome::Normal.as_str()
-                    && r.outcome != Outcome::Disqualified.as_str()
-                    && r.outcome != Outcome::Timeout.as_str()
-            })
-            .count(),
+        init_overruns: rows.iter().map(|r| r.init_overrun as u64).sum(),
+        disqualifications: count(&[
+            Outcome::Disqualified,
+            Outcome::Timeout,
+            Outcome::TimeForfeit,
+        ]),
+        crashes: count(&[Outcome::Crash, Outcome::MemoryLimit]),
+        illegal_moves: count(&[Outcome::IllegalMove]),
+        bad_output: count(&[Outcome::BadOutput, Outcome::OutputLimit]),
+        other_failures: count(&[Outcome::SpawnFailed]),
+        leaked: rows.iter().map(|r| r.leaked as u64).sum(),
         mean_expanded: if expanded.is_empty() {
             None
         } else {
@@ -334,6 +349,17 @@ pub struct CrossRow {
     pub win_rate_lo: f64,
     /// Upper end of the 95% Wilson interval of the win rate.
     pub win_rate_hi: f64,
+    /// Wins, draws, losses in seat 0 (Xiangqi: Red; moves first).
+    pub first_wdl: String,
+    /// Wins, draws, losses in seat 1 (Xiangqi: Black).
+    pub second_wdl: String,
+}
+
+/// `W-D-L` of `games` (a cross-table cell).
+fn wdl(games: &[&EpisodeRow]) -> String {
+    let w = games.iter().filter(|r| r.result == "win").count();
+    let d = games.iter().filter(|r| r.result == "draw").count();
+    format!("{w}-{d}-{}", games.len() - w - d)
 }
 
 /// Cross-table rows for every ordered pair of agents that met.
@@ -366,6 +392,16 @@ pub fn crosstable(keys: &RunKeys, rows: &[EpisodeRow]) -> Vec<CrossRow> {
                 win_rate: round3(wins as f64 / n as f64),
                 win_rate_lo: round3(lo),
                 win_rate_hi: round3(hi),
+                first_wdl: wdl(&games
+                    .iter()
+                    .copied()
+                    .filter(|r| r.seat == 0)
+                    .collect::<Vec<_>>()),
+                second_wdl: wdl(&games
+                    .iter()
+                    .copied()
+                    .filter(|r| r.seat == 1)
+                    .collect::<Vec<_>>()),
             });
         }
     }
@@ -400,8 +436,14 @@ pub fn summary_table(rows: &[SummaryRow], per_level: bool) -> String {
         "max act ms",
         "overruns",
         "DQ",
+        "crash",
+        "illegal",
         "fail",
     ];
+    let with_leaked = rows.iter().any(|r| r.leaked > 0);
+    if with_leaked {
+        header.push("leaked");
+    }
     if with_expanded {
         header.push("mean expanded");
     }
@@ -419,10 +461,19 @@ pub fn summary_table(rows: &[SummaryRow], per_level: bool) -> String {
             format!("{:.1}", r.mean_steps),
             format!("{:.2}", r.mean_act_ms),
             format!("{:.2}", r.max_act_ms),
-            r.overruns.to_string(),
+            if r.init_overruns > 0 {
+                format!("{}+{} init", r.overruns, r.init_overruns)
+            } else {
+                r.overruns.to_string()
+            },
             r.disqualifications.to_string(),
-            r.other_failures.to_string(),
+            r.crashes.to_string(),
+            r.illegal_moves.to_string(),
+            (r.bad_output + r.other_failures).to_string(),
         ];
+        if with_leaked {
+            line.push(r.leaked.to_string());
+        }
         if with_expanded {
             line.push(
                 r.mean_expanded
@@ -446,6 +497,8 @@ pub fn crosstable_table(rows: &[CrossRow]) -> String {
         "L",
         "points",
         "win rate (95% CI)",
+        "as first W-D-L",
+        "as second W-D-L",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -463,6 +516,8 @@ pub fn crosstable_table(rows: &[CrossRow]) -> String {
                 "{:.2} ({:.2}-{:.2})",
                 r.win_rate, r.win_rate_lo, r.win_rate_hi
             ),
+            r.first_wdl.clone(),
+            r.second_wdl.clone(),
         ]);
     }
     align(&lines)

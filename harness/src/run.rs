@@ -171,6 +171,8 @@ pub fn run_with(
     let players = game.players(&cfg.levels[0], cfg.seed)?;
     let episodes = cfg.format.schedule().plan(PlanInput {
         levels: &cfg.levels,
+        openings: cfg.openings.as_ref(),
+        pairs: cfg.pairs,
         agents: cfg.agents.len(),
         players,
         repetitions: cfg.repetitions,

@@ -25,7 +25,7 @@ use crate::games::arena_game::{build_agent, ArenaGame, ExternalCtx};
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
 pub use crate::schedule::{agent_seed, episode_seed, Episode};
-use crate::timing::{ms, Clock, TimeLimits};
+use crate::timing::{ms, Clock, OnOverrun, TimeLimits};
 use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -54,8 +54,11 @@ pub struct SeatRecord {
     pub init_ms: f64,
     /// CPU time of the agent's thread over init and all acts, in ms (where measured).
     pub cpu_ms: f64,
-    /// Acts (and init) past the soft budget but within the hard limit.
+    /// Acts past the soft budget but within the hard limit.
     pub overruns: u32,
+    /// Whether init was past its soft budget (within its hard limit).
+    #[serde(default)]
+    pub init_overrun: bool,
     /// Nodes expanded, if the agent reports them.
     pub expanded: Option<u64>,
     /// Processes of the agent found alive after the game and killed
@@ -236,6 +239,7 @@ pub fn play_episode<G: ArenaGame>(
             init_ms: 0.0,
             cpu_ms: 0.0,
             overruns: 0,
+            init_overrun: false,
             expanded: None,
             leaked: 0,
         })
@@ -270,7 +274,7 @@ pub fn play_episode<G: ArenaGame>(
                 &mut seats[s],
             );
             seats[s].init_ms = t;
-            seats[s].overruns += over as u32;
+            seats[s].init_overrun = over;
             if let Err(f) = r {
                 failed[s] = Some(f);
             }
@@ -309,7 +313,19 @@ pub fn play_episode<G: ArenaGame>(
                 Err(f) => failed[s] = Some(f),
                 Ok(a) => {
                     let a = a.unwrap_or_else(|| state.fallback_action(s));
-                    if over {
+                    if over && specs[s].time.on_overrun == OnOverrun::Loss {
+                        seats[s].overruns += 1;
+                        failed[s] = Some(Failure {
+                            outcome: Outcome::TimeForfeit,
+                            detail: format!(
+                                "tick {}: act took {t:.1} ms ({}), past the soft budget of {:.1} ms \
+                                 (on_overrun = \"loss\")",
+                                state.tick(),
+                                specs[s].time.clock.as_str(),
+                                ms(specs[s].time.act)
+                            ),
+                        });
+                    } else if over {
                         seats[s].overruns += 1;
                     } else if !state.is_legal(s, a) {
                         failed[s] = Some(Failure {

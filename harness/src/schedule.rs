@@ -20,8 +20,13 @@ pub struct Episode {
     pub repetition: u32,
     /// `seats[s]` = index into the config's agents of the agent in seat `s`.
     pub seats: Vec<usize>,
-    /// The episode's seed.
+    /// The episode's seed (the level's, e.g. Snake's map, and the agents'
+    /// derive from it): the two games of a pair share it.
     pub seed: u64,
+    /// The pair this game belongs to (the same start played with the seats
+    /// swapped), for paired two-player formats.
+    #[serde(default)]
+    pub pair: Option<usize>,
 }
 
 /// The seed of episode `index` under master seed `master`: independent of
@@ -39,11 +44,78 @@ pub fn agent_seed(episode_seed: u64, seat: usize) -> u64 {
     rng.next_u64()
 }
 
+/// The order in which openings are used (config key `order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Round `r` plays opening `r` (modulo their number), file order.
+    #[default]
+    Sequential,
+    /// As `Sequential`, over the openings shuffled by the master seed.
+    Random,
+}
+
+impl Order {
+    /// Parse a config value.
+    pub fn parse(s: &str) -> Option<Order> {
+        match s {
+            "sequential" => Some(Order::Sequential),
+            "random" => Some(Order::Random),
+            _ => None,
+        }
+    }
+
+    /// The name in configs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Sequential => "sequential",
+            Order::Random => "random",
+        }
+    }
+}
+
+/// Openings: start positions (level specs) used one per round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Openings {
+    /// The level specs, in file order.
+    pub specs: Vec<String>,
+    /// How they are used.
+    pub order: Order,
+    /// Where they came from (for messages).
+    pub source: String,
+}
+
+impl Openings {
+    /// The opening of round `round` under master seed `seed`.
+    pub fn pick(&self, round: u32, seed: u64) -> &str {
+        let n = self.specs.len().max(1);
+        let i = round as usize % n;
+        match self.order {
+            Order::Sequential => &self.specs[i],
+            Order::Random => {
+                // Fisher-Yates over the indices, seeded by the master seed.
+                let mut idx: Vec<usize> = (0..n).collect();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(u64::MAX);
+                for k in (1..n).rev() {
+                    let j = (rng.next_u64() % (k as u64 + 1)) as usize;
+                    idx.swap(k, j);
+                }
+                &self.specs[idx[i]]
+            }
+        }
+    }
+}
+
 /// What a schedule plans from.
 #[derive(Clone, Copy, Debug)]
 pub struct PlanInput<'a> {
-    /// Level specs, in config order.
+    /// Level specs, in config order (unused when there are openings).
     pub levels: &'a [String],
+    /// Openings, one per round (replace `levels`).
+    pub openings: Option<&'a Openings>,
+    /// Whether the two games of an encounter form a pair (the same start
+    /// and seed, seats swapped).
+    pub pairs: bool,
     /// Number of agents in the config.
     pub agents: usize,
     /// Number of seats of the game.
@@ -56,31 +128,59 @@ pub struct PlanInput<'a> {
 
 /// A tournament format: the lineups it plays.
 pub trait Schedule {
-    /// The lineups (agent index per seat) played on every level and repetition.
+    /// The lineups (agent index per seat) played on every level and
+    /// repetition. Two-player schedules list each encounter's two seatings
+    /// one after the other (`[a, b]`, then `[b, a]`): with pairs on, those
+    /// two games are a pair.
     fn lineups(&self, agents: usize, players: usize) -> Vec<Vec<usize>>;
 
-    /// The episodes: for every level, every repetition, every lineup; the
-    /// index in this order gives the seed.
+    /// The episodes: for every level (or, with openings, every round's
+    /// opening), every repetition, every lineup. Unpaired, an episode's
+    /// seed derives from its index in this order; paired, from the pair's
+    /// index, the same for both games.
     fn plan(&self, input: PlanInput<'_>) -> Vec<Episode> {
         let lineups = self.lineups(input.agents, input.players);
+        let paired = input.pairs && input.players == 2 && lineups.len() % 2 == 0;
+        let rounds: Vec<(String, u32)> = match input.openings {
+            Some(op) => (0..input.repetitions)
+                .map(|r| (op.pick(r, input.seed).to_string(), r))
+                .collect(),
+            None => input
+                .levels
+                .iter()
+                .flat_map(|l| (0..input.repetitions).map(move |r| (l.clone(), r)))
+                .collect(),
+        };
         let mut out = Vec::new();
-        for level in input.levels {
-            for rep in 0..input.repetitions {
-                for seats in &lineups {
-                    let index = out.len();
-                    out.push(Episode {
-                        index,
-                        level: level.clone(),
-                        repetition: rep,
-                        seats: seats.clone(),
-                        seed: episode_seed(input.seed, index as u64),
-                    });
-                }
+        let mut pairs = 0usize;
+        for (level, rep) in rounds {
+            for (k, seats) in lineups.iter().enumerate() {
+                let index = out.len();
+                let (seed, pair) = if paired {
+                    if k % 2 == 0 {
+                        pairs += 1;
+                    }
+                    let p = pairs - 1;
+                    (episode_seed(input.seed, PAIR_STREAM | p as u64), Some(p))
+                } else {
+                    (episode_seed(input.seed, index as u64), None)
+                };
+                out.push(Episode {
+                    index,
+                    level: level.clone(),
+                    repetition: rep,
+                    seats: seats.clone(),
+                    seed,
+                    pair,
+                });
             }
         }
         out
     }
 }
+
+/// The seed stream of pairs (apart from the per-episode streams).
+const PAIR_STREAM: u64 = 1 << 63;
 
 /// One-player benchmark: every agent alone on every level.
 pub struct Benchmark;
@@ -107,6 +207,29 @@ impl Schedule for RoundRobin {
     }
 }
 
+/// Gauntlet: the first `seeds` agents (e.g. a student's) each meet every
+/// other agent, in both seatings; the others do not meet each other.
+pub struct Gauntlet {
+    /// How many agents run the gauntlet.
+    pub seeds: usize,
+}
+
+impl Schedule for Gauntlet {
+    fn lineups(&self, agents: usize, _players: usize) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for s in 0..self.seeds.min(agents) {
+            for o in 0..agents {
+                if o == s || (o < self.seeds && o < s) {
+                    continue; // seeds meet each other once
+                }
+                out.push(vec![s, o]);
+                out.push(vec![o, s]);
+            }
+        }
+        out
+    }
+}
+
 /// The config key `format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
@@ -117,25 +240,37 @@ pub enum Format {
     /// `"round-robin"`: two-player games, every pair in both seatings
     /// (default for two-player games).
     RoundRobin,
+    /// `"gauntlet"`: the first `gauntlet_seeds` agents against all others.
+    Gauntlet {
+        /// Config key `gauntlet_seeds` (default 1).
+        seeds: usize,
+    },
 }
 
 impl Format {
     /// The accepted values, for error messages.
-    pub const NAMES: &'static str = "\"benchmark\" (one-player games) or \"round-robin\"";
+    pub const NAMES: &'static str =
+        "\"benchmark\" (one-player games), \"round-robin\" or \"gauntlet\"";
 
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Benchmark => "benchmark",
             Format::RoundRobin => "round-robin",
+            Format::Gauntlet { .. } => "gauntlet",
         }
     }
 
-    /// Parse a config value.
+    /// Parse a config value (a gauntlet with one seed; see
+    /// [`Format::Gauntlet`]).
     pub fn parse(s: &str) -> Option<Format> {
-        [Format::Benchmark, Format::RoundRobin]
-            .into_iter()
-            .find(|f| f.as_str() == s)
+        [
+            Format::Benchmark,
+            Format::RoundRobin,
+            Format::Gauntlet { seeds: 1 },
+        ]
+        .into_iter()
+        .find(|f| f.as_str() == s)
     }
 
     /// The format a config without `format` plays.
@@ -147,9 +282,25 @@ impl Format {
         }
     }
 
-    /// Whether the format fits a game of `players` seats (a sentence if not).
-    pub fn check(self, players: usize) -> Result<(), String> {
+    /// Whether the format fits a game of `players` seats and `agents`
+    /// agents (a sentence if not).
+    pub fn check(self, players: usize, agents: usize) -> Result<(), String> {
         match (self, players) {
+            (Format::Gauntlet { seeds }, 2..) => {
+                if seeds == 0 || seeds >= agents {
+                    Err(format!(
+                        "a gauntlet needs 1 to {} gauntlet_seeds (the agents that meet all \
+                         others) and at least one other agent; this config has {agents} agent(s) \
+                         and gauntlet_seeds = {seeds}",
+                        agents.saturating_sub(1).max(1)
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (Format::Gauntlet { .. }, _) => {
+                Err("a gauntlet needs a game of two or more players (use \"benchmark\")".into())
+            }
             (Format::Benchmark, 1) | (Format::RoundRobin, 2..) => Ok(()),
             (Format::Benchmark, _) => Err(format!(
                 "a benchmark plays one-player games; this game has {players} players (use \"round-robin\")"
@@ -165,6 +316,7 @@ impl Format {
         match self {
             Format::Benchmark => Box::new(Benchmark),
             Format::RoundRobin => Box::new(RoundRobin),
+            Format::Gauntlet { seeds } => Box::new(Gauntlet { seeds }),
         }
     }
 }
@@ -176,6 +328,8 @@ mod tests {
     fn input(levels: &[String], agents: usize, players: usize) -> PlanInput<'_> {
         PlanInput {
             levels,
+            openings: None,
+            pairs: false,
             agents,
             players,
             repetitions: 2,
@@ -222,11 +376,73 @@ mod tests {
 
     #[test]
     fn formats_check_the_number_of_players() {
-        assert!(Format::Benchmark.check(1).is_ok());
-        assert!(Format::Benchmark.check(2).is_err());
-        assert!(Format::RoundRobin.check(1).is_err());
+        assert!(Format::Benchmark.check(1, 3).is_ok());
+        assert!(Format::Benchmark.check(2, 3).is_err());
+        assert!(Format::RoundRobin.check(1, 3).is_err());
+        assert!(Format::Gauntlet { seeds: 1 }.check(2, 3).is_ok());
+        let e = Format::Gauntlet { seeds: 1 }.check(2, 1).unwrap_err();
+        assert!(e.contains("this config has 1 agent(s)"), "{e}");
+        assert!(Format::Gauntlet { seeds: 3 }.check(2, 3).is_err());
         assert_eq!(Format::default_for(2), Format::RoundRobin);
         assert_eq!(Format::parse("round-robin"), Some(Format::RoundRobin));
         assert_eq!(Format::parse("swiss"), None);
+    }
+
+    #[test]
+    fn a_gauntlet_pits_its_seeds_against_everyone_else() {
+        let l = Gauntlet { seeds: 1 }.lineups(4, 2);
+        assert_eq!(
+            l,
+            [[0, 1], [1, 0], [0, 2], [2, 0], [0, 3], [3, 0]].map(|s| s.to_vec())
+        );
+        let l = Gauntlet { seeds: 2 }.lineups(3, 2);
+        // Seeds 0 and 1 meet once (as a pair), and each meets agent 2.
+        assert_eq!(
+            l,
+            [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]].map(|s| s.to_vec())
+        );
+    }
+
+    #[test]
+    fn paired_games_share_their_start_and_seed_and_swap_seats() {
+        let levels = vec!["map".to_string()];
+        let mut i = input(&levels, 3, 2);
+        i.pairs = true;
+        let plan = RoundRobin.plan(i);
+        assert_eq!(plan.len(), 12);
+        for two in plan.chunks(2) {
+            assert_eq!(two[0].seed, two[1].seed);
+            assert_eq!(two[0].pair, two[1].pair);
+            assert_eq!(two[0].level, two[1].level);
+            assert_eq!(two[0].seats, [two[1].seats[1], two[1].seats[0]]);
+        }
+        assert_ne!(plan[0].seed, plan[2].seed);
+        assert_eq!(plan[11].pair, Some(5));
+        // The same plan whatever the concurrency: a pure function of the input.
+        assert_eq!(plan, RoundRobin.plan(i));
+    }
+
+    #[test]
+    fn openings_give_each_round_its_start() {
+        let op = Openings {
+            specs: vec!["a".into(), "b".into(), "c".into()],
+            order: Order::Sequential,
+            source: "book".into(),
+        };
+        let mut i = input(&[], 2, 2);
+        i.openings = Some(&op);
+        i.repetitions = 4;
+        i.pairs = true;
+        let plan = RoundRobin.plan(i);
+        let levels: Vec<&str> = plan.iter().map(|e| e.level.as_str()).collect();
+        assert_eq!(levels, ["a", "a", "b", "b", "c", "c", "a", "a"]);
+        let random = Openings {
+            order: Order::Random,
+            ..op.clone()
+        };
+        let mut picked: Vec<&str> = (0..3).map(|r| random.pick(r, 5)).collect();
+        picked.sort();
+        assert_eq!(picked, ["a", "b", "c"], "a permutation");
+        assert_eq!(random.pick(1, 5), random.pick(1, 5));
     }
 }

@@ -93,6 +93,30 @@ pub struct TimeLimits {
     pub init_hard: Duration,
     /// The clock that judges.
     pub clock: Clock,
+    /// What an act past the soft budget (within the hard limit) costs.
+    pub on_overrun: OnOverrun,
+}
+
+/// What an act past its soft budget (but within the hard limit) costs
+/// (config key `on_overrun` in `[time]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OnOverrun {
+    /// GVGAI's rule: the game's fallback action is played instead, and an
+    /// overrun is counted (default).
+    #[default]
+    Fallback,
+    /// The engine-match rule: the agent loses on time (`time-forfeit`).
+    Loss,
+}
+
+impl OnOverrun {
+    /// The name in configs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnOverrun::Fallback => "fallback",
+            OnOverrun::Loss => "loss",
+        }
+    }
 }
 
 impl Default for TimeLimits {
@@ -103,6 +127,7 @@ impl Default for TimeLimits {
             init: Duration::from_secs(1),
             init_hard: Duration::from_millis(1250),
             clock: Clock::Wall,
+            on_overrun: OnOverrun::Fallback,
         }
     }
 }

@@ -425,6 +425,7 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
             repetition: 0,
             seats,
             seed: 1,
+            pair: None,
         };
         let rec = play_episode::<Snake>(&factory, &ep).unwrap();
         let me = &rec.seats[seat];
@@ -590,6 +591,7 @@ fn a_seat_is_not_charged_for_the_seat_read_before_it() {
                         repetition: 0,
                         seats: vec![0, k],
                         seed: 1,
+                        pair: None,
                     };
                     play_episode::<Snake>(factory, &ep).unwrap()
                 })

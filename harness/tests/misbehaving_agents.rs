@@ -166,7 +166,8 @@ fn misbehaving_agents_get_their_expected_outcomes() {
         .iter()
         .find(|s| s.agent == "panics" && s.level == "all")
         .unwrap();
-    assert_eq!(s.other_failures, 2);
+    assert_eq!(s.crashes, 2);
+    assert_eq!(s.other_failures, 0);
 }
 
 #[test]

@@ -5,8 +5,8 @@ use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox};
 use crate::games::GameEntry;
-use crate::schedule::Format;
-use crate::timing::{Clock, TimeLimits};
+use crate::schedule::{Format, Openings, Order};
+use crate::timing::{Clock, OnOverrun, TimeLimits};
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
@@ -217,6 +217,18 @@ fn apply_time(
             }
         };
     }
+    if let Some(o) = &raw.on_overrun {
+        t.on_overrun = match o.as_str() {
+            "fallback" => OnOverrun::Fallback,
+            "loss" => OnOverrun::Loss,
+            other => {
+                return Err(cfg_err(
+                    path,
+                    format!("{key}.on_overrun = \"{other}\": expected \"fallback\" or \"loss\""),
+                ))
+            }
+        };
+    }
     if t.act.is_zero() {
         return Err(cfg_err(path, format!("{key}.act must be more than 0 ms")));
     }
@@ -299,6 +311,56 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                 format!("format = \"{}\": expected {}", f.get_ref(), Format::NAMES),
             )
         })?),
+    };
+    let format = match (format, &raw.gauntlet_seeds) {
+        (Some(Format::Gauntlet { .. }), Some(n)) => {
+            let seeds = usize::try_from(*n.get_ref())
+                .ok()
+                .filter(|&k| k >= 1)
+                .ok_or_else(|| {
+                    src.err_at(
+                        n.span().start,
+                        format!("gauntlet_seeds = {}: expected 1 or more", n.get_ref()),
+                    )
+                })?;
+            Some(Format::Gauntlet { seeds })
+        }
+        (_, Some(n)) => {
+            return Err(src.err_at(
+                n.span().start,
+                "gauntlet_seeds: only with format = \"gauntlet\"",
+            ))
+        }
+        (f, None) => f,
+    };
+    let order = match &raw.order {
+        None => Order::default(),
+        Some(o) => Order::parse(o.get_ref()).ok_or_else(|| {
+            src.err_at(
+                o.span().start,
+                format!(
+                    "order = \"{}\": expected \"sequential\" or \"random\"",
+                    o.get_ref()
+                ),
+            )
+        })?,
+    };
+    let openings = match &raw.openings {
+        None => {
+            if let Some(o) = &raw.order {
+                return Err(src.err_at(o.span().start, "order: only with `openings`"));
+            }
+            None
+        }
+        Some(file) => {
+            if raw.levels.is_some() {
+                return Err(src.err_at(
+                    file.span().start,
+                    "openings: give either `levels` or `openings` (one start per round), not both",
+                ));
+            }
+            Some(read_openings(game, &base_dir.join(file.get_ref()), order)?)
+        }
     };
     let name = raw.name.clone().unwrap_or_else(|| {
         path.file_stem()
@@ -487,7 +549,12 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         name,
         game: game.name(),
         format: format.unwrap_or_default(),
-        levels: levels.unwrap_or_default(),
+        pairs: raw.pairs.unwrap_or(true),
+        levels: match &openings {
+            Some(op) => op.specs.clone(),
+            None => levels.unwrap_or_default(),
+        },
+        openings,
         repetitions,
         seed: raw.seed.unwrap_or(0),
         concurrency,
@@ -530,7 +597,7 @@ fn validate(
         cfg.format = Format::default_for(players);
     }
     cfg.format
-        .check(players)
+        .check(players, cfg.agents.len())
         .map_err(|e| cfg_err(path, format!("format = \"{}\": {e}", cfg.format.as_str())))?;
     if cfg.concurrency == 0 {
         cfg.concurrency = default_concurrency(players);
@@ -542,6 +609,45 @@ fn validate(
         }
     }
     Ok(cfg)
+}
+
+/// Read an openings file: one level spec of `game` per line (Xiangqi: a
+/// FEN), blank lines and `#` comments skipped; each must load (errors name
+/// the file and line).
+fn read_openings(
+    game: &dyn GameEntry,
+    path: &Path,
+    order: Order,
+) -> Result<Openings, HarnessError> {
+    let text = crate::error::read_text(path)?;
+    let mut specs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        game.check_level(t, 0).map_err(|e| {
+            HarnessError::Config(format!(
+                "{}:{}: not a {} start: {e}",
+                path.display(),
+                i + 1,
+                game.name()
+            ))
+        })?;
+        specs.push(t.to_string());
+    }
+    if specs.is_empty() {
+        return Err(HarnessError::Config(format!(
+            "{}: the openings file holds no opening (one {} start per line)",
+            path.display(),
+            game.name()
+        )));
+    }
+    Ok(Openings {
+        specs,
+        order,
+        source: path.display().to_string(),
+    })
 }
 
 /// The default concurrency: one core per thinking agent, `cores / players`,

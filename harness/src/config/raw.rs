@@ -13,6 +13,10 @@ pub(super) struct RawConfig {
     pub(super) name: Option<String>,
     pub(super) game: toml::Spanned<String>,
     pub(super) format: Option<toml::Spanned<String>>,
+    pub(super) gauntlet_seeds: Option<toml::Spanned<i64>>,
+    pub(super) pairs: Option<bool>,
+    pub(super) openings: Option<toml::Spanned<String>>,
+    pub(super) order: Option<toml::Spanned<String>>,
     pub(super) levels: Option<Vec<LevelEntry>>,
     pub(super) repetitions: Option<i64>,
     pub(super) seed: Option<u64>,
@@ -42,6 +46,7 @@ pub(super) struct RawTime {
     #[serde(default, deserialize_with = "opt_duration")]
     pub(super) init_hard: Option<Duration>,
     pub(super) clock: Option<String>,
+    pub(super) on_overrun: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -2,7 +2,7 @@
 //! ([`AgentSpec`]). Plain data; parsing and validation are in `load.rs`.
 
 use crate::external::ExternalSpec;
-use crate::schedule::Format;
+use crate::schedule::{Format, Openings};
 use crate::timing::TimeLimits;
 use agents::AgentParams;
 use std::path::PathBuf;
@@ -41,6 +41,13 @@ pub struct RunConfig {
     pub game: &'static str,
     /// The tournament format (config key `format`): which episodes are played.
     pub format: Format,
+    /// Whether the two games of an encounter are a pair: the same start and
+    /// seed with the seats swapped (config key `pairs`, default true for
+    /// two-player games).
+    pub pairs: bool,
+    /// Start positions used one per round instead of `levels` (config keys
+    /// `openings` and `order`).
+    pub openings: Option<Openings>,
     /// Level specs (built-in names or paths, resolved relative to the config).
     pub levels: Vec<String>,
     /// Repetitions per (lineup, level).
