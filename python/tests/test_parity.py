@@ -1,0 +1,202 @@
+"""Parity of the `arena` Python package with the Rust games and the harness.
+
+Run by pytest or as a plain script (``python tests/test_parity.py``), with
+the package installed and the `arena` binary built (``ARENA_BIN``, default
+``target/release/arena`` of the repository). Three checks:
+
+- the package knows exactly the games of ``arena list``;
+- random playouts of every game (several levels and seeds) give, line by
+  line, the same states as ``arena trace`` fed the same actions, and
+  legal moves, results and the position identity behave at every tick;
+- `arena run` plays every game with ``parity_agent.py``, an arena-jsonl/1
+  agent on ``arena.agent``, which checks at every act that its rebuilt
+  state, legal moves and tick are the harness's own (JSON text equality),
+  and at the end the result and score.
+"""
+
+import csv
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+import arena
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ARENA = os.environ.get("ARENA_BIN", os.path.join(ROOT, "target", "release", "arena"))
+WORK = os.environ.get("ARENA_TEST_DIR") or tempfile.mkdtemp(prefix="arena-parity-")
+
+
+def arena_cmd(*args):
+    out = subprocess.run([ARENA] + list(args), capture_output=True, text=True)
+    if out.returncode != 0:
+        raise AssertionError("arena %s failed (%d): %s" % (" ".join(args), out.returncode, out.stderr))
+    return out.stdout
+
+
+def registry():
+    """{game: [level names]} from `arena list <game>` (named levels only)."""
+    games = {}
+    for name in re.findall(r"^(\w+): ", arena_cmd("list"), re.M):
+        text = arena_cmd("list", name)
+        block = text.split("  levels:\n", 1)[1].split("  agents:", 1)[0]
+        levels = [l.split()[0] for l in block.splitlines() if l.startswith("    ") and not l.startswith("     ")]
+        games[name] = [l for l in levels if l not in ("...", "seed:N")]
+    return games
+
+
+def test_games_are_the_registry():
+    assert arena.games() == list(registry())
+
+
+def pick_levels(game, levels):
+    # A few levels per game; Snake's `random` is drawn from the seed, so add fixed maps.
+    out = levels[:3]
+    if game == "snake":
+        out += ["seed:5", "seed:77"]
+    return out
+
+
+def random_playout(state, rng, limit):
+    """Play random legal moves; return the trace items and the states."""
+    items, states = [], [state.clone()]
+    seen_positions = {state.clone(): 0}
+    while not state.is_over() and state.tick() < limit:
+        n = state.num_players()
+        active = state.active_seats()
+        assert active, "a game that is not over has an active seat"
+        joint = []
+        for seat in range(n):
+            legal = state.legal_actions(seat)
+            if seat in active:
+                assert legal, "an active seat has legal actions"
+                assert state.is_active(seat)
+                joint.append(rng.choice(legal))
+            else:
+                assert legal == [], "an inactive seat has no legal actions"
+                joint.append(None)
+        before = state.clone()
+        if len(active) == 1:
+            state.advance(joint[active[0]])
+            items.append(joint[active[0]])
+        else:
+            state.advance(joint)
+            items.append("/".join(joint))
+        assert before.tick() + 1 == state.tick()
+        # Position identity: equal states hash equally; a copy is equal.
+        c = state.clone()
+        assert c == state and hash(c) == hash(state)
+        if c in seen_positions:
+            assert seen_positions[c] is not None
+        seen_positions[c] = state.tick()
+        states.append(c)
+    if state.is_over():
+        for seat in range(state.num_players()):
+            assert state.result(seat) in ("win", "loss", "draw")
+            assert state.legal_actions(seat) == []
+    else:
+        assert all(state.result(s) == "none" for s in range(state.num_players()))
+    return items, states
+
+
+def test_random_playouts_match_arena_trace():
+    checked = 0
+    for game, levels in registry().items():
+        for level in pick_levels(game, levels):
+            for seed in range(3):
+                rng = random.Random("%s/%s/%d" % (game, level, seed))
+                items, states = random_playout(arena.load(game, level), rng, 150)
+                lines = arena_cmd("trace", game, "--level", level, "--actions", ",".join(items)).splitlines()
+                assert len(lines) == len(states), (game, level, len(lines), len(states))
+                for i, (line, s) in enumerate(zip(lines, states)):
+                    assert s.trace_json() == line, "%s %s seed %d tick %d:\n  python %s\n  arena  %s" % (
+                        game, level, seed, i, s.trace_json(), line)
+                checked += len(states)
+    print("trace parity: %d states" % checked)
+
+
+def parity_config(game, levels, max_steps, folder):
+    players = arena.load(game, levels[0]).num_players()
+    python = sys.executable
+    lines = [
+        'name = "python-parity-%s"' % game,
+        'game = "%s"' % game,
+        "levels = %s" % json.dumps(levels),
+        "repetitions = 1",
+        "seed = 7",
+        "concurrency = 2",
+    ]
+    if max_steps:
+        lines.append("max_steps = %d" % max_steps)
+    lines += [
+        "[time]",
+        'act = "2s"',
+        'act_hard = "4s"',
+        'init = "4s"',
+        'init_hard = "8s"',
+        "[[agents]]",
+        'name = "parity"',
+        "command = %s" % json.dumps([python, "parity_agent.py"] + ([str(max_steps)] if max_steps else [])),
+        "workdir = %s" % json.dumps(HERE),
+        'sandbox = "none"',
+    ]
+    if players > 1:
+        lines += ["[[agents]]", 'agent = "random"']
+    path = os.path.join(folder, "parity-%s.toml" % game)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def test_jsonl_agent_rebuilds_the_harness_state():
+    # Without max_steps the games run to their own ends (Bait 2000 ticks,
+    # Xiangqi 400 plies); Bait and Xiangqi also once with max_steps.
+    runs = []
+    for game, levels in registry().items():
+        chosen = [l for l in pick_levels(game, levels) if l != "random"]
+        runs.append((game, chosen, None))
+    runs.append(("bait", ["0", "1"], 60))
+    runs.append(("xiangqi", ["start"], 30))
+    episodes = 0
+    for game, levels, max_steps in runs:
+        folder = os.path.join(WORK, "jsonl-%s-%s" % (game, max_steps or "full"))
+        os.makedirs(folder, exist_ok=True)
+        cfg = parity_config(game, levels, max_steps, folder)
+        out = os.path.join(folder, "out")
+        arena_cmd("run", "--quiet", cfg, "--out", out)
+        with open(os.path.join(out, "episodes.csv")) as f:
+            rows = list(csv.DictReader(f))
+        assert rows, "no episode played"
+        mine = [r for r in rows if r["agent"] == "parity"]
+        assert mine, "the parity agent played no episode"
+        logs = os.path.join(out, "logs")
+        texts = [open(os.path.join(logs, n)).read() for n in sorted(os.listdir(logs)) if n.endswith("-parity.stderr.log")]
+        failures = [r["outcome"] + ": " + r["detail"] for r in rows if r["outcome"] != "normal"]
+        failures += [t[-2000:] for t in texts if "parity ok" not in t]
+        assert not failures, "%s %s: %s" % (game, levels, "\n".join(failures))
+        assert len(texts) == len(mine), "%d parity logs for %d episodes" % (len(texts), len(mine))
+        episodes += len(mine)
+    print("jsonl parity: %d episodes" % episodes)
+
+
+def main():
+    tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
+    passed = failed = 0
+    for t in tests:
+        try:
+            t()
+            passed += 1
+            print("PASS %s" % t.__name__)
+        except Exception as e:  # noqa: BLE001 - report every failure
+            failed += 1
+            print("FAIL %s: %s" % (t.__name__, e))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
