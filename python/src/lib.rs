@@ -157,20 +157,19 @@ impl<G: ArenaGame + Hash + Eq> DynGame for G {
     }
 }
 
-/// The games of the extension, in `arena list` order: one line per game of
-/// the harness's registry (`harness::games::GAMES`; the parity test checks
-/// that the two lists agree).
+/// The games of the extension: the harness's registry, expanded here
+/// through `harness::with_registered_games!` (so a game added to arena is
+/// in the package without a line of its own).
 macro_rules! game_list {
-    ($($name:literal => $game:ty),* $(,)?) => {
+    ($($module:ident => $game:ty),* $(,)?) => {
         /// The names of the games, in `arena list` order.
-        const GAME_NAMES: &[&str] = &[$($name),*];
+        const GAME_NAMES: &[&str] = &[$(<$game as GameView>::NAME),*];
 
         /// Load level `spec` of game `name` as the harness does.
         fn load_game(name: &str, spec: &str, seed: u64, max_steps: Option<u32>) -> Result<Box<dyn DynGame>, String> {
             $(
-                if name == $name {
+                if name == <$game as GameView>::NAME {
                     let mut g = <$game as ArenaGame>::load_level(spec, seed).map_err(|e| e.to_string())?;
-                    debug_assert_eq!(<$game as GameView>::NAME, $name);
                     if let Some(m) = max_steps {
                         g.set_max_steps(m);
                     }
@@ -182,14 +181,7 @@ macro_rules! game_list {
     };
 }
 
-game_list! {
-    "bait" => games::bait::Bait,
-    "snake" => games::snake::Snake,
-    "sokoban" => games::sokoban::Sokoban,
-    "supply" => games::supply::Supply,
-    "xiangqi" => games::xiangqi::Xiangqi,
-    "connect4" => games::connect4::Connect4,
-}
+harness::with_registered_games!(game_list);
 
 /// A state of one arena game: the Rust game itself, advanced in place.
 #[pyclass(name = "State", module = "arena")]

@@ -19,8 +19,8 @@ pub use arena_game::{
 pub use entry::{command, find, names, GameEntry};
 pub use trace::trace;
 
-/// The registry: one line per game, `module => type`. The module is the
-/// game's file in `harness/src/games/` holding its [`ArenaGame`] impl.
+/// Defines the harness modules of the games and [`GAMES`] from the
+/// registry's list (see [`with_registered_games!`](crate::with_registered_games)).
 macro_rules! registry {
     ($($module:ident => $game:ty),* $(,)?) => {
         $(mod $module;)*
@@ -29,11 +29,23 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    bait => games::bait::Bait,
-    snake => games::snake::Snake,
-    sokoban => games::sokoban::Sokoban,
-    supply => games::supply::Supply,
-    xiangqi => games::xiangqi::Xiangqi,
-    connect4 => games::connect4::Connect4,
+/// **The registry**: one line per game, `module => type`, where `module` is
+/// the game's file in `harness/src/games/` holding its [`ArenaGame`] impl
+/// and `type` its rules in crate `games`. Calls macro `$m` with the list,
+/// so that other crates (the Python package) build their per-game code
+/// from the same line: `harness::with_registered_games!(my_macro);`.
+#[macro_export]
+macro_rules! with_registered_games {
+    ($m:ident) => {
+        $m! {
+            bait => games::bait::Bait,
+            snake => games::snake::Snake,
+            sokoban => games::sokoban::Sokoban,
+            supply => games::supply::Supply,
+            xiangqi => games::xiangqi::Xiangqi,
+            connect4 => games::connect4::Connect4,
+        }
+    };
 }
+
+with_registered_games!(registry);
