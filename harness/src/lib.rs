@@ -19,6 +19,7 @@ pub mod reporters;
 pub mod run;
 pub mod runner;
 pub mod schedule;
+pub mod stats;
 pub mod timing;
 pub mod view;
 
