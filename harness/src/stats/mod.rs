@@ -14,7 +14,8 @@
 //! The formulas and where each reference figure of the tests comes from
 //! are in `shared/research/harness-anchors.md` §5 and in each test.
 
+pub mod bt;
 pub mod elo;
 
+pub use bt::{bradley_terry, Anchor, BtError, BtFit, BtOptions, BtRating, Encounter};
 pub use elo::{pentanomial, trinomial, EloEstimate, GameResult, Pentanomial, Wdl};
-
