@@ -16,6 +16,10 @@
 
 pub mod bt;
 pub mod elo;
+pub mod sprt;
 
 pub use bt::{bradley_terry, Anchor, BtError, BtFit, BtOptions, BtRating, Encounter};
 pub use elo::{pentanomial, trinomial, EloEstimate, GameResult, Pentanomial, Wdl};
+pub use sprt::{
+    sprt_status, SprtConfig, SprtConfigError, SprtCounts, SprtDecision, SprtModel, SprtStatus,
+};
