@@ -441,7 +441,7 @@ pub fn crosstable_table(rows: &[CrossRow]) -> String {
     align(&lines)
 }
 
-fn align(lines: &[Vec<String>]) -> String {
+pub(crate) fn align(lines: &[Vec<String>]) -> String {
     let cols = lines[0].len();
     let widths: Vec<usize> = (0..cols)
         .map(|c| {

@@ -16,10 +16,12 @@
 
 pub mod bt;
 pub mod elo;
+pub mod reporter;
 pub mod sprt;
 
 pub use bt::{bradley_terry, Anchor, BtError, BtFit, BtOptions, BtRating, Encounter};
 pub use elo::{pentanomial, trinomial, EloEstimate, GameResult, Pentanomial, Wdl};
+pub use reporter::{ratings_rows, ratings_table, RatingRow, RatingsCsv, RatingsOptions};
 pub use sprt::{
     sprt_status, SprtConfig, SprtConfigError, SprtCounts, SprtDecision, SprtModel, SprtStatus,
 };
