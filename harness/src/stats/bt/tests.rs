@@ -244,3 +244,29 @@ fn bootstrap_of_a_perfect_winner() {
         vec![Some(f64::INFINITY), Some(0.0), Some(f64::NEG_INFINITY)]
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    // Any results among 4 agents: no panic, no NaN rating, intervals ordered.
+    #[test]
+    fn never_panics(results in proptest::collection::vec((0usize..4, 0usize..4, 0u8..3), 0..30),
+                    anchor in 0usize..5) {
+        let enc: Vec<Encounter> = results
+            .iter()
+            .filter(|(a, b, _)| a != b)
+            .map(|&(a, b, r)| Encounter { a, b, points_a: f64::from(r) / 2.0, games: 1 })
+            .collect();
+        let opts = BtOptions {
+            anchor: if anchor == 4 { Anchor::Mean } else { Anchor::Agent(anchor) },
+            resamples: 20,
+            ..BtOptions::default()
+        };
+        let fit = bradley_terry(4, &enc, &opts).unwrap();
+        for r in &fit.ratings {
+            proptest::prop_assert!(r.rating.map_or(true, |x| !x.is_nan()));
+            if let Some((lo, hi)) = r.interval {
+                proptest::prop_assert!(lo <= hi);
+            }
+        }
+    }
+}

@@ -231,3 +231,30 @@ fn config_from_toml() {
     assert_eq!((c.alpha, c.beta, c.model.as_str()), (0.1, 0.2, "logistic"));
     assert!(toml::from_str::<SprtConfig>("elo0 = 0\nelo1 = 5\nalpah = 0.1\n").is_err());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    // Any counts, any valid hypotheses: a finite LLR, Elo estimates without
+    // NaN where documented finite or infinite.
+    #[test]
+    fn never_panics(c in proptest::array::uniform5(0u64..2000), elo0 in -500.0f64..500.0,
+                    width in 0.1f64..100.0, logistic in proptest::bool::ANY) {
+        let model = if logistic { "logistic" } else { "normalized" };
+        let conf = cfg(elo0, elo0 + width, model);
+        let t = sprt_status(&conf, &tri(c[0], c[1], c[2])).unwrap();
+        proptest::prop_assert!(t.llr.is_finite());
+        let p = sprt_status(&conf, &SprtCounts::Pentanomial(Pentanomial::new(c))).unwrap();
+        proptest::prop_assert!(p.llr.is_finite());
+        for e in [
+            crate::stats::elo::trinomial(Wdl::new(c[0], c[1], c[2])),
+            crate::stats::elo::pentanomial(Pentanomial::new(c)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            proptest::prop_assert!(!e.elo.is_nan() && !e.elo_lo.is_nan() && !e.elo_hi.is_nan());
+            proptest::prop_assert!(!e.nelo.is_nan() && !e.los.is_nan() && !e.elo_error.is_nan());
+            proptest::prop_assert!(e.elo_lo <= e.elo && e.elo <= e.elo_hi);
+        }
+    }
+}
