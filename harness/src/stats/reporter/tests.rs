@@ -325,3 +325,26 @@ fn reporter_skips_one_player_runs() {
     .unwrap();
     assert!(!dir.path().join("ratings.csv").exists());
 }
+
+// A real (tiny) round robin through the run loop: the rows the runner
+// makes pair up (every game of every pair of agents is in a pair).
+#[test]
+fn ratings_from_a_real_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = three_agent_config(dir.path());
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(RatingsCsv::new(&out).resamples(10))];
+    let result = crate::run::run_with(&cfg, &out, &mut reporters).unwrap();
+    assert!(result.complete);
+    let text = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let header = rdr.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let recs: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    assert_eq!(recs.len(), 3 + 3, "{text}");
+    for r in recs.iter().filter(|r| &r[0] == KIND_PAIR) {
+        // 2 repetitions × 2 seatings = 4 games = 2 pairs per pair of agents.
+        assert_eq!((&r[col("games")], &r[col("pairs")]), ("4", "2"), "{text}");
+    }
+}
