@@ -22,6 +22,7 @@ pub mod resume;
 pub mod run;
 pub mod runner;
 pub mod schedule;
+pub mod stats;
 pub mod timing;
 pub mod view;
 

@@ -51,6 +51,9 @@ pub struct RunMeta {
     pub finished: usize,
     /// How many times the run was resumed.
     pub resumed: u32,
+    /// The SPRT's end state (`SPRT a vs b ...: H1 accepted`), when there is one.
+    #[serde(default)]
+    pub sprt: Option<String>,
     /// Episodes replayed because of an infrastructure error (not counted
     /// in any table), with what happened.
     pub infrastructure_errors: Vec<String>,
@@ -83,6 +86,7 @@ pub fn fingerprint(cfg: &RunConfig) -> Value {
         "repetitions": cfg.repetitions,
         "seed": cfg.seed,
         "max_steps": cfg.max_steps,
+        "sprt": cfg.sprt,
         "time": time(&cfg.time),
         "agents": cfg.agents.iter().map(|a| json!({
             "label": a.label,
@@ -187,6 +191,7 @@ impl RunMeta {
             planned,
             finished: 0,
             resumed: 0,
+            sprt: None,
             infrastructure_errors: Vec::new(),
         }
     }

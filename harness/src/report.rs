@@ -90,6 +90,8 @@ pub struct EpisodeRow {
     pub leaked: u32,
     /// 1 if init was past its soft budget (within its hard limit).
     pub init_overrun: u32,
+    /// The pair the episode belongs to (paired formats), empty otherwise.
+    pub pair: Option<usize>,
 }
 
 /// The `p`-th percentile (0–100) of `xs` by nearest rank; 0 for no data.
@@ -159,6 +161,7 @@ pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
                 detail: s.detail.clone(),
                 leaked: s.leaked,
                 init_overrun: s.init_overrun as u32,
+                pair: rec.episode.pair,
             }
         })
         .collect()
@@ -523,7 +526,7 @@ pub fn crosstable_table(rows: &[CrossRow]) -> String {
     align(&lines)
 }
 
-fn align(lines: &[Vec<String>]) -> String {
+pub(crate) fn align(lines: &[Vec<String>]) -> String {
     let cols = lines[0].len();
     let widths: Vec<usize> = (0..cols)
         .map(|c| {

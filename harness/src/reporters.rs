@@ -249,6 +249,7 @@ impl Reporter for CrosstableCsv {
 #[derive(Default)]
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
+    sprt: Option<crate::stats::SprtTally>,
 }
 
 impl Reporter for Progress {
@@ -265,10 +266,19 @@ impl Reporter for Progress {
                 );
                 b.set_message(format!("{} ({})", cfg.name, cfg.game));
                 self.bar = Some(b);
+                self.sprt = cfg.sprt.as_ref().map(|sp| crate::stats::tally_of(cfg, sp));
             }
-            Event::EpisodeFinished { .. } => {
+            Event::EpisodeFinished { rows, .. } => {
                 if let Some(b) = &self.bar {
                     b.inc(1);
+                    if let Some(t) = self.sprt.as_mut() {
+                        t.add(rows);
+                        let st = t.status();
+                        b.set_message(format!(
+                            "LLR {:.2} ({:.2}, {:.2})",
+                            st.llr, st.lower, st.upper
+                        ));
+                    }
                 }
             }
             Event::RunFinished { .. } => {
@@ -325,6 +335,25 @@ impl Reporter for TerminalSummary<'_> {
         if !crosstable.is_empty() {
             writeln!(self.out).map_err(io)?;
             write!(self.out, "{}", report::crosstable_table(crosstable)).map_err(io)?;
+            let labels: Vec<String> = cfg.agents.iter().map(|a| a.label.clone()).collect();
+            let opts = crate::stats::RatingsOptions {
+                seed: cfg.seed,
+                ..Default::default()
+            };
+            if let Ok(r) = crate::stats::ratings_rows(&labels, rows, &opts) {
+                if !r.is_empty() {
+                    writeln!(self.out).map_err(io)?;
+                    write!(self.out, "{}", crate::stats::ratings_table(&r)).map_err(io)?;
+                }
+            }
+        }
+        if let Some(sp) = &cfg.sprt {
+            let mut t = crate::stats::tally_of(cfg, sp);
+            for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
+                t.add(ep);
+            }
+            writeln!(self.out).map_err(io)?;
+            writeln!(self.out, "{}", t.line()).map_err(io)?;
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ use crate::reporters::{
 use crate::resume::{self, Resume};
 use crate::runner::RunnerEvent;
 use crate::schedule::PlanInput;
+use crate::stats::SprtMonitor;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,8 +62,11 @@ pub fn progress_mode(stderr_is_terminal: bool, is_ci: bool, quiet: bool) -> Prog
 /// What a finished run produced.
 #[derive(Debug)]
 pub struct RunOutput {
-    /// Whether every planned episode was played (false after Ctrl-C).
+    /// Whether every planned episode was played (false after Ctrl-C, or
+    /// when an SPRT decided early).
     pub complete: bool,
+    /// Whether the run stopped early because its SPRT decided.
+    pub sprt_stopped: bool,
     /// The folder the tables were written to.
     pub dir: PathBuf,
     /// Every episode row.
@@ -116,7 +120,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         reporters.push(Box::new(TerminalSummary::new(out, &dir)));
     }
     let result = run_with(&cfg, &dir, how, &mut reporters)?;
-    if !result.complete {
+    if !result.complete && !result.sprt_stopped {
         return Err(HarnessError::Interrupted(format!(
             "interrupted: {} finished episode rows kept in {}; run the same command again to continue",
             result.rows.len(),
@@ -134,6 +138,7 @@ pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
         Box::new(MovesJsonl::new(dir)),
         Box::new(SummaryCsv::new(dir)),
         Box::new(CrosstableCsv::new(dir)),
+        Box::new(crate::stats::RatingsCsv::new(dir)),
     ]
 }
 
@@ -182,6 +187,10 @@ pub fn run_with(
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
     reporters.push(Box::new(JournalWriter::new(dir, start.keep)));
     reporters.push(Box::new(MetaWriter::new(dir, start.meta)));
+    let sprt_stop = std::sync::Arc::new(AtomicBool::new(false));
+    if let Some(sp) = &cfg.sprt {
+        reporters.push(Box::new(SprtMonitor::new(cfg, sp, sprt_stop.clone())));
+    }
     let keys = RunKeys::of(cfg);
     let mut failure: Option<HarnessError> = None;
     let mut tell = |ev: &Event<'_>, failure: &mut Option<HarnessError>| {
@@ -222,10 +231,11 @@ pub fn run_with(
         .filter(|e| !finished[e.index])
         .cloned()
         .collect();
-    let played = if failure.is_some() || todo.is_empty() {
+    let stop = || INTERRUPTED.load(Ordering::Relaxed) || sprt_stop.load(Ordering::Relaxed);
+    let played = if failure.is_some() || todo.is_empty() || stop() {
         Ok(())
     } else {
-        game.play(cfg, &todo, &INTERRUPTED, &mut |ev| match ev {
+        game.play(cfg, &todo, &stop, &mut |ev| match ev {
             RunnerEvent::Started(episode) => {
                 tell(&Event::EpisodeStarted { episode: &episode }, &mut failure)
             }
@@ -245,6 +255,7 @@ pub fn run_with(
     };
     rows.sort_by_key(|r| (r.episode, r.seat));
     let complete = rows.len() == episodes.iter().map(|e| e.seats.len()).sum::<usize>();
+    let sprt_stopped = !complete && sprt_stop.load(Ordering::Relaxed);
     if !complete {
         tell(&Event::Cancelled, &mut failure);
     }
@@ -272,6 +283,7 @@ pub fn run_with(
     played?;
     Ok(RunOutput {
         complete,
+        sprt_stopped,
         dir: dir.to_path_buf(),
         rows,
         summary,

@@ -388,16 +388,17 @@ pub fn play_episode<G: ArenaGame>(
 
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
 /// `on_event` on the calling thread when each starts and finishes (in
-/// finishing order). Stops starting new episodes once `stop` is set
-/// (finished ones are still delivered). Returns the first harness error, if
+/// finishing order). Stops starting new episodes once `stop()` says so
+/// (finished ones are still delivered), or after a harness error. Returns the first harness error, if
 /// any, after all started episodes have been delivered.
 pub fn run_tournament<G: ArenaGame>(
     cfg: &RunConfig,
     episodes: &[Episode],
-    stop: &AtomicBool,
+    stop: &(dyn Fn() -> bool + Sync),
     on_event: &mut dyn FnMut(RunnerEvent),
 ) -> Result<(), HarnessError> {
     let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
     let factory = ContestantFactory::new(cfg);
     let factory = &factory;
     let (tx, rx) = mpsc::channel::<Result<RunnerEvent, HarnessError>>();
@@ -407,8 +408,9 @@ pub fn run_tournament<G: ArenaGame>(
         for _ in 0..workers {
             let tx = tx.clone();
             let next = &next;
+            let failed = &failed;
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop() || failed.load(Ordering::Relaxed) {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -419,7 +421,7 @@ pub fn run_tournament<G: ArenaGame>(
                 let r = play_episode::<G>(factory, ep).map(RunnerEvent::Finished);
                 let is_err = r.is_err();
                 if tx.send(r).is_err() || is_err {
-                    stop.store(true, Ordering::Relaxed);
+                    failed.store(true, Ordering::Relaxed);
                     break;
                 }
             });

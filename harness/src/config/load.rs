@@ -555,6 +555,25 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
             None => levels.unwrap_or_default(),
         },
         openings,
+        sprt: match &raw.sprt {
+            None => None,
+            Some(sp) => {
+                sp.get_ref()
+                    .validate()
+                    .map_err(|e| src.err_at(sp.span().start, e))?;
+                if agents_out.len() != 2 {
+                    return Err(src.err_at(
+                        sp.span().start,
+                        format!(
+                            "sprt: a sequential test compares two agents (the first against the \
+                             second); this config has {}",
+                            agents_out.len()
+                        ),
+                    ));
+                }
+                Some(sp.get_ref().clone())
+            }
+        },
         repetitions,
         seed: raw.seed.unwrap_or(0),
         concurrency,

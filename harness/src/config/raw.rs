@@ -14,6 +14,7 @@ pub(super) struct RawConfig {
     pub(super) game: toml::Spanned<String>,
     pub(super) format: Option<toml::Spanned<String>>,
     pub(super) gauntlet_seeds: Option<toml::Spanned<i64>>,
+    pub(super) sprt: Option<toml::Spanned<crate::stats::SprtConfig>>,
     pub(super) pairs: Option<bool>,
     pub(super) openings: Option<toml::Spanned<String>>,
     pub(super) order: Option<toml::Spanned<String>>,

@@ -48,6 +48,9 @@ pub struct RunConfig {
     /// Start positions used one per round instead of `levels` (config keys
     /// `openings` and `order`).
     pub openings: Option<Openings>,
+    /// A sequential test of the first agent against the second (config
+    /// section `[sprt]`): the run stops as soon as it decides.
+    pub sprt: Option<crate::stats::SprtConfig>,
     /// Level specs (built-in names or paths, resolved relative to the config).
     pub levels: Vec<String>,
     /// Repetitions per (lineup, level).

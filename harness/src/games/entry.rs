@@ -13,7 +13,6 @@ use agents::AgentInfo;
 use std::fmt;
 use std::io::Write;
 use std::marker::PhantomData;
-use std::sync::atomic::AtomicBool;
 
 /// A registered game, without its type: everything the CLI and the run
 /// loop ask of a game by name.
@@ -44,7 +43,7 @@ pub trait GameEntry: Sync {
         &self,
         cfg: &RunConfig,
         episodes: &[Episode],
-        stop: &AtomicBool,
+        stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError>;
     /// `arena trace`.
@@ -118,7 +117,7 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
         &self,
         cfg: &RunConfig,
         episodes: &[Episode],
-        stop: &AtomicBool,
+        stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError> {
         crate::runner::run_tournament::<G>(cfg, episodes, stop, on_event)

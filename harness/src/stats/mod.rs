@@ -1,0 +1,29 @@
+//! The statistics of a tournament, as pure functions, and the reporter
+//! that writes them (`ratings.csv`).
+//!
+//! - [`elo`]: per pair of agents, Elo ± 95 % interval, nElo, LOS and draw
+//!   ratio from W/D/L (trinomial) or from game pairs (pentanomial), with
+//!   fastchess's formulas;
+//! - [`bt`]: Bradley–Terry ratings of 3+ agents at once (Hunter's MM),
+//!   with seeded bootstrap intervals;
+//! - [`sprt`]: the sequential probability ratio test (fishtest/fastchess
+//!   GSPRT, logistic or normalized Elo), and its config section;
+//! - [`reporter`]: `ratings.csv` and its terminal table, from the episode
+//!   rows of a two-player run.
+//!
+//! The formulas and where each reference figure of the tests comes from
+//! are in `shared/research/harness-anchors.md` §5 and in each test.
+
+pub mod bt;
+pub mod elo;
+pub mod reporter;
+pub mod sprt;
+pub mod tally;
+
+pub use bt::{bradley_terry, Anchor, BtError, BtFit, BtOptions, BtRating, Encounter};
+pub use elo::{pentanomial, trinomial, EloEstimate, GameResult, Pentanomial, Wdl};
+pub use reporter::{ratings_rows, ratings_table, RatingRow, RatingsCsv, RatingsOptions};
+pub use sprt::{
+    sprt_status, SprtConfig, SprtConfigError, SprtCounts, SprtDecision, SprtModel, SprtStatus,
+};
+pub use tally::{tally_of, verdict, SprtMonitor, SprtTally};

@@ -1,0 +1,347 @@
+//! The sequential probability ratio test of two agents: H0 `elo = elo0`
+//! against H1 `elo = elo1`, stopped when the log-likelihood ratio leaves
+//! `(ln(β/(1−α)), ln((1−β)/α))`.
+//!
+//! The LLR is the generalized one of fishtest (`LLRcalc.py`) and fastchess
+//! (`sprt.cpp`): the counts (W/D/L, or pentanomial pairs) are an empirical
+//! distribution `p̂` over the scores `0, ½, 1` (or `0, ¼, …, 1`), each zero
+//! count replaced by 10⁻³; under each hypothesis the maximum-likelihood
+//! distribution `p⁽ⁱ⁾` with the hypothesis' expected score ("logistic":
+//! `s = 1/(1 + 10^(−elo/400))`) or t-value ("normalized": `(μ − ½)/σ =
+//! nElo/(800/ln 10)`, times √2 for pairs) is found (Van den Bergh's secular
+//! equation, solved here by bisection), and `LLR = N·Σ p̂_k ln(p⁽¹⁾_k/p⁽⁰⁾_k)`.
+
+use crate::stats::elo::{elo_to_score, Pentanomial, Wdl, NELO_PER_T};
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+
+/// How Elo is read in the hypotheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    /// `"logistic"`: logistic Elo (expected score `1/(1+10^(−elo/400))`).
+    Logistic,
+    /// `"normalized"`: normalized Elo (fastchess's default).
+    Normalized,
+}
+
+impl SprtModel {
+    /// The accepted names, for error messages.
+    pub const NAMES: &'static str = "logistic, normalized";
+
+    /// The config name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SprtModel::Logistic => "logistic",
+            SprtModel::Normalized => "normalized",
+        }
+    }
+}
+
+impl FromStr for SprtModel {
+    type Err = SprtConfigError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "logistic" => Ok(SprtModel::Logistic),
+            "normalized" => Ok(SprtModel::Normalized),
+            other => Err(SprtConfigError::UnknownModel(other.to_string())),
+        }
+    }
+}
+
+/// Largest `|elo0|`, `|elo1|` accepted (beyond it the expected score is 1
+/// to double precision and the test means nothing).
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+
+/// The SPRT settings (a config section).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtConfig {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1 (greater than `elo0`).
+    pub elo1: f64,
+    /// Type I error (accepting H1 when H0 holds), in (0, 1); default 0.05.
+    #[serde(default = "default_error")]
+    pub alpha: f64,
+    /// Type II error (accepting H0 when H1 holds), in (0, 1); default 0.05.
+    #[serde(default = "default_error")]
+    pub beta: f64,
+    /// `"logistic"` or `"normalized"` (default, as fastchess).
+    #[serde(default = "default_model")]
+    pub model: String,
+}
+
+fn default_error() -> f64 {
+    0.05
+}
+
+fn default_model() -> String {
+    SprtModel::Normalized.as_str().to_string()
+}
+
+/// A bad [`SprtConfig`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SprtConfigError {
+    /// `alpha` not strictly between 0 and 1.
+    #[error("sprt: alpha must be strictly between 0 and 1, got {0}")]
+    Alpha(f64),
+    /// `beta` not strictly between 0 and 1.
+    #[error("sprt: beta must be strictly between 0 and 1, got {0}")]
+    Beta(f64),
+    /// `alpha + beta` not below 1 (the bounds would not enclose 0).
+    #[error("sprt: alpha + beta must be less than 1, got {0}")]
+    AlphaPlusBeta(f64),
+    /// `elo0` or `elo1` not finite or beyond [`MAX_SPRT_ELO`].
+    #[error("sprt: elo0 and elo1 must be numbers between -{max} and {max}, got elo0 = {elo0}, elo1 = {elo1}", max = MAX_SPRT_ELO)]
+    EloRange {
+        /// The given elo0.
+        elo0: f64,
+        /// The given elo1.
+        elo1: f64,
+    },
+    /// `elo0 >= elo1`.
+    #[error("sprt: elo0 must be less than elo1, got elo0 = {elo0}, elo1 = {elo1}")]
+    EloOrder {
+        /// The given elo0.
+        elo0: f64,
+        /// The given elo1.
+        elo1: f64,
+    },
+    /// A model name other than `logistic` and `normalized`.
+    #[error("sprt: unknown model `{0}`; expected one of: {names}", names = SprtModel::NAMES)]
+    UnknownModel(String),
+}
+
+impl SprtConfig {
+    /// Checks every value; the first problem found is the error.
+    pub fn validate(&self) -> Result<(), SprtConfigError> {
+        self.checked().map(|_| ())
+    }
+
+    /// The model, the lower and the upper bound of a valid config.
+    fn checked(&self) -> Result<(SprtModel, f64, f64), SprtConfigError> {
+        let open_unit = |x: f64| x > 0.0 && x < 1.0;
+        if !open_unit(self.alpha) {
+            return Err(SprtConfigError::Alpha(self.alpha));
+        }
+        if !open_unit(self.beta) {
+            return Err(SprtConfigError::Beta(self.beta));
+        }
+        if self.alpha + self.beta >= 1.0 {
+            return Err(SprtConfigError::AlphaPlusBeta(self.alpha + self.beta));
+        }
+        let in_range = |x: f64| x.is_finite() && x.abs() <= MAX_SPRT_ELO;
+        if !in_range(self.elo0) || !in_range(self.elo1) {
+            return Err(SprtConfigError::EloRange {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
+        }
+        if self.elo0 >= self.elo1 {
+            return Err(SprtConfigError::EloOrder {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
+        }
+        let model = self.model.parse::<SprtModel>()?;
+        let (lower, upper) = bounds(self.alpha, self.beta);
+        Ok((model, lower, upper))
+    }
+}
+
+/// `(ln(β/(1−α)), ln((1−β)/α))`: the LLR below the first accepts H0, above
+/// the second H1.
+pub fn bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// What the test counts: single games, or game pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtCounts {
+    /// Wins, draws, losses of the tested agent.
+    Trinomial(Wdl),
+    /// Pentanomial counts of the tested agent.
+    Pentanomial(Pentanomial),
+}
+
+/// The decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// The LLR reached the lower bound: H0 (`elo0`) accepted.
+    AcceptH0,
+    /// The LLR reached the upper bound: H1 (`elo1`) accepted.
+    AcceptH1,
+    /// Neither: play on.
+    Continue,
+}
+
+/// Where the test stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStatus {
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// `ln(β/(1−α))`.
+    pub lower: f64,
+    /// `ln((1−β)/α)`.
+    pub upper: f64,
+    /// The decision: H1 at `llr >= upper`, H0 at `llr <= lower`.
+    pub decision: SprtDecision,
+}
+
+/// The test after `counts`: LLR, bounds and decision; cheap enough to call
+/// after every pair. No games: LLR 0, continue. Errors only for a bad
+/// `cfg` (as [`SprtConfig::validate`]).
+pub fn sprt_status(cfg: &SprtConfig, counts: &SprtCounts) -> Result<SprtStatus, SprtConfigError> {
+    let (model, lower, upper) = cfg.checked()?;
+    let llr = llr(model, cfg.elo0, cfg.elo1, counts);
+    let decision = if llr >= upper {
+        SprtDecision::AcceptH1
+    } else if llr <= lower {
+        SprtDecision::AcceptH0
+    } else {
+        SprtDecision::Continue
+    };
+    Ok(SprtStatus {
+        llr,
+        lower,
+        upper,
+        decision,
+    })
+}
+
+/// The generalized log-likelihood ratio of H1 `elo1` against H0 `elo0`
+/// (see the module doc). No games: 0. Hypotheses whose expected score is
+/// 0 or 1 (|elo| far beyond [`MAX_SPRT_ELO`]) or NaN: 0.
+pub fn llr(model: SprtModel, elo0: f64, elo1: f64, counts: &SprtCounts) -> f64 {
+    let raw: Vec<u64> = match counts {
+        SprtCounts::Trinomial(w) => vec![w.losses, w.draws, w.wins],
+        SprtCounts::Pentanomial(p) => p.counts.to_vec(),
+    };
+    if raw.iter().all(|&c| c == 0) {
+        return 0.0;
+    }
+    let regular: Vec<f64> = raw
+        .iter()
+        .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+        .collect();
+    let total: f64 = regular.iter().sum();
+    let p_hat: Vec<f64> = regular.iter().map(|c| c / total).collect();
+    let last = (p_hat.len() - 1) as f64;
+    let scores: Vec<f64> = (0..p_hat.len()).map(|k| k as f64 / last).collect();
+    let (p0, p1) = match model {
+        SprtModel::Logistic => (
+            mle_expected(&scores, &p_hat, elo_to_score(elo0)),
+            mle_expected(&scores, &p_hat, elo_to_score(elo1)),
+        ),
+        SprtModel::Normalized => {
+            let per = match counts {
+                SprtCounts::Trinomial(_) => 1.0,
+                SprtCounts::Pentanomial(_) => std::f64::consts::SQRT_2,
+            };
+            (
+                mle_t_value(&scores, &p_hat, per * elo0 / NELO_PER_T),
+                mle_t_value(&scores, &p_hat, per * elo1 / NELO_PER_T),
+            )
+        }
+    };
+    let (Some(p0), Some(p1)) = (p0, p1) else {
+        return 0.0;
+    };
+    let mean_log_ratio: f64 = (0..p_hat.len())
+        .map(|k| p_hat[k] * (p1[k].ln() - p0[k].ln()))
+        .sum();
+    let llr = total * mean_log_ratio;
+    if llr.is_finite() {
+        llr
+    } else {
+        0.0
+    }
+}
+
+/// The root `θ` of `Σ p_k x_k/(1 + θ x_k) = 0` on
+/// `(−1/max x, −1/min x)` by bisection (the sum decreases in `θ`); `None`
+/// unless `min x < 0 < max x`.
+fn secular(p: &[f64], x: &[f64]) -> Option<f64> {
+    let min = x.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(min < 0.0 && max > 0.0) {
+        return None;
+    }
+    let f = |t: f64| -> f64 {
+        p.iter()
+            .zip(x)
+            .map(|(&pk, &xk)| pk * xk / (1.0 + t * xk))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
+    for _ in 0..2000 {
+        let mid = lo + (hi - lo) / 2.0;
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo + (hi - lo) / 2.0)
+}
+
+/// The maximum-likelihood distribution on `scores` with expected score `s`
+/// given the empirical `p_hat` (Van den Bergh, "Comparing the
+/// approximations for the generalized log likelihood ratio of a
+/// multinomial distribution", Proposition 1.1).
+fn mle_expected(scores: &[f64], p_hat: &[f64], s: f64) -> Option<Vec<f64>> {
+    let x: Vec<f64> = scores.iter().map(|a| a - s).collect();
+    let theta = secular(p_hat, &x)?;
+    Some(
+        p_hat
+            .iter()
+            .zip(&x)
+            .map(|(p, xk)| p / (1.0 + theta * xk))
+            .collect(),
+    )
+}
+
+/// The maximum-likelihood distribution on `scores` with t-value
+/// `(μ − ½)/σ = t` given the empirical `p_hat` (Van den Bergh, "Comments on
+/// normalized Elo", section 4.1): a fixed-point iteration from the uniform
+/// distribution, at most 100 rounds, until no probability moves by 1e-12.
+fn mle_t_value(scores: &[f64], p_hat: &[f64], t: f64) -> Option<Vec<f64>> {
+    let n = scores.len();
+    let mut p = vec![1.0 / n as f64; n];
+    for _ in 0..100 {
+        let mu: f64 = p.iter().zip(scores).map(|(pk, a)| pk * a).sum();
+        let var: f64 = p
+            .iter()
+            .zip(scores)
+            .map(|(pk, a)| pk * (a - mu).powi(2))
+            .sum();
+        let sigma = var.sqrt();
+        if sigma.is_nan() || sigma <= 0.0 {
+            break;
+        }
+        let phi: Vec<f64> = scores
+            .iter()
+            .map(|a| a - 0.5 - t * sigma * (1.0 + ((a - mu) / sigma).powi(2)) / 2.0)
+            .collect();
+        let Some(theta) = secular(p_hat, &phi) else {
+            break;
+        };
+        let mut moved = 0.0f64;
+        for k in 0..n {
+            let next = p_hat[k] / (1.0 + theta * phi[k]);
+            moved = moved.max((next - p[k]).abs());
+            p[k] = next;
+        }
+        if moved < 1e-12 {
+            break;
+        }
+    }
+    p.iter().all(|x| *x > 0.0 && x.is_finite()).then_some(p)
+}
+
+#[cfg(test)]
+mod tests;
