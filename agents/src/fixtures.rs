@@ -9,6 +9,10 @@
 //! - `fixture-panic` (`at`, default 0): panics in act number `at` (0-based).
 //! - `fixture-hang`: never returns from its first act (sleeps in a loop, so
 //!   it uses no CPU while the harness abandons it).
+//! - `fixture-busy` (`ms`, default 30): works (busy-waits) until its timer
+//!   shows `ms` milliseconds used, then plays the first legal action: an
+//!   agent that spends a fixed share of its budget, for measuring how often
+//!   a busy machine pushes such an agent past its limits.
 //!
 //! These agents sleep: that is their purpose, and the only place in the
 //! project where sleeping stands in for work.
@@ -33,6 +37,12 @@ pub const FIXTURES: &[AgentInfo] = &[
         name: "fixture-panic",
         description: "panics in act number `at`",
         params: &["at: 0-based act that panics (0)"],
+    },
+    AgentInfo {
+        name: "fixture-busy",
+        description:
+            "busy-waits until its timer shows `ms` used, then plays the first legal action",
+        params: &["ms: milliseconds of the judging clock to spend per act (30)"],
     },
     AgentInfo {
         name: "fixture-hang",
@@ -68,6 +78,12 @@ pub fn make<G: Game>(name: &str, params: &AgentParams) -> Result<Box<dyn Agent<G
                 acts: 0,
             }))
         }
+        "fixture-busy" => {
+            params.check_keys(name, &["ms"])?;
+            Ok(Box::new(Misbehave::Busy {
+                act: Duration::from_millis(params.u64(name, "ms", 30)?),
+            }))
+        }
         "fixture-hang" => {
             params.check_keys(name, &[])?;
             Ok(Box::new(Misbehave::Hang))
@@ -96,6 +112,11 @@ pub enum Misbehave {
         /// Acts so far.
         acts: u64,
     },
+    /// Busy-wait in every act until the timer shows this much used.
+    Busy {
+        /// How long, on the judging clock.
+        act: Duration,
+    },
     /// Never return.
     Hang,
 }
@@ -115,9 +136,15 @@ impl<G: Game> Agent<G> for Misbehave {
         }
     }
 
-    fn act(&mut self, state: &G, seat: Seat, _timer: &dyn Timer) -> G::Action {
+    fn act(&mut self, state: &G, seat: Seat, timer: &dyn Timer) -> G::Action {
         match self {
             Misbehave::Sleep { act } => std::thread::sleep(*act),
+            Misbehave::Busy { act } => {
+                let mut spin = 0u64;
+                while timer.elapsed() < *act {
+                    spin = std::hint::black_box(spin.wrapping_add(1));
+                }
+            }
             Misbehave::InitSleep { .. } => {}
             Misbehave::Panic { at, acts } => {
                 if *acts == *at {

@@ -174,6 +174,7 @@ mod tests {
                 cpu_ms: 0.0,
                 overruns: 0,
                 init_overrun: false,
+                starved: 0,
                 expanded: Some(9),
                 leaked: 0,
             }],

@@ -51,6 +51,10 @@ pub struct RunMeta {
     pub finished: usize,
     /// How many times the run was resumed.
     pub resumed: u32,
+    /// Acts past the soft budget on the wall clock that were not charged
+    /// because arena itself was starved (an overloaded machine).
+    #[serde(default)]
+    pub starved_acts: u64,
     /// The SPRT's end state (`SPRT a vs b ...: H1 accepted`), when there is one.
     #[serde(default)]
     pub sprt: Option<String>,
@@ -192,6 +196,7 @@ impl RunMeta {
             finished: 0,
             resumed: 0,
             sprt: None,
+            starved_acts: 0,
             infrastructure_errors: Vec::new(),
         }
     }
@@ -255,6 +260,7 @@ impl crate::reporters::Reporter for MetaWriter {
             } => {
                 self.meta.finished = rows.len() / (*players).max(1);
                 self.meta.ended = now();
+                self.meta.starved_acts = rows.iter().map(|r| r.starved as u64).sum();
                 if self.meta.status == "running" {
                     self.meta.status = if *complete { "finished" } else { "interrupted" }.into();
                 }

@@ -92,6 +92,8 @@ pub struct EpisodeRow {
     pub init_overrun: u32,
     /// The pair the episode belongs to (paired formats), empty otherwise.
     pub pair: Option<usize>,
+    /// Acts not charged because the harness was starved (wall clock only).
+    pub starved: u32,
 }
 
 /// The `p`-th percentile (0–100) of `xs` by nearest rank; 0 for no data.
@@ -162,6 +164,7 @@ pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
                 leaked: s.leaked,
                 init_overrun: s.init_overrun as u32,
                 pair: rec.episode.pair,
+                starved: s.starved,
             }
         })
         .collect()

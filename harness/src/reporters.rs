@@ -347,6 +347,16 @@ impl Reporter for TerminalSummary<'_> {
                 }
             }
         }
+        let starved: u64 = rows.iter().map(|r| r.starved as u64).sum();
+        if starved > 0 {
+            writeln!(
+                self.out,
+                "\nwarning: {starved} act(s) past the soft budget were not charged because arena \
+                 itself was starved (the machine was overloaded); wall-clock times in these \
+                 tables may be skewed by load (clock = \"cpu\" is not)"
+            )
+            .map_err(io)?;
+        }
         if let Some(sp) = &cfg.sprt {
             let mut t = crate::stats::tally_of(cfg, sp);
             for ep in rows.chunk_by(|a, b| a.episode == b.episode) {

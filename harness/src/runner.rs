@@ -30,7 +30,7 @@ use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What happened to one seat in an episode (serialized in the run's
 /// journal, see [`crate::journal`]).
@@ -59,6 +59,11 @@ pub struct SeatRecord {
     /// Whether init was past its soft budget (within its hard limit).
     #[serde(default)]
     pub init_overrun: bool,
+    /// Acts past the soft budget on the wall clock that were not charged,
+    /// because the harness itself was starved meanwhile (see
+    /// [`crate::timing::starvation`]).
+    #[serde(default)]
+    pub starved: u32,
     /// Nodes expanded, if the agent reports them.
     pub expanded: Option<u64>,
     /// Processes of the agent found alive after the game and killed
@@ -93,6 +98,7 @@ fn judge<A>(
     limits: &TimeLimits,
     phase: Phase,
     record: &mut SeatRecord,
+    started: Instant,
 ) -> (Result<Option<A>, Failure>, bool, f64) {
     record.cpu_ms += reply.cpu.map(ms).unwrap_or(0.0);
     let used = match limits.clock {
@@ -108,6 +114,16 @@ fn judge<A>(
         Err(f) => return (Err(f), false, ms(used)),
         Ok(a) => a,
     };
+    // Under the wall clock, time during which the harness itself was
+    // starved (the machine overloaded) is not the agent's.
+    let starved = match limits.clock {
+        Clock::Wall if used > soft => crate::timing::starvation::during(started, started + used),
+        _ => Duration::ZERO,
+    };
+    if used > soft && used.saturating_sub(starved) <= soft {
+        record.starved += 1;
+        return (Ok(result), false, ms(used));
+    }
     if used > hard {
         let f = Failure {
             outcome: Outcome::Disqualified,
@@ -240,6 +256,7 @@ pub fn play_episode<G: ArenaGame>(
             cpu_ms: 0.0,
             overruns: 0,
             init_overrun: false,
+            starved: 0,
             expanded: None,
             leaked: 0,
         })
@@ -258,9 +275,11 @@ pub fn play_episode<G: ArenaGame>(
 
     // Init, all seats at once.
     let mut deadlines = vec![Instant::now(); players];
+    let mut starts = deadlines.clone();
     for s in 0..players {
         if let Some(c) = contestants[s].as_mut() {
             let start = Instant::now();
+            starts[s] = start;
             c.request(Phase::Init, &state, s, start, specs[s].time.init);
             deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.init_hard);
         }
@@ -272,6 +291,7 @@ pub fn play_episode<G: ArenaGame>(
                 &specs[s].time,
                 Phase::Init,
                 &mut seats[s],
+                starts[s],
             );
             seats[s].init_ms = t;
             seats[s].init_overrun = over;
@@ -291,6 +311,7 @@ pub fn play_episode<G: ArenaGame>(
                 .as_mut()
                 .expect("no failure means a contestant");
             let start = Instant::now();
+            starts[s] = start;
             c.request(Phase::Act, &state, s, start, specs[s].time.act);
             deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.act_hard);
         }
@@ -307,6 +328,7 @@ pub fn play_episode<G: ArenaGame>(
                 &specs[s].time,
                 Phase::Act,
                 &mut seats[s],
+                starts[s],
             );
             seats[s].act_ms.push(t);
             match r {
@@ -399,6 +421,7 @@ pub fn run_tournament<G: ArenaGame>(
 ) -> Result<(), HarnessError> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
+    crate::timing::starvation::start();
     let factory = ContestantFactory::new(cfg);
     let factory = &factory;
     let (tx, rx) = mpsc::channel::<Result<RunnerEvent, HarnessError>>();

@@ -7,13 +7,16 @@ use std::time::{Duration, Instant};
 /// Which clock judges an agent's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Clock {
-    /// Monotonic wall time, measured by the harness (default): an agent that
-    /// sleeps or blocks cannot escape it.
-    #[default]
+    /// Monotonic wall time, measured by the harness: an agent that sleeps or
+    /// blocks cannot escape it, but a busy machine can push an agent past
+    /// its budget (acts during which the harness itself was starved are
+    /// forgiven, see [`starvation`]).
     Wall,
-    /// CPU time of the agent's thread, GVGAI's own rule. The harness still
-    /// stops waiting after a wall-clock safety limit (see
-    /// [`TimeLimits::hang_limit`]).
+    /// The agent's own CPU time (default), GVGAI's rule: its thread's for a
+    /// built-in agent, its process tree's for a subprocess. A verdict does
+    /// not depend on the machine's load. The harness still stops waiting
+    /// after a wall-clock safety limit (see [`TimeLimits::hang_limit`]).
+    #[default]
     Cpu,
 }
 
@@ -73,6 +76,61 @@ impl games::Timer for AgentTimer {
     }
 }
 
+/// The harness's own scheduling-latency probe: a thread that sleeps 1 ms
+/// at a time and records how late it wakes. When the probe is late, every
+/// thread of the harness may have been: an act judged by the wall clock
+/// during such a spike is not charged for it.
+pub mod starvation {
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    /// Samples kept: (when the probe woke, how late).
+    const KEEP: usize = 8192;
+    /// The probe's sleep.
+    const TICK: Duration = Duration::from_millis(1);
+    /// Lateness below this is scheduling noise, not starvation.
+    const NOISE: Duration = Duration::from_millis(2);
+
+    fn samples() -> &'static Mutex<std::collections::VecDeque<(Instant, Duration)>> {
+        static S: OnceLock<Mutex<std::collections::VecDeque<(Instant, Duration)>>> =
+            OnceLock::new();
+        S.get_or_init(|| Mutex::new(std::collections::VecDeque::with_capacity(KEEP)))
+    }
+
+    /// Start the probe (once per process; later calls do nothing).
+    pub fn start() {
+        static STARTED: OnceLock<()> = OnceLock::new();
+        STARTED.get_or_init(|| {
+            let _ = std::thread::Builder::new()
+                .name("arena-latency-probe".into())
+                .spawn(|| loop {
+                    let t = Instant::now();
+                    std::thread::sleep(TICK);
+                    let now = Instant::now();
+                    let late = now.saturating_duration_since(t).saturating_sub(TICK);
+                    if late >= NOISE {
+                        let mut s = samples().lock().unwrap_or_else(|p| p.into_inner());
+                        if s.len() == KEEP {
+                            s.pop_front();
+                        }
+                        s.push_back((now, late));
+                    }
+                });
+        });
+    }
+
+    /// How long the harness was starved between `from` and `to`: the sum
+    /// of the probe's lateness over wake-ups in that window (zero when the
+    /// probe is not running).
+    pub fn during(from: Instant, to: Instant) -> Duration {
+        let s = samples().lock().unwrap_or_else(|p| p.into_inner());
+        s.iter()
+            .filter(|(at, late)| *at > from && at.checked_sub(*late).is_some_and(|b| b < to))
+            .map(|(_, late)| *late)
+            .sum()
+    }
+}
+
 /// Milliseconds as a float, for tables.
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -126,7 +184,7 @@ impl Default for TimeLimits {
             act_hard: Duration::from_millis(50),
             init: Duration::from_secs(1),
             init_hard: Duration::from_millis(1250),
-            clock: Clock::Wall,
+            clock: Clock::Cpu,
             on_overrun: OnOverrun::Fallback,
         }
     }

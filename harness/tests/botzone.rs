@@ -201,7 +201,7 @@ fn example_bots_play_full_games_in_both_modes_and_agree_with_arena() {
     let config = |repetitions: u32, agent: String| {
         format!(
             "game = \"snake\"\nlevels = [\"random\"]\nseed = 7\nconcurrency = 1\nmax_steps = 15\n\
-             repetitions = {repetitions}\n[time]\nact = \"1s\"\nact_hard = \"3s\"\n\
+             repetitions = {repetitions}\n[time]\nact = \"1s\"\nact_hard = \"3s\"\nclock = \"wall\"\n\
              [[agents]]\nagent = \"greedy\"\n[[agents]]\n{agent}protocol = \"botzone\"\nworkdir = \"bots\"\n"
         )
     };
@@ -397,7 +397,7 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
         _ => "act = \"1s\"\nact_hard = \"3s\"\n",
     };
     let text = format!(
-        "game = \"snake\"\nlevels = [\"empty.json\"]\nmax_steps = 4\n[time]\n{time}\
+        "game = \"snake\"\nlevels = [\"empty.json\"]\nmax_steps = 4\n[time]\nclock = \"wall\"\n{time}\
          [[agents]]\nname = \"bot\"\ncommand = [\"{py}\", \"bot.py\", \"{}\", \"{marker}\"]\n\
          protocol = \"botzone\"\nbotzone_mode = \"{}\"\nworkdir = \"bots\"\n\
          [[agents]]\nagent = \"greedy\"\n",
@@ -567,7 +567,7 @@ fn a_seat_is_not_charged_for_the_seat_read_before_it() {
     let marker = format!("arena-botzone-seats-{}", std::process::id());
     let text = format!(
         "game = \"snake\"\nlevels = [\"empty.json\"]\nseed = 1\nmax_steps = 8\n\
-         [time]\nact = \"5s\"\nact_hard = \"10s\"\ninit = \"5s\"\ninit_hard = \"10s\"\n\
+         [time]\nact = \"5s\"\nact_hard = \"10s\"\ninit = \"5s\"\ninit_hard = \"10s\"\nclock = \"wall\"\n\
          [[agents]]\nname = \"slow\"\nagent = \"fixture-sleep\"\nparams = {{ ms = 400 }}\n\
          time = {{ act = \"300ms\" }}\n\
          [[agents]]\nagent = \"greedy\"\n\

@@ -211,7 +211,7 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
         .collect();
     let mut cfg = String::from(
         "name = \"zoo\"\ngame = \"bait\"\nlevels = [\"0\"]\nrepetitions = 1\nseed = 5\n\
-         concurrency = 4\nmax_steps = 4\n\n[time]\nact = \"250ms\"\nact_hard = \"400ms\"\n\
+         concurrency = 4\nmax_steps = 4\n\n[time]\nact = \"250ms\"\nact_hard = \"400ms\"\nclock = \"wall\"\n\
          init = \"3s\"\ninit_hard = \"4s\"\n",
     );
     for r in &rows {

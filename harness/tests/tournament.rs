@@ -70,7 +70,7 @@ fn an_overrun_loses_on_time_when_asked() {
     let cfg = write(
         dir.path(),
         "t.toml",
-        "game = \"xiangqi\"\nformat = \"round-robin\"\n[time]\nact = \"20ms\"\nact_hard = \"400ms\"\n\
+        "game = \"xiangqi\"\nformat = \"round-robin\"\n[time]\nclock = \"wall\"\nact = \"20ms\"\nact_hard = \"400ms\"\n\
          on_overrun = \"loss\"\n[[agents]]\nagent = \"fixture-sleep\"\nname = \"slow\"\n\
          params = { ms = 60 }\n[[agents]]\nagent = \"random\"\n",
     );

@@ -27,6 +27,8 @@ pub struct Subprocess<G: GameView> {
     started: Option<Instant>,
     phase: Phase,
     pending: Option<(G, Seat)>,
+    /// The process tree's CPU time when the current request started.
+    cpu_start: Option<Duration>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -46,6 +48,7 @@ impl<G: GameView> Subprocess<G> {
             started: None,
             phase: Phase::Init,
             pending: None,
+            cpu_start: None,
             _game: PhantomData,
         })
     }
@@ -92,6 +95,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                 return;
             }
         }
+        self.cpu_start = p.cpu_time();
         let remaining = budget.saturating_sub(start.elapsed());
         for line in self.protocol.request(phase, state, seat, remaining) {
             p.send(&line);
@@ -163,11 +167,17 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             };
             match self.protocol.answer(self.phase, &state, seat, &line) {
                 Ok(Step::Done(a)) => {
+                    // The process tree's CPU time over the request (read
+                    // now, so a little of the time after the answer counts).
+                    let cpu = match (self.cpu_start, p.cpu_time()) {
+                        (Some(a0), Some(a1)) => Some(a1.saturating_sub(a0)),
+                        _ => None,
+                    };
                     return Reply {
                         result: Ok(a),
                         wall,
-                        cpu: None,
-                    }
+                        cpu,
+                    };
                 }
                 Ok(Step::Continue(lines)) => {
                     for l in lines {

@@ -144,6 +144,10 @@ pub struct AgentProcess {
     exited_at: Option<Instant>,
     /// When the reader task got the last line (or end of output) handed out.
     last_output_at: Option<Instant>,
+    /// The agent's cgroup, if it has one (its CPU time is read there).
+    cgroup: Option<PathBuf>,
+    /// The pid of the process arena started.
+    root: i32,
 }
 
 fn new_token() -> String {
@@ -222,7 +226,7 @@ impl AgentProcess {
                 pid,
                 &token,
                 lease.as_ref().map(|l| l.uid()),
-                cgroup.map(|(d, _)| d),
+                cgroup.as_ref().map(|(d, _)| d.clone()),
             );
             (child, id)
         };
@@ -387,6 +391,8 @@ impl AgentProcess {
             held: None,
             exited_at: None,
             last_output_at: None,
+            cgroup: cgroup.map(|(d, _)| d),
+            root: pgid.map_or(0, |p| p.as_raw_nonzero().get()),
         })
     }
 
@@ -603,6 +609,49 @@ impl AgentProcess {
     /// runner reads the seats one after the other).
     pub fn last_output_at(&self) -> Option<Instant> {
         self.last_output_at
+    }
+
+    /// CPU time used so far by the agent's whole process tree: from its
+    /// cgroup (`cpu.stat`, every process it ever started, microseconds)
+    /// where it has one; else the sum over its live processes of their
+    /// threads' run time (`/proc/<pid>/task/<tid>/schedstat`, nanoseconds;
+    /// processes that already exited are not counted). `None` when nothing
+    /// can be read.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        if let Some(dir) = &self.cgroup {
+            if let Some(us) = std::fs::read_to_string(dir.join("cpu.stat"))
+                .ok()
+                .and_then(|t| {
+                    t.lines()
+                        .find_map(|l| l.strip_prefix("usage_usec "))
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                })
+            {
+                return Some(Duration::from_micros(us));
+            }
+        }
+        if self.root <= 0 {
+            return None;
+        }
+        let procs = containment::snapshot();
+        let tree = containment::with_descendants(&procs, &[self.root]);
+        let mut ns: u64 = 0;
+        let mut any = false;
+        for pid in tree {
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+                continue;
+            };
+            for t in tasks.filter_map(|e| e.ok()) {
+                if let Some(v) = std::fs::read_to_string(t.path().join("schedstat"))
+                    .ok()
+                    .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+                {
+                    ns += v;
+                    any = true;
+                }
+            }
+        }
+        any.then(|| Duration::from_nanos(ns))
     }
 
     /// Describe how the agent ended, with the memory-limit heuristic:

@@ -44,6 +44,7 @@ fn episode(
             leaked: 0,
             init_overrun: 0,
             pair: None,
+            starved: 0,
         })
         .collect()
 }

@@ -1,0 +1,117 @@
+//! The default judge is the agent's own CPU time: an external agent's
+//! process tree is measured, a sleeping agent is not charged, a busy one is.
+
+use std::path::Path;
+
+mod common;
+use common::arena;
+
+const AGENT: &str = r#"
+import json, sys, time
+mode = sys.argv[1]
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif m["type"] == "act":
+        if mode == "sleep":
+            time.sleep(0.12)
+        else:
+            end = time.process_time() + 0.12
+            while time.process_time() < end:
+                pass
+        print(json.dumps({"action": m["legal"][0] if m["legal"] else "NIL"}), flush=True)
+    else:
+        break
+"#;
+
+fn run(dir: &Path, clock: &str) -> Vec<csv::StringRecord> {
+    std::fs::write(dir.join("agent.py"), AGENT).unwrap();
+    let cfg = dir.join(format!("{clock}.toml"));
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"bait\"\nlevels = [0]\nmax_steps = 3\n[time]\nclock = \"{clock}\"\n\
+             act = \"60ms\"\nact_hard = \"2s\"\n\
+             [[agents]]\nname = \"sleeper\"\ncommand = [\"python3\", \"agent.py\", \"sleep\"]\n\
+             [[agents]]\nname = \"worker\"\ncommand = [\"python3\", \"agent.py\", \"work\"]\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join(format!("out-{clock}"));
+    let (code, _, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    csv::Reader::from_path(out.join("episodes.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+#[test]
+fn cpu_clock_measures_an_external_agents_process_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = run(dir.path(), "cpu");
+    let get = |name: &str| rows.iter().find(|r| &r[7] == name).unwrap().clone();
+    let sleeper = get("sleeper");
+    let worker = get("worker");
+    // overruns column 18, cpu_ms 14.
+    assert_eq!(&sleeper[18], "0", "sleeping costs no CPU: {sleeper:?}");
+    assert_eq!(
+        &worker[18], "3",
+        "120 ms of CPU per act is past 60 ms: {worker:?}"
+    );
+    let cpu: f64 = worker[14].parse().unwrap();
+    assert!(
+        cpu >= 3.0 * 100.0,
+        "the worker's measured CPU time: {worker:?}"
+    );
+    // The same agents on the wall clock: both overrun.
+    let rows = run(dir.path(), "wall");
+    let get = |name: &str| rows.iter().find(|r| &r[7] == name).unwrap().clone();
+    let s = get("sleeper");
+    let overruns: u32 = s[18].parse().unwrap();
+    let starved: u32 = s[s.len() - 1].parse().unwrap();
+    let steps: u32 = s[12].parse().unwrap();
+    assert_eq!(overruns + starved, steps, "{s:?}");
+}
+
+#[test]
+fn a_busy_fixture_within_budget_is_never_charged_on_the_cpu_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("busy.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\nlevels = [0, 1]\nrepetitions = 2\nmax_steps = 20\n[time]\nact = \"20ms\"\n\
+         act_hard = \"25ms\"\n[[agents]]\nagent = \"fixture-busy\"\nparams = { ms = 15 }\n\
+         [[agents]]\nagent = \"fixture-busy\"\nname = \"busy2\"\nparams = { ms = 15 }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, _, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+        "-j",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(out.join("episodes.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 8);
+    for r in &rows {
+        assert_eq!(&r[10], "normal", "{r:?}");
+        assert_eq!(&r[18], "0", "{r:?}");
+    }
+}
