@@ -52,6 +52,8 @@ pub struct SeatRecord {
     pub cpu_ms: f64,
     /// Acts (and init) past the soft budget but within the hard limit.
     pub overruns: u32,
+    /// The ticks whose act overran the soft budget (the fallback was played).
+    pub overrun_ticks: Vec<u32>,
     /// Nodes expanded, if the agent reports them.
     pub expanded: Option<u64>,
     /// Processes of the agent found alive after the game and killed
@@ -232,6 +234,7 @@ pub fn play_episode<G: ArenaGame>(
             init_ms: 0.0,
             cpu_ms: 0.0,
             overruns: 0,
+            overrun_ticks: Vec::new(),
             expanded: None,
             leaked: 0,
         })
@@ -307,6 +310,7 @@ pub fn play_episode<G: ArenaGame>(
                     let a = a.unwrap_or_else(|| state.fallback_action(s));
                     if over {
                         seats[s].overruns += 1;
+                        seats[s].overrun_ticks.push(state.tick());
                     } else if !state.is_legal(s, a) {
                         failed[s] = Some(Failure {
                             outcome: Outcome::IllegalMove,
