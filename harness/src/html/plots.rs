@@ -60,11 +60,13 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .max_light_lines(1)
             .y_labels(n)
             .y_label_formatter(&|y| {
                 let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                    // The first row on top.
+                    labels.get(n - 1 - i as usize).cloned().unwrap_or_default()
                 } else {
                     String::new()
                 }
@@ -76,14 +78,15 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
         let color = RGBColor(0x2a, 0x62, 0xc9);
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {
-                ErrorBar::new_horizontal(i as f64, r.lo, r.value, r.hi, color.filled(), 8)
+                let y = (n - 1 - i) as f64;
+                ErrorBar::new_horizontal(y, r.lo, r.value, r.hi, color.filled(), 8)
             }))
             .map_err(err)?;
         chart
             .draw_series(
                 rows.iter()
                     .enumerate()
-                    .map(|(i, r)| Circle::new((r.value, i as f64), 4, color.filled())),
+                    .map(|(i, r)| Circle::new((r.value, (n - 1 - i) as f64), 4, color.filled())),
             )
             .map_err(err)?;
         root.present().map_err(err)?;
@@ -109,17 +112,14 @@ pub fn heatmap(
         .clamp(4, 30) as u32
         * 7
         + 12;
-    let size = (
-        label_w + cell * n as u32 + 20,
-        label_w + cell * n as u32 + 20,
-    );
+    let size = (label_w + cell * n as u32 + 24, 48 + cell * n as u32 + 24);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut chart = ChartBuilder::on(&root)
             .margin(10)
-            .x_label_area_size(label_w)
+            .x_label_area_size(48)
             .y_label_area_size(label_w)
             .build_cartesian_2d(0f64..n as f64, n as f64..0f64)
             .map_err(err)?;
