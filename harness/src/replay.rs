@@ -422,16 +422,14 @@ impl Reporter for Replays {
     }
 }
 
-/// `arena replay FILE`: check every replay of `file` against the rules,
-/// printing a line per episode; a mismatch is a
-/// [`HarnessError::CheckFailed`] (exit 4). With `html`, also write a
-/// standalone viewer page of the replays (only `episode`, if given).
-pub fn replay_command(
+/// `arena replay FILE`: check every replay of `file` (only `episode`, if
+/// given) against the rules, printing a line per episode; returns the
+/// replays and the mismatches (see `crate::commands::replay`).
+pub fn check_file(
     file: &Path,
     episode: Option<usize>,
-    html: Option<&Path>,
     out: &mut dyn Write,
-) -> Result<(), HarnessError> {
+) -> Result<(Vec<Replay>, Vec<String>), HarnessError> {
     let io = |e| HarnessError::io("<stdout>", e);
     let mut replays = read(file)?;
     if let Some(n) = episode {
@@ -461,18 +459,5 @@ pub fn replay_command(
             }
         }
     }
-    if let Some(path) = html {
-        crate::html::viewer::write_standalone(path, &replays)?;
-        writeln!(out, "viewer: {}", path.display()).map_err(io)?;
-    }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(HarnessError::CheckFailed(format!(
-            "{} of {} replays do not reproduce: {}",
-            failures.len(),
-            replays.len(),
-            failures[0]
-        )))
-    }
+    Ok((replays, failures))
 }
