@@ -47,6 +47,40 @@ pub enum Command {
     Perft(PerftArgs),
     /// Measure forward-model or agent speed and print a table.
     Bench(BenchArgs),
+    /// Write a results folder's self-contained HTML report (report.html).
+    Report(ReportArgs),
+    /// Check replays against the game's rules; optionally write a viewer page.
+    Replay(ReplayArgs),
+}
+
+/// `arena report`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena report results/demo\n  (then open results/demo/report.html in a browser; it needs no network)\n\n\
+`arena run` writes the same report at its end."
+)]
+pub struct ReportArgs {
+    /// A results folder written by `arena run` (episodes.csv, summary.csv,
+    /// replays.jsonl.gz ...).
+    pub dir: PathBuf,
+}
+
+/// `arena replay`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena replay results/demo/replays.jsonl.gz\n  arena replay results/demo/replays.jsonl.gz --episode 3 --html ep3.html\n\n\
+Every replay is re-played with the game's rules; a replay whose states or outcome differ \
+is reported and arena exits with code 4."
+)]
+pub struct ReplayArgs {
+    /// A replay file: a run's replays.jsonl.gz, or JSON lines (arena-replay/1).
+    pub file: PathBuf,
+    /// Only this episode (its index in the run).
+    #[arg(long)]
+    pub episode: Option<usize>,
+    /// Also write a standalone viewer page of the replays here.
+    #[arg(long, value_name = "OUT")]
+    pub html: Option<PathBuf>,
 }
 
 /// `arena run`.

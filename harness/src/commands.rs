@@ -34,6 +34,30 @@ pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     crate::games::command(&args.game, "perft", |g: &dyn GameEntry| g.perft())?(args, out)
 }
 
+/// `arena replay FILE`: check every replay against the rules (a mismatch
+/// is a [`HarnessError::CheckFailed`], exit 4); with `html`, also write a
+/// standalone viewer page of the replays (only `episode`, if given).
+pub fn replay(
+    file: &std::path::Path,
+    episode: Option<usize>,
+    html: Option<&std::path::Path>,
+    out: &mut dyn Write,
+) -> Result<(), HarnessError> {
+    let (replays, failures) = crate::replay::check_file(file, episode, out)?;
+    if let Some(path) = html {
+        crate::html::viewer::write_standalone(path, &replays)?;
+        writeln!(out, "viewer: {}", path.display()).map_err(|e| HarnessError::io("<stdout>", e))?;
+    }
+    match failures.first() {
+        None => Ok(()),
+        Some(first) => Err(HarnessError::CheckFailed(format!(
+            "{} of {} replays do not reproduce: {first}",
+            failures.len(),
+            replays.len()
+        ))),
+    }
+}
+
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     crate::games::command(&args.game, "bench", |g: &dyn GameEntry| g.bench())?(args, out)

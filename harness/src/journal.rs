@@ -175,6 +175,7 @@ mod tests {
                 overruns: 0,
                 init_overrun: false,
                 starved: 0,
+                overrun_ticks: Vec::new(),
                 expanded: Some(9),
                 leaked: 0,
             }],

@@ -139,6 +139,8 @@ pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
         Box::new(SummaryCsv::new(dir)),
         Box::new(CrosstableCsv::new(dir)),
         Box::new(crate::stats::RatingsCsv::new(dir)),
+        Box::new(crate::replay::Replays::new(dir)),
+        Box::new(crate::html::HtmlReport::new(dir)),
     ]
 }
 

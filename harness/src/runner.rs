@@ -64,6 +64,9 @@ pub struct SeatRecord {
     /// [`crate::timing::starvation`]).
     #[serde(default)]
     pub starved: u32,
+    /// The ticks whose act overran the soft budget (the fallback was played).
+    #[serde(default)]
+    pub overrun_ticks: Vec<u32>,
     /// Nodes expanded, if the agent reports them.
     pub expanded: Option<u64>,
     /// Processes of the agent found alive after the game and killed
@@ -257,6 +260,7 @@ pub fn play_episode<G: ArenaGame>(
             overruns: 0,
             init_overrun: false,
             starved: 0,
+            overrun_ticks: Vec::new(),
             expanded: None,
             leaked: 0,
         })
@@ -349,6 +353,7 @@ pub fn play_episode<G: ArenaGame>(
                         });
                     } else if over {
                         seats[s].overruns += 1;
+                        seats[s].overrun_ticks.push(state.tick());
                     } else if !state.is_legal(s, a) {
                         failed[s] = Some(Failure {
                             outcome: Outcome::IllegalMove,

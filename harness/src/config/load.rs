@@ -582,6 +582,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         agents: agents_out,
         source: path.to_path_buf(),
         log_dir: None,
+        replays: raw.replays.unwrap_or(true),
     };
     validate(cfg, game, path, format.is_some())
 }

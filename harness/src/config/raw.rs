@@ -25,6 +25,7 @@ pub(super) struct RawConfig {
     pub(super) max_steps: Option<i64>,
     pub(super) time: Option<RawTime>,
     pub(super) sandbox: Option<String>,
+    pub(super) replays: Option<bool>,
     pub(super) agents: Vec<RawAgent>,
 }
 

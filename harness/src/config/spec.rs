@@ -70,4 +70,7 @@ pub struct RunConfig {
     /// Where external agents' stderr logs go (set by the run to
     /// `<output folder>/logs`; `None`: not kept).
     pub log_dir: Option<PathBuf>,
+    /// Whether every episode is written as a replay (config key `replays`,
+    /// default true; see [`crate::replay`]).
+    pub replays: bool,
 }

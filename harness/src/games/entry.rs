@@ -58,6 +58,15 @@ pub trait GameEntry: Sync {
     fn perft(&self) -> Option<GameCommand<PerftArgs>>;
     /// `arena bench`, if the game has it.
     fn bench(&self) -> Option<GameCommand<BenchArgs>>;
+    /// Re-play recorded actions from a level and seed (see
+    /// [`super::resim::replay`]): a JSON view per tick, and the end.
+    fn replay(
+        &self,
+        level: &str,
+        seed: u64,
+        max_steps: Option<u32>,
+        moves: &[String],
+    ) -> Result<super::Replayed, HarnessError>;
 }
 
 impl fmt::Debug for dyn GameEntry {
@@ -139,6 +148,15 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
     }
     fn bench(&self) -> Option<GameCommand<BenchArgs>> {
         G::BENCH
+    }
+    fn replay(
+        &self,
+        level: &str,
+        seed: u64,
+        max_steps: Option<u32>,
+        moves: &[String],
+    ) -> Result<super::Replayed, HarnessError> {
+        super::resim::replay::<G>(level, seed, max_steps, moves)
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod arena_game;
 mod entry;
+mod resim;
 mod trace;
 
 pub use arena_game::{
@@ -17,6 +18,7 @@ pub use arena_game::{
     GameCommand, GameView, LevelInfo,
 };
 pub use entry::{command, find, names, GameEntry};
+pub use resim::Replayed;
 pub use trace::trace;
 
 /// Defines the harness modules of the games and [`GAMES`] from the

@@ -10,10 +10,15 @@
 //! - [`MovesJsonl`]: `moves.jsonl`, the actions of every episode;
 //! - [`SummaryCsv`] and [`CrosstableCsv`]: the tables, at the end;
 //! - [`Progress`]: the progress bar with ETA on an interactive terminal;
-//! - [`TerminalSummary`]: the summary printed at the end.
+//! - [`TerminalSummary`]: the summary printed at the end (with
+//!   [`Progress`], in `terminal.rs`).
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
+mod terminal;
+
+pub use terminal::{Progress, TerminalSummary};
+
 use crate::report::{self, CrossRow, EpisodeRow, SummaryRow};
 use crate::runner::EpisodeRecord;
 use crate::schedule::Episode;
@@ -239,131 +244,6 @@ impl Reporter for CrosstableCsv {
             if *players > 1 {
                 report::write_csv(&self.path, crosstable)?;
             }
-        }
-        Ok(())
-    }
-}
-
-/// The progress bar with ETA (only made when stderr is an interactive
-/// terminal; see [`crate::run::progress_mode`]).
-#[derive(Default)]
-pub struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    sprt: Option<crate::stats::SprtTally>,
-}
-
-impl Reporter for Progress {
-    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
-        match event {
-            Event::RunPlanned { cfg, episodes, .. } => {
-                let b = indicatif::ProgressBar::new(episodes.len() as u64);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{spinner} {msg} [{bar:30}] {pos}/{len} episodes, {elapsed} elapsed, ETA {eta}",
-                    )
-                    .expect("valid template")
-                    .progress_chars("=> "),
-                );
-                b.set_message(format!("{} ({})", cfg.name, cfg.game));
-                self.bar = Some(b);
-                self.sprt = cfg.sprt.as_ref().map(|sp| crate::stats::tally_of(cfg, sp));
-            }
-            Event::EpisodeFinished { rows, .. } => {
-                if let Some(b) = &self.bar {
-                    b.inc(1);
-                    if let Some(t) = self.sprt.as_mut() {
-                        t.add(rows);
-                        let st = t.status();
-                        b.set_message(format!(
-                            "LLR {:.2} ({:.2}, {:.2})",
-                            st.llr, st.lower, st.upper
-                        ));
-                    }
-                }
-            }
-            Event::RunFinished { .. } => {
-                if let Some(b) = self.bar.take() {
-                    b.finish_and_clear();
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
-/// The summary (and cross-table) printed when the run finishes.
-pub struct TerminalSummary<'w> {
-    out: &'w mut dyn Write,
-    dir: PathBuf,
-}
-
-impl<'w> TerminalSummary<'w> {
-    /// Prints to `out`, naming `dir` as where the tables are.
-    pub fn new(out: &'w mut dyn Write, dir: &Path) -> Self {
-        TerminalSummary {
-            out,
-            dir: dir.to_path_buf(),
-        }
-    }
-}
-
-impl Reporter for TerminalSummary<'_> {
-    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
-        let Event::RunFinished {
-            cfg,
-            rows,
-            summary,
-            crosstable,
-            players,
-            ..
-        } = event
-        else {
-            return Ok(());
-        };
-        let io = |e| HarnessError::io("<stdout>", e);
-        writeln!(
-            self.out,
-            "{} on {}: {} episodes -> {}",
-            cfg.name,
-            cfg.game,
-            rows.len() / (*players).max(1),
-            self.dir.display()
-        )
-        .map_err(io)?;
-        write!(self.out, "{}", report::summary_table(summary, false)).map_err(io)?;
-        if !crosstable.is_empty() {
-            writeln!(self.out).map_err(io)?;
-            write!(self.out, "{}", report::crosstable_table(crosstable)).map_err(io)?;
-            let labels: Vec<String> = cfg.agents.iter().map(|a| a.label.clone()).collect();
-            let opts = crate::stats::RatingsOptions {
-                seed: cfg.seed,
-                ..Default::default()
-            };
-            if let Ok(r) = crate::stats::ratings_rows(&labels, rows, &opts) {
-                if !r.is_empty() {
-                    writeln!(self.out).map_err(io)?;
-                    write!(self.out, "{}", crate::stats::ratings_table(&r)).map_err(io)?;
-                }
-            }
-        }
-        let starved: u64 = rows.iter().map(|r| r.starved as u64).sum();
-        if starved > 0 {
-            writeln!(
-                self.out,
-                "\nwarning: {starved} act(s) past the soft budget were not charged because arena \
-                 itself was starved (the machine was overloaded); wall-clock times in these \
-                 tables may be skewed by load (clock = \"cpu\" is not)"
-            )
-            .map_err(io)?;
-        }
-        if let Some(sp) = &cfg.sprt {
-            let mut t = crate::stats::tally_of(cfg, sp);
-            for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
-                t.add(ep);
-            }
-            writeln!(self.out).map_err(io)?;
-            writeln!(self.out, "{}", t.line()).map_err(io)?;
         }
         Ok(())
     }

@@ -1,0 +1,287 @@
+//! The report and the replay viewer in a real browser (issue 18): Debian's
+//! headless `chromium` opens them from `file://` (no network), and the test
+//! checks there are no console errors, that the viewer at tick k draws the
+//! state `arena trace` prints at tick k (read from the DOM's `data-state`),
+//! and that the last tick shows the outcome. Screenshots are saved under
+//! `target/tmp/report-browser/` (`.ci/setup-browser.sh` installs chromium).
+
+mod common;
+mod tools;
+use common::arena;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The browser, if installed.
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|p| p.join(name))
+                    .find(|p| p.is_file())
+            })
+        })
+}
+
+/// Run headless chromium on `url` with `extra` flags: (stdout, stderr).
+fn browse(chrome: &Path, url: &str, extra: &[&str]) -> (String, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new(chrome)
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+            "--disable-extensions",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(extra)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chromium starts");
+    let (mut so, mut se) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut so, &mut s).ok();
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut se, &mut s).ok();
+        s
+    });
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish with {url} in 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (out.join().unwrap(), err.join().unwrap())
+}
+
+/// The page's console messages (chromium logs them as `:CONSOLE`).
+fn console_lines(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.contains(":CONSOLE")).collect()
+}
+
+/// The value of attribute `name` of the element with id `id` in `dom`,
+/// HTML-unescaped.
+fn attr(dom: &str, id: &str, name: &str) -> Option<String> {
+    let at = dom.find(&format!("id=\"{id}\""))?;
+    let tag_start = dom[..at].rfind('<')?;
+    let tag_end = at + dom[at..].find('>')?;
+    let tag = &dom[tag_start..tag_end];
+    let key = format!(" {name}=\"");
+    let v = tag.find(&key)? + key.len();
+    let end = tag[v..].find('"')?;
+    Some(
+        tag[v..v + end]
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&"),
+    )
+}
+
+/// A page loaded without errors: no console messages, no `data-errors`.
+fn assert_clean(what: &str, dom: &str, stderr: &str) {
+    let console = console_lines(stderr);
+    assert!(console.is_empty(), "{what}: console: {console:#?}");
+    assert!(
+        !dom.contains("data-errors="),
+        "{what}: the page noted errors: {:?}",
+        dom.find("data-errors=")
+            .map(|i| &dom[i..(i + 300).min(dom.len())])
+    );
+    assert!(
+        dom.contains("</html>") || dom.contains("</body>"),
+        "{what}: no DOM"
+    );
+}
+
+/// JSON equality with numbers compared as numbers (JavaScript writes 0.0 as 0).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The games, each with a level `arena trace` loads the same way, its
+/// agents and a game-length limit that keeps the run short.
+const GAMES: &[(&str, &str, &[&str], u32)] = &[
+    ("bait", "0", &["random"], 40),
+    ("snake", "seed:1", &["random-valid", "random-valid"], 60),
+    ("sokoban", "microban:1", &["random"], 40),
+    ("supply", "set:0", &["random"], 40),
+    ("xiangqi", "start", &["greedy", "random"], 40),
+    ("connect4", "start", &["random", "random"], 42),
+];
+
+#[test]
+fn report_and_viewer_work_in_a_browser() {
+    let Some(chrome) = chromium() else {
+        tools::skip("chromium is not installed (.ci/setup-browser.sh installs it)");
+        return;
+    };
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for &(game, level, agents, max_steps) in GAMES {
+        let run = dir.path().join(game);
+        let cfg = dir.path().join(format!("{game}.toml"));
+        let mut text = format!(
+            "name = \"{game}-browser\"\ngame = \"{game}\"\nlevels = [\"{level}\"]\nrepetitions = 1\nseed = 7\nconcurrency = 1\nmax_steps = {max_steps}\n[time]\nact = \"200ms\"\nact_hard = \"400ms\"\n"
+        );
+        for (i, a) in agents.iter().enumerate() {
+            text.push_str(&format!(
+                "[[agents]]\nagent = \"{a}\"\nname = \"{a}-{i}\"\n"
+            ));
+        }
+        std::fs::write(&cfg, text).unwrap();
+        let (code, _, err) = arena(&[
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            run.to_str().unwrap(),
+            "-q",
+        ]);
+        assert_eq!(code, 0, "{game}: {err}");
+        let replays = run.join("replays.jsonl.gz");
+        let page = run.join("viewer.html");
+        let (code, stdout, err) = arena(&[
+            "replay",
+            replays.to_str().unwrap(),
+            "--episode",
+            "0",
+            "--html",
+            page.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{game}: {stdout}{err}");
+        assert!(stdout.contains("replays the same"), "{game}: {stdout}");
+
+        // The recorded moves, for `arena trace`.
+        let line = std::fs::read_to_string(run.join("moves.jsonl")).unwrap();
+        let rec: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        let moves: Vec<String> = rec["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert!(!moves.is_empty(), "{game}: no moves");
+        let url = format!("file://{}", page.display());
+
+        // Tick k: the viewer draws what `arena trace` prints at tick k.
+        let k = (moves.len() / 2).max(1);
+        let (dom, stderr) = browse(
+            &chrome,
+            &format!("{url}#episode=0&tick={k}"),
+            &["--dump-dom"],
+        );
+        assert_clean(game, &dom, &stderr);
+        assert_eq!(
+            attr(&dom, "viewer", "data-tick").as_deref(),
+            Some(&*k.to_string()),
+            "{game}"
+        );
+        let shown: Value =
+            serde_json::from_str(&attr(&dom, "viewer", "data-state").expect("data-state")).unwrap();
+        let actions = format!("--actions={}", moves[..k].join(","));
+        let (code, trace, err) = arena(&["trace", game, "--level", level, &actions]);
+        assert_eq!(code, 0, "{game}: {err}");
+        let at_k: Value =
+            serde_json::from_str(trace.lines().nth(k).expect("trace line k")).unwrap();
+        for (key, want) in at_k.as_object().unwrap() {
+            assert!(
+                shown.get(key).is_some_and(|v| same(v, want)),
+                "{game} tick {k}: key {key}: viewer {shown}, trace {at_k}"
+            );
+        }
+        let (_, stderr) = browse(
+            &chrome,
+            &format!("{url}#episode=0&tick={k}"),
+            &[
+                "--window-size=1100,760",
+                &format!(
+                    "--screenshot={}",
+                    shots.join(format!("{game}.png")).display()
+                ),
+            ],
+        );
+        assert!(console_lines(&stderr).is_empty(), "{game}: {stderr}");
+
+        // The end: the outcome is shown.
+        let (dom, stderr) = browse(
+            &chrome,
+            &format!("{url}#episode=0&tick=end"),
+            &["--dump-dom"],
+        );
+        assert_clean(game, &dom, &stderr);
+        assert_eq!(
+            attr(&dom, "viewer", "data-tick").as_deref(),
+            Some(&*moves.len().to_string()),
+            "{game}"
+        );
+        let outcome = attr(&dom, "v-outcome", "data-outcome").unwrap_or_default();
+        assert!(
+            !outcome.is_empty()
+                && outcome
+                    .split('/')
+                    .all(|r| ["win", "loss", "draw"].contains(&r)),
+            "{game}: outcome `{outcome}`"
+        );
+        assert!(dom.contains("Outcome after"), "{game}");
+
+        // The report of the run opens, with its plots and a viewer link.
+        if game == "connect4" || game == "bait" {
+            let report = format!("file://{}", run.join("report.html").display());
+            let (dom, stderr) = browse(&chrome, &report, &["--dump-dom"]);
+            assert_clean(&format!("{game} report"), &dom, &stderr);
+            assert!(dom.matches("<svg").count() >= 2, "{game}: plots");
+            assert!(dom.contains("href=\"#episode=0\""), "{game}: a viewer link");
+            let (_, stderr) = browse(
+                &chrome,
+                &report,
+                &[
+                    "--window-size=1200,1800",
+                    &format!(
+                        "--screenshot={}",
+                        shots.join(format!("{game}-report.png")).display()
+                    ),
+                ],
+            );
+            assert!(console_lines(&stderr).is_empty(), "{game} report: {stderr}");
+            let (dom, stderr) = browse(
+                &chrome,
+                &format!("{report}#episode=0&tick=end"),
+                &["--dump-dom"],
+            );
+            assert_clean(&format!("{game} report viewer"), &dom, &stderr);
+            assert!(dom.contains("Outcome after"), "{game}: the report's viewer");
+        }
+    }
+    println!("screenshots: {}", shots.display());
+}
