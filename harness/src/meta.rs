@@ -252,6 +252,10 @@ impl crate::reporters::Reporter for MetaWriter {
                 self.meta.planned = episodes.len();
                 self.meta.write(&self.dir)
             }
+            Event::EpisodeReplayed { why, .. } => {
+                self.meta.infrastructure_errors.push(why.to_string());
+                self.meta.write(&self.dir)
+            }
             Event::RunFinished {
                 complete,
                 rows,

@@ -241,6 +241,13 @@ pub fn run_with(
             RunnerEvent::Started(episode) => {
                 tell(&Event::EpisodeStarted { episode: &episode }, &mut failure)
             }
+            RunnerEvent::Replayed(episode, why) => tell(
+                &Event::EpisodeReplayed {
+                    episode: &episode,
+                    why: &why,
+                },
+                &mut failure,
+            ),
             RunnerEvent::Finished(record) => {
                 let new_rows = report::episode_rows(&keys, &record);
                 tell(

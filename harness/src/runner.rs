@@ -150,6 +150,31 @@ pub enum RunnerEvent {
     Started(Episode),
     /// An episode finished.
     Finished(EpisodeRecord),
+    /// An episode hit an infrastructure error (the machine, not an agent:
+    /// see [`infrastructure_error`]) and is played again; the failed try
+    /// counts nowhere.
+    Replayed(Episode, String),
+}
+
+/// How many times an episode is played again after an infrastructure error.
+pub const INFRASTRUCTURE_RETRIES: u32 = 2;
+
+/// Whether a seat's failure is the machine's, not the agent's: a process
+/// that could not be started for lack of resources (`EAGAIN`, `ENOMEM`,
+/// `EMFILE`, `ENFILE`). Such an episode is played again, not scored.
+pub fn infrastructure_error(seat: &SeatRecord) -> bool {
+    seat.outcome == Outcome::SpawnFailed
+        && [
+            "Resource temporarily unavailable",
+            "Cannot allocate memory",
+            "Too many open files",
+            "os error 11)",
+            "os error 12)",
+            "os error 23)",
+            "os error 24)",
+        ]
+        .iter()
+        .any(|m| seat.detail.contains(m))
 }
 
 /// Builds the contestants of a run's episodes, and holds what external
@@ -446,7 +471,19 @@ pub fn run_tournament<G: ArenaGame>(
                 if tx.send(Ok(RunnerEvent::Started(ep.clone()))).is_err() {
                     break;
                 }
-                let r = play_episode::<G>(factory, ep).map(RunnerEvent::Finished);
+                let mut r = play_episode::<G>(factory, ep);
+                for _ in 0..INFRASTRUCTURE_RETRIES {
+                    let Ok(rec) = &r else { break };
+                    let Some(s) = rec.seats.iter().find(|s| infrastructure_error(s)) else {
+                        break;
+                    };
+                    let why = format!("episode {}: {}", ep.index, s.detail);
+                    if tx.send(Ok(RunnerEvent::Replayed(ep.clone(), why))).is_err() {
+                        break;
+                    }
+                    r = play_episode::<G>(factory, ep);
+                }
+                let r = r.map(RunnerEvent::Finished);
                 let is_err = r.is_err();
                 if tx.send(r).is_err() || is_err {
                     failed.store(true, Ordering::Relaxed);
@@ -469,5 +506,45 @@ pub fn run_tournament<G: ArenaGame>(
     match first_err {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(outcome: Outcome, detail: &str) -> SeatRecord {
+        SeatRecord {
+            agent: 0,
+            result: PlayerResult::Loss,
+            outcome,
+            detail: detail.into(),
+            score: 0.0,
+            act_ms: Vec::new(),
+            init_ms: 0.0,
+            cpu_ms: 0.0,
+            overruns: 0,
+            init_overrun: false,
+            starved: 0,
+            overrun_ticks: Vec::new(),
+            expanded: None,
+            leaked: 0,
+        }
+    }
+
+    #[test]
+    fn only_the_machines_failures_are_infrastructure_errors() {
+        let eagain = "cannot start [\"python3\"]: Resource temporarily unavailable (os error 11)";
+        assert!(infrastructure_error(&seat(Outcome::SpawnFailed, eagain)));
+        assert!(infrastructure_error(&seat(
+            Outcome::SpawnFailed,
+            "cannot start: Too many open files (os error 24)"
+        )));
+        // The agent's own fault: a missing program, a crash.
+        assert!(!infrastructure_error(&seat(
+            Outcome::SpawnFailed,
+            "cannot start [\"nope\"]: No such file or directory (os error 2)"
+        )));
+        assert!(!infrastructure_error(&seat(Outcome::Crash, eagain)));
     }
 }

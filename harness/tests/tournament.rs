@@ -121,6 +121,18 @@ fn bad_tournament_settings_are_clear_errors() {
             "gauntlet_seeds = 0: expected 1 or more",
         ),
         (
+            format!("{base}[sprt]\nelo0 = 10\nelo1 = 5\n"),
+            "sprt: elo0 must be less than elo1",
+        ),
+        (
+            format!("{base}[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 1.5\n"),
+            "sprt: alpha must be strictly between 0 and 1",
+        ),
+        (
+            format!("{base}[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"bayes\"\n"),
+            "sprt: unknown model `bayes`",
+        ),
+        (
             format!("gauntlet_seeds = 1\n{base}"),
             "gauntlet_seeds: only with format = \"gauntlet\"",
         ),

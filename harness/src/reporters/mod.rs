@@ -54,6 +54,15 @@ pub enum Event<'a> {
         /// back from the journal, not played now).
         resumed: bool,
     },
+    /// An episode hit an infrastructure error (e.g. no process could be
+    /// started for lack of resources) and is being played again; the
+    /// failed try counts in no table.
+    EpisodeReplayed {
+        /// The episode.
+        episode: &'a Episode,
+        /// What happened.
+        why: &'a str,
+    },
     /// The run was stopped before its end (Ctrl-C, a write error):
     /// episodes still running finish, no new one starts.
     Cancelled,
