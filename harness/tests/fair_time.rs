@@ -115,3 +115,58 @@ fn a_busy_fixture_within_budget_is_never_charged_on_the_cpu_clock() {
         assert_eq!(&r[18], "0", "{r:?}");
     }
 }
+
+mod tools;
+
+/// Botzone's traditional mode starts a process per turn: its CPU time (read
+/// from its cgroup when it has exited) is judged, not the wall time.
+#[test]
+fn botzone_turn_processes_are_judged_by_their_cpu_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    std::fs::create_dir(&bots).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/botzone/bot.py"),
+        bots.join("bot.py"),
+    )
+    .unwrap();
+    std::fs::write(
+        bots.join("empty.json"),
+        r#"{"width": 12, "height": 11, "obstacle": []}"#,
+    )
+    .unwrap();
+    let overruns = |clock: &str| -> (u32, u32) {
+        let cfg_path = dir.path().join(format!("{clock}.toml"));
+        std::fs::write(
+            &cfg_path,
+            format!(
+                "game = \"snake\"\nlevels = [\"bots/empty.json\"]\nmax_steps = 3\nformat = \"round-robin\"\n\
+                 pairs = false\n[time]\nclock = \"{clock}\"\nact = \"200ms\"\nact_hard = \"3s\"\n\
+                 [[agents]]\nname = \"bot\"\ncommand = [\"/usr/bin/python3\", \"bot.py\", \"sleepy\", \"m\"]\n\
+                 protocol = \"botzone\"\nworkdir = \"bots\"\n[[agents]]\nagent = \"greedy\"\n"
+            ),
+        )
+        .unwrap();
+        let cfg = harness::config::load(&cfg_path).unwrap();
+        let out = harness::run::run_config(
+            &cfg,
+            &dir.path().join(format!("out-{clock}")),
+            harness::run::ProgressMode::Silent,
+        )
+        .unwrap();
+        let bot: Vec<_> = out.rows.iter().filter(|r| r.agent == "bot").collect();
+        (
+            bot.iter().map(|r| r.overruns).sum(),
+            bot.iter().map(|r| r.steps).sum(),
+        )
+    };
+    let (wall, steps) = overruns("wall");
+    assert!(steps > 0);
+    if !harness::external::containment::cgroups_available() {
+        tools::skip("no cgroup per agent here: an exited turn process's CPU time is unknown");
+        return;
+    }
+    let (cpu, _) = overruns("cpu");
+    assert_eq!(cpu, 0, "a sleeping bot uses no CPU");
+    assert!(wall > 0, "the same bot overruns on the wall clock");
+}

@@ -274,6 +274,8 @@ pub struct BotzoneBot {
     /// Whether this turn's input went to a kept process (one request line).
     kept_turn: bool,
     broken: Option<Failure>,
+    /// The process tree's CPU time when this turn started.
+    cpu_start: Option<Duration>,
     started: Option<Instant>,
     phase: Phase,
     round: u32,
@@ -315,6 +317,7 @@ impl BotzoneBot {
             last_answer: None,
             kept_turn: false,
             broken: None,
+            cpu_start: None,
             started: None,
             phase: Phase::Init,
             round: 0,
@@ -413,11 +416,15 @@ impl BotzoneBot {
         }
         self.kept_turn = self.process.is_some();
         if let Some(p) = self.process.as_mut() {
+            // A kept process: its CPU time over this turn.
+            self.cpu_start = p.cpu_time();
             if let Some(r) = self.requests.last() {
                 p.send(&r.to_string());
             }
             return Ok(());
         }
+        // A fresh process: all of its CPU time, start-up included, is the turn's.
+        self.cpu_start = Some(Duration::ZERO);
         let mut p = AgentProcess::spawn_continuing_log(
             &self.spec,
             self.log.clone(),
@@ -545,6 +552,15 @@ impl Contestant<Snake> for BotzoneBot {
             self.note(&format!("round {} debug: {}", self.round, &text[..end]));
         }
         self.last_answer = Some(answer.direction);
+        // The turn's CPU time: read before the process is stopped (a
+        // per-turn process has exited by now; its cgroup still counts it).
+        let cpu = match (
+            self.cpu_start,
+            self.process.as_ref().and_then(|p| p.cpu_time()),
+        ) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
         let keep = kept && self.mode == super::BotzoneMode::KeepRunning;
         if !keep {
             if kept {
@@ -559,7 +575,7 @@ impl Contestant<Snake> for BotzoneBot {
         Reply {
             result: Ok(Some(answer.direction)),
             wall,
-            cpu: None,
+            cpu,
         }
     }
 

@@ -48,7 +48,9 @@ def say(obj, keep=False):
 
 def misbehave(rnd, walk, keep):
     """Answer for round `rnd`; misbehave at AT. Returns the direction or None."""
-    if rnd != AT:
+    if MODE == "sleepy":
+        time.sleep(0.3)  # every round: wall time, no CPU time
+    if rnd != AT or MODE == "sleepy":
         say({"response": {"direction": walk}, "data": f"r{rnd}"}, keep)
         return walk
     if MODE == "garbage":
