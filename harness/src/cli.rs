@@ -13,7 +13,8 @@ use std::time::Duration;
 #[command(
     name = "arena",
     version,
-    about,
+    about = "Play game-AI agents against each other under GVGAI-style time limits; write tables, ratings, replays and a report",
+    arg_required_else_help = true,
     long_about = "arena plays game-AI agents against each other under GVGAI-style per-action time \
 limits (a soft budget past which the move becomes a no-op, a hard limit past which the agent is \
 disqualified), and writes win / score / step / time tables to CSV.\n\n\
@@ -86,8 +87,12 @@ pub struct ReplayArgs {
 /// `arena run`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The config keys are documented in configs/demo.toml and the README.\n\
-Results go to results/<name>/episodes.csv and summary.csv unless --out is given."
+    after_help = "Examples:\n  arena run configs/demo.toml\n  arena run configs/xiangqi-sprt.toml -j 2\n  \
+arena run configs/demo.toml --seed 7 --out results/demo-seed7\n  \
+arena run configs/demo.toml --restart\n\n\
+The config keys are documented in configs/demo.toml and the README.\n\
+Results go to results/<name>/ (episodes.csv, summary.csv, report.html ...) unless --out is given;\n\
+rerunning the same command continues an interrupted run."
 )]
 pub struct RunArgs {
     /// The tournament config (TOML), e.g. configs/demo.toml.
@@ -129,6 +134,7 @@ pub struct SummarizeArgs {
 
 /// `arena list`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  arena list\n  arena list xiangqi")]
 pub struct ListArgs {
     /// Only this game.
     pub game: Option<String>,
@@ -136,6 +142,9 @@ pub struct ListArgs {
 
 /// `arena trace`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena trace snake --level seed:3 --actions 1/3,1/3\n  arena trace xiangqi --level start --actions h2e2,h9g7\n  arena trace sokoban --level microban:1 --actions ul\n  arena trace connect4 --level 4453 --actions 5"
+)]
 pub struct TraceArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
@@ -149,6 +158,9 @@ pub struct TraceArgs {
 
 /// `arena solve`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena solve sokoban --level microban:12\n  arena solve sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2 --out results/microban.csv\n  arena solve supply --level set:0 --agent astar-supply"
+)]
 pub struct SolveArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
@@ -182,6 +194,9 @@ pub struct SolveArgs {
 
 /// `arena generate`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena generate sokoban --count 5 --size 8x8 --boxes 3 --seed 1\n  arena generate supply --count 10 --size 12x20 --food 6 --out levels.txt"
+)]
 pub struct GenerateArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
@@ -210,6 +225,9 @@ pub struct GenerateArgs {
 
 /// `arena verify`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Example:\n  arena verify sokoban --levels levels.xsb --solutions solutions.txt"
+)]
 pub struct VerifyArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
@@ -223,6 +241,9 @@ pub struct VerifyArgs {
 
 /// `arena perft`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena perft xiangqi --depth 4\n  arena perft xiangqi --depth 3 --divide --fen \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\""
+)]
 pub struct PerftArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
@@ -239,6 +260,9 @@ pub struct PerftArgs {
 
 /// `arena bench`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
+)]
 pub struct BenchArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,

@@ -87,7 +87,11 @@ pub fn clap_command() -> clap::Command {
         .map(|g| format!("  {:<10} {}", g.name(), g.description()))
         .collect::<Vec<_>>()
         .join("\n");
-    cmd.mut_subcommand("list", |c| c.after_help(format!("Games:\n{list}")))
+    cmd.mut_subcommand("list", |c| {
+        c.after_help(format!(
+            "Examples:\n  arena list\n  arena list xiangqi\n\nGames:\n{list}"
+        ))
+    })
 }
 
 /// Parse the process's arguments with [`clap_command`] (exits on `--help` and

@@ -78,26 +78,39 @@ pub struct RunOutput {
 }
 
 /// Apply the command-line overrides to a loaded config.
-pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) {
+/// Apply the command-line overrides to a loaded config, checked as
+/// strictly as the config's own keys (exit code 2 on a bad value).
+pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), HarnessError> {
+    let bad = |msg: String| Err(HarnessError::Config(msg));
     if let Some(n) = &args.name {
+        if !config::is_plain_name(n) {
+            return bad(format!("--name {n:?}: expected a plain folder name"));
+        }
         cfg.name = n.clone();
     }
     if let Some(c) = args.concurrency {
-        cfg.concurrency = c.max(1);
+        if !(1..=1024).contains(&c) {
+            return bad(format!("--concurrency {c}: expected 1 to 1024"));
+        }
+        cfg.concurrency = c;
     }
     if let Some(s) = args.seed {
         cfg.seed = s;
     }
     if let Some(r) = args.repetitions {
-        cfg.repetitions = r.max(1);
+        if r == 0 {
+            return bad("--repetitions 0: expected 1 or more".into());
+        }
+        cfg.repetitions = r;
     }
+    Ok(())
 }
 
 /// `arena run`: play the tournament and write the tables (continuing the
 /// run in the folder, if it is of the same config; see [`crate::resume`]).
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessError> {
     let mut cfg = config::load(&args.config)?;
-    apply_overrides(&mut cfg, args);
+    apply_overrides(&mut cfg, args)?;
     let dir = args
         .out
         .clone()

@@ -162,3 +162,65 @@ fn help_texts_name_the_games_from_the_registry() {
         "{err}"
     );
 }
+
+#[test]
+fn flags_are_checked_as_strictly_as_the_config() {
+    for (flag, value, want) in [
+        ("--repetitions", "0", "--repetitions 0: expected 1 or more"),
+        ("-j", "0", "--concurrency 0: expected 1 to 1024"),
+        (
+            "--name",
+            "../../x",
+            "--name \"../../x\": expected a plain folder name",
+        ),
+    ] {
+        let (code, _, err) = arena(&["run", "../configs/demo.toml", flag, value, "-q"]);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(err.contains(want), "{flag} {value}: {err}");
+    }
+    // No arguments: the help, not a bare description.
+    let (code, _, err) = arena(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Usage: arena <COMMAND>"), "{err}");
+    // Every subcommand's help has examples.
+    for sub in [
+        "run",
+        "list",
+        "trace",
+        "solve",
+        "generate",
+        "verify",
+        "perft",
+        "bench",
+        "summarize",
+    ] {
+        let (code, out, _) = arena(&[sub, "--help"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("Example"), "{sub} --help: {out}");
+    }
+}
+
+#[test]
+fn a_bare_number_of_milliseconds_is_a_duration_whether_quoted_or_not() {
+    let dir = tempfile::tempdir().unwrap();
+    for act in ["40", "\"40\""] {
+        let cfg = dir.path().join("d.toml");
+        std::fs::write(
+            &cfg,
+            format!("game = \"bait\"\nlevels = [0]\nmax_steps = 2\n[time]\nact = {act}\n[[agents]]\nagent = \"random\"\n"),
+        )
+        .unwrap();
+        let out = dir.path().join("o");
+        let (code, _, err) = arena(&[
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--restart",
+            "-q",
+        ]);
+        assert_eq!(code, 0, "act = {act}: {err}");
+        let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
+        assert!(meta.contains("\"act\": \"40ms\""), "act = {act}: {meta}");
+    }
+}

@@ -93,8 +93,9 @@ impl fmt::Display for LevelErrorKind {
             LevelErrorKind::UnknownChar(c) => write!(
                 f,
                 "unknown character {c:?} in a board line; expected one of `#` `$` `.` `@` `+` \
-                 `*` space `-` `_` (or the letter set W B G P Y X), with digits, `|` and \
-                 parentheses for run-length encoding"
+                 `*` space `-` `_`, with digits, `|` and parentheses for run-length encoding \
+                 (or a board written wholly in the letter set W B G P Y X: the two sets do not \
+                 mix within a board)"
             ),
             LevelErrorKind::RunLength(m) => write!(f, "bad run-length encoding: {m}"),
             LevelErrorKind::NoPlayer => write!(f, "no player: the board needs one `@` or `+`"),

@@ -367,7 +367,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "run".into())
     });
-    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+    if !is_plain_name(&name) {
         return Err(cfg_err(
             path,
             format!("name = {name:?}: expected a plain folder name"),
@@ -668,6 +668,12 @@ fn read_openings(
         order,
         source: path.display().to_string(),
     })
+}
+
+/// Whether `name` can name a run: a plain folder name (no path separator,
+/// not `.` or `..`, not empty), so results stay under `results/`.
+pub fn is_plain_name(name: &str) -> bool {
+    !(name.is_empty() || name.contains(['/', '\\']) || name == "." || name == "..")
 }
 
 /// The default concurrency: one core per thinking agent, `cores / players`,

@@ -85,6 +85,10 @@ pub(super) fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Dur
             f.write_str("a duration such as \"40ms\" or \"1s\", or a number of milliseconds")
         }
         fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+            // A bare number means milliseconds, as an integer does.
+            if let Ok(v) = s.trim().parse::<u64>() {
+                return Ok(Some(Duration::from_millis(v)));
+            }
             crate::timing::parse_duration(s)
                 .map(Some)
                 .map_err(E::custom)
