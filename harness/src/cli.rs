@@ -122,6 +122,10 @@ pub struct RunArgs {
     /// Clear what an earlier run wrote into the results folder and start over.
     #[arg(long)]
     pub restart: bool,
+    /// Play even if an external agent fails its start-up check (each of its
+    /// games then records the failure).
+    #[arg(long)]
+    pub allow_broken: bool,
 }
 
 /// `arena summarize`.

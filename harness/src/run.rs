@@ -120,6 +120,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         std::env::var_os("CI").is_some(),
         args.quiet,
     );
+    if !args.allow_broken {
+        preflight(&cfg)?;
+    }
     let how = match (args.resume, args.restart) {
         (true, _) => Resume::Require,
         (_, true) => Resume::Restart,
@@ -141,6 +144,28 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         )));
     }
     Ok(result)
+}
+
+/// Start every external agent once, for its set-up only, before playing:
+/// an agent that cannot even say hello stops the run with exit code 2 and
+/// what went wrong (its stderr), instead of a tournament of crashes
+/// (`--allow-broken` plays anyway).
+pub fn preflight(cfg: &RunConfig) -> Result<(), HarnessError> {
+    let game = crate::games::find(cfg.game)?;
+    for (i, a) in cfg.agents.iter().enumerate() {
+        if !matches!(a.kind, crate::config::AgentKind::External(_)) {
+            continue;
+        }
+        game.probe(cfg, i).map_err(|why| {
+            HarnessError::Config(format!(
+                "{}: agents[{i}] ({}) cannot start a game: {why} \
+                 (check it with one game, or play anyway with --allow-broken)",
+                cfg.source.display(),
+                a.label
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// The reporters that write a run's files into `dir`.

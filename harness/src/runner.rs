@@ -258,6 +258,33 @@ fn make_contestant<G: ArenaGame>(
     }
 }
 
+/// Start agent `agent` of `cfg` once and ask for its set-up (for external
+/// agents: the protocol's handshake), under its init limits, then stop it:
+/// whether it can play at all. Its failure when it cannot.
+pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
+    let spec = &cfg.agents[agent];
+    let level = cfg.levels.first().cloned().unwrap_or_default();
+    let state = G::load_level(&level, cfg.seed).map_err(|e| Failure {
+        outcome: Outcome::SpawnFailed,
+        detail: e.to_string(),
+    })?;
+    let ep = Episode {
+        index: 0,
+        level,
+        repetition: 0,
+        seats: vec![agent; state.num_players()],
+        seed: cfg.seed,
+        pair: None,
+    };
+    let factory = ContestantFactory::new(cfg);
+    let mut c = factory.make::<G>(&ep, 0, spec, agent_seed(cfg.seed, 0))?;
+    let start = Instant::now();
+    c.request(Phase::Init, &state, 0, start, spec.time.init);
+    let reply = c.wait(start + spec.time.hang_limit(spec.time.init_hard));
+    c.close();
+    reply.result.map(drop)
+}
+
 /// Play one episode to its end under the time rules.
 pub fn play_episode<G: ArenaGame>(
     factory: &ContestantFactory<'_>,

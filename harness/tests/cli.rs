@@ -224,3 +224,31 @@ fn a_bare_number_of_milliseconds_is_a_duration_whether_quoted_or_not() {
         assert!(meta.contains("\"act\": \"40ms\""), "act = {act}: {meta}");
     }
 }
+
+#[test]
+fn an_agent_that_cannot_start_stops_the_run_before_it_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("broken.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\nlevels = [0]\nmax_steps = 3\n[[agents]]\nname = \"nope\"\n\
+         command = [\"python3\", \"nope.py\"]\n[[agents]]\nagent = \"random\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    let (code, _, err) = arena(&["run", cfg.to_str().unwrap(), "--out", o]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("agents[0] (nope) cannot start a game: crash"),
+        "{err}"
+    );
+    assert!(err.contains("nope.py"), "the agent's stderr: {err}");
+    assert!(!out.join("episodes.csv").exists(), "nothing was played");
+    let (code, stdout, err) = arena(&["run", cfg.to_str().unwrap(), "--out", o, "--allow-broken"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("warning: nope failed every one of its 1 games"),
+        "{stdout}"
+    );
+}

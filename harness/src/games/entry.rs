@@ -46,6 +46,9 @@ pub trait GameEntry: Sync {
         stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError>;
+    /// Start agent `agent` of `cfg` once for its set-up only (see
+    /// [`crate::runner::probe`]); a sentence when it cannot even do that.
+    fn probe(&self, cfg: &RunConfig, agent: usize) -> Result<(), String>;
     /// `arena trace`.
     fn trace(&self, args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError>;
     /// `arena solve`, if the game has it.
@@ -133,6 +136,9 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
     }
     fn trace(&self, args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
         super::trace::trace::<G>(args, out)
+    }
+    fn probe(&self, cfg: &RunConfig, agent: usize) -> Result<(), String> {
+        crate::runner::probe::<G>(cfg, agent).map_err(|f| format!("{}: {}", f.outcome, f.detail))
     }
     fn solve(&self) -> Option<GameCommand<SolveArgs>> {
         G::SOLVE

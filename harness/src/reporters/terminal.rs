@@ -111,6 +111,22 @@ impl Reporter for TerminalSummary<'_> {
                 }
             }
         }
+        for r in summary
+            .iter()
+            .filter(|r| r.level == "all" && r.episodes > 0)
+        {
+            let failed =
+                r.disqualifications + r.crashes + r.illegal_moves + r.bad_output + r.other_failures;
+            if failed == r.episodes {
+                writeln!(
+                    self.out,
+                    "\nwarning: {} failed every one of its {} games (see the detail column of \
+                     episodes.csv and logs/)",
+                    r.agent, r.episodes
+                )
+                .map_err(io)?;
+            }
+        }
         let starved: u64 = rows.iter().map(|r| r.starved as u64).sum();
         if starved > 0 {
             writeln!(
