@@ -154,11 +154,24 @@ pub fn parse_ready(line: &str) -> Result<(), Failure> {
     }
 }
 
-/// Parse the answer to an act message: `{"action":"NAME"}` (other keys are
-/// ignored). Wrong shape: bad-output; a name the game does not know:
-/// illegal-move (legality in the state is checked by the runner).
+/// Parse the answer to an act message: `{"action":"NAME"}`, optionally
+/// with `"tick"` echoing the request's tick (other keys are ignored). Wrong
+/// shape, or a tick other than the request's: bad-output; a name the game
+/// does not know: illegal-move (legality in the state is checked by the
+/// runner). The echo makes a stray second answer always `bad-output` at
+/// the next request, however it races with that request (docs/protocol.md).
 pub fn parse_action<G: GameView>(state: &G, seat: Seat, line: &str) -> Result<G::Action, Failure> {
     let m = parse_object(line)?;
+    if let Some(t) = m.get("tick") {
+        if t.as_u64() != Some(state.tick() as u64) {
+            return Err(bad_output(format!(
+                "answered tick {} during tick {}: an answer to an earlier request (each \
+                 request takes exactly one answer)",
+                t.to_string().chars().take(20).collect::<String>(),
+                state.tick()
+            )));
+        }
+    }
     let Some(v) = m.get("action") else {
         return Err(bad_output(format!(
             "expected {{\"action\":\"NAME\"}}, got {}",
@@ -188,6 +201,21 @@ mod tests {
     use super::*;
     use games::bait::Bait;
     use games::Game;
+
+    #[test]
+    fn a_tick_echo_must_match_the_request() {
+        let s = Bait::level(0).unwrap();
+        assert!(parse_action(&s, 0, r#"{"action":"UP","tick":0}"#).is_ok());
+        assert!(parse_action(&s, 0, r#"{"action":"UP"}"#).is_ok());
+        let e = parse_action(&s, 0, r#"{"action":"UP","tick":3}"#).unwrap_err();
+        assert_eq!(e.outcome, Outcome::BadOutput);
+        assert!(
+            e.detail.contains("answered tick 3 during tick 0"),
+            "{}",
+            e.detail
+        );
+        assert!(parse_action(&s, 0, r#"{"action":"UP","tick":"0"}"#).is_err());
+    }
 
     #[test]
     fn messages_have_the_documented_shape() {
