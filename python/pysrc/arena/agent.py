@@ -219,7 +219,9 @@ def run(act, init=None, end=None, seed=None, max_steps=None, stdin=None, stdout=
             action = act(state, timer)
             action = str(action)
             session.played(action)
-            _send(stdout, {"action": action})
+            # Echo the tick: a stray answer can then never be taken for
+            # the answer to a later request (docs/protocol.md).
+            _send(stdout, {"action": action, "tick": msg.get("tick")})
         elif kind == "end":
             if end is not None and session is not None:
                 try:
