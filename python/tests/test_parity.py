@@ -200,3 +200,51 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _world_readable(path):
+    """Open `path` and the folders above it to others (a sandboxed agent
+    runs under an unprivileged uid when arena runs as root)."""
+    os.chmod(path, 0o755)
+
+
+def test_examples_play_under_the_default_rules_plain_and_in_bwrap():
+    """The example agents, under GVGAI's default time rules (no [time]
+    section), unsandboxed and under bwrap with the package installed in the
+    submission's own folder (agents/examples/README.md)."""
+    import glob
+    import shutil
+    wheels = sorted(glob.glob(os.path.join(ROOT, "target", "wheels", "arena-*.whl")))
+    assert wheels, "no wheel built (python/build.sh)"
+    base = tempfile.mkdtemp(prefix="arena-examples-")
+    _world_readable(base)
+    sub = os.path.join(base, "student")
+    os.mkdir(sub)
+    _world_readable(sub)
+    for f in ("bait_dfs.py", "bait_astar.py"):
+        shutil.copy(os.path.join(ROOT, "agents", "examples", "python", f), sub)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", os.path.join(sub, "pylib"), wheels[-1]], check=True)
+    for dp, dirs, files in os.walk(sub):
+        for d in dirs:
+            os.chmod(os.path.join(dp, d), 0o755)
+        for f in files:
+            os.chmod(os.path.join(dp, f), 0o644)
+    for sandbox in ("none", "bwrap"):
+        cfg = os.path.join(base, "examples-%s.toml" % sandbox)
+        with open(cfg, "w") as f:
+            f.write(
+                'game = "bait"\nlevels = [0, 1]\nmax_steps = 300\nsandbox = "%s"\n'
+                '[[agents]]\nname = "py-dfs"\ncommand = ["/usr/bin/python3", "student/bait_dfs.py"]\n'
+                'env = { PYTHONPATH = "pylib" }\n'
+                '[[agents]]\nname = "py-astar"\ncommand = ["/usr/bin/python3", "student/bait_astar.py"]\n'
+                'env = { PYTHONPATH = "pylib" }\n' % sandbox
+            )
+        out = os.path.join(base, "out-%s" % sandbox)
+        arena_cmd("run", cfg, "--out", out, "-q")
+        with open(os.path.join(out, "episodes.csv")) as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == 4, rows
+        for r in rows:
+            assert r["outcome"] == "normal", (sandbox, r)
+            assert r["result"] == "win", (sandbox, r)

@@ -77,7 +77,10 @@ fn external_spec(
     let workdir = match &a.workdir {
         None => {
             let dir = crate::external::sandbox::default_workdir(&command, base);
-            if let Some(i) = command.iter().position(|c| base.join(c).is_file()) {
+            if let Some(i) = command
+                .iter()
+                .position(|c| crate::external::sandbox::is_own_file(c, base))
+            {
                 let name = Path::new(&command[i])
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())

@@ -98,6 +98,13 @@ fn check_bwrap_now() -> Result<(), String> {
     }
 }
 
+/// Whether command word `word` names a file of the config's folder: a
+/// relative path to an existing file (absolute paths, e.g.
+/// `/usr/bin/python3`, are programs of the system, not the agent's own).
+pub fn is_own_file(word: &str, config_dir: &Path) -> bool {
+    !Path::new(word).is_absolute() && config_dir.join(word).is_file()
+}
+
 /// The folder an agent runs in when its config gives no `workdir`: the
 /// folder of the first argument of `command` that names an existing file
 /// relative to `config_dir` (`["python3", "students/alice/main.py"]` →
@@ -106,8 +113,8 @@ fn check_bwrap_now() -> Result<(), String> {
 pub fn default_workdir(command: &[String], config_dir: &Path) -> PathBuf {
     command
         .iter()
-        .map(|a| config_dir.join(a))
-        .find(|p| p.is_file())
+        .position(|a| is_own_file(a, config_dir))
+        .map(|i| config_dir.join(&command[i]))
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .unwrap_or_else(|| config_dir.to_path_buf())
 }
@@ -366,6 +373,11 @@ mod tests {
         // Folders and missing files do not count; nothing found: the config's folder.
         assert_eq!(w(&["python3", "students", "missing.py"]), c.to_path_buf());
         assert_eq!(w(&["sh", "-c", "true"]), c.to_path_buf());
+        // An absolute program is the system's, not the agent's own file.
+        assert_eq!(
+            w(&["/bin/sh", "students/alice/main.py"]),
+            c.join("students/alice")
+        );
         assert_eq!(w(&[]), c.to_path_buf());
         // The first existing file wins.
         assert_eq!(
