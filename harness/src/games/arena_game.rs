@@ -93,7 +93,7 @@ pub trait ArenaGame: GameView + Sized {
     /// `UP, DOWN, LEFT, RIGHT or NIL`).
     const ACTION_SYNTAX: &'static str;
 
-    /// One `arena trace` line (default: [`ArenaGame::state_json`] of seat 0).
+    /// One `arena trace` line (default: [`GameView::state_json`] of seat 0).
     fn trace_json(&self) -> serde_json::Value {
         self.state_json(0)
     }

@@ -5,7 +5,7 @@
 //! level loading, agents, protocols, `--help` texts).
 //!
 //! Adding a game: its rules in `games`, optionally agents in `agents`, one
-//! file here with its [`ArenaGame`] impl, and one line in [`registry!`]'s
+//! file here with its [`ArenaGame`] impl, and one line in [`with_registered_games!`](crate::with_registered_games)'s
 //! list at the end of this file. See `docs/adding-a-game.md`.
 
 pub mod arena_game;
