@@ -338,8 +338,9 @@ pub fn run_with(
     })
 }
 
-/// `arena summarize DIR`: rebuild every table of a run from its journal
-/// and `meta.json` (e.g. after a crash, or to check the tables).
+/// `arena summarize DIR`: rebuild every table of a run (episodes, moves,
+/// summary, cross-table, ratings) from its journal and `meta.json` (e.g.
+/// after a crash, or to check the tables).
 pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
     let meta = RunMeta::read(dir)?.ok_or_else(|| {
         HarnessError::Config(format!(
@@ -386,6 +387,17 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
         report::write_csv(&dir.join("crosstable.csv"), &cross)?;
         writeln!(out).map_err(io)?;
         write!(out, "{}", report::crosstable_table(&cross)).map_err(io)?;
+        // The same ratings as the run's (same bootstrap seed: the master seed).
+        let opts = crate::stats::RatingsOptions {
+            seed: meta.seed,
+            ..Default::default()
+        };
+        let ratings = crate::stats::ratings_rows(&keys.labels, &rows, &opts)?;
+        report::write_csv(&dir.join("ratings.csv"), &ratings)?;
+        if !ratings.is_empty() {
+            writeln!(out).map_err(io)?;
+            write!(out, "{}", crate::stats::ratings_table(&ratings)).map_err(io)?;
+        }
     }
     Ok(())
 }

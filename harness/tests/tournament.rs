@@ -62,6 +62,21 @@ fn a_gauntlet_from_openings_plays_pairs_with_swapped_seats() {
             .ends_with("first_wdl,second_wdl"),
         "{cross}"
     );
+    // summarize rebuilds every table from the journal, ratings included.
+    let ratings = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    assert!(ratings.lines().count() > 1, "{ratings}");
+    std::fs::remove_file(out.join("ratings.csv")).unwrap();
+    std::fs::remove_file(out.join("crosstable.csv")).unwrap();
+    let (code, _, err) = arena(&["summarize", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("ratings.csv")).unwrap(),
+        ratings
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("crosstable.csv")).unwrap(),
+        cross
+    );
 }
 
 #[test]
