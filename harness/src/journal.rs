@@ -147,7 +147,6 @@ impl Reporter for JournalWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Outcome;
     use crate::runner::SeatRecord;
     use crate::schedule::Episode;
     use games::PlayerResult;
@@ -164,20 +163,12 @@ mod tests {
             },
             steps: 3,
             seats: vec![SeatRecord {
-                agent: 0,
                 result: PlayerResult::Win,
-                outcome: Outcome::Normal,
-                detail: String::new(),
                 score: 1.0,
                 act_ms: vec![0.5, 0.25],
                 init_ms: 1.0,
-                cpu_ms: 0.0,
-                overruns: 0,
-                init_overrun: false,
-                starved: 0,
-                overrun_ticks: Vec::new(),
                 expanded: Some(9),
-                leaked: 0,
+                ..SeatRecord::new(0)
             }],
             moves: vec!["UP".into(), "DOWN".into()],
         }

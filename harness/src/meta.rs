@@ -257,6 +257,7 @@ impl crate::reporters::Reporter for MetaWriter {
                 self.meta.write(&self.dir)
             }
             Event::RunFinished {
+                cfg,
                 complete,
                 rows,
                 players,
@@ -265,9 +266,17 @@ impl crate::reporters::Reporter for MetaWriter {
                 self.meta.finished = rows.len() / (*players).max(1);
                 self.meta.ended = now();
                 self.meta.starved_acts = rows.iter().map(|r| r.starved as u64).sum();
-                if self.meta.status == "running" {
-                    self.meta.status = if *complete { "finished" } else { "interrupted" }.into();
+                let sprt = crate::stats::tally_of_rows(cfg, rows);
+                let decided = sprt
+                    .as_ref()
+                    .is_some_and(|t| t.status().decision != crate::stats::SprtDecision::Continue);
+                self.meta.sprt = sprt.map(|t| t.line());
+                self.meta.status = match (complete, decided) {
+                    (true, _) => "finished",
+                    (false, true) => "sprt-stopped",
+                    (false, false) => "interrupted",
                 }
+                .into();
                 self.meta.write(&self.dir)
             }
             _ => Ok(()),

@@ -75,6 +75,27 @@ pub struct SeatRecord {
 }
 
 impl SeatRecord {
+    /// The record of agent `agent` before it played (ongoing, normal,
+    /// nothing measured).
+    pub fn new(agent: usize) -> SeatRecord {
+        SeatRecord {
+            agent,
+            result: PlayerResult::Ongoing,
+            outcome: Outcome::Normal,
+            detail: String::new(),
+            score: 0.0,
+            act_ms: Vec::new(),
+            init_ms: 0.0,
+            cpu_ms: 0.0,
+            overruns: 0,
+            init_overrun: false,
+            starved: 0,
+            overrun_ticks: Vec::new(),
+            expanded: None,
+            leaked: 0,
+        }
+    }
+
     /// Init plus all acts, in ms.
     pub fn total_ms(&self) -> f64 {
         self.init_ms + self.act_ms.iter().sum::<f64>()
@@ -300,22 +321,7 @@ pub fn play_episode<G: ArenaGame>(
     let mut seats: Vec<SeatRecord> = ep
         .seats
         .iter()
-        .map(|&agent| SeatRecord {
-            agent,
-            result: PlayerResult::Ongoing,
-            outcome: Outcome::Normal,
-            detail: String::new(),
-            score: 0.0,
-            act_ms: Vec::new(),
-            init_ms: 0.0,
-            cpu_ms: 0.0,
-            overruns: 0,
-            init_overrun: false,
-            starved: 0,
-            overrun_ticks: Vec::new(),
-            expanded: None,
-            leaked: 0,
-        })
+        .map(|&agent| SeatRecord::new(agent))
         .collect();
     let mut failed: Vec<Option<Failure>> = vec![None; players];
     let mut contestants: Vec<Option<Box<dyn Contestant<G>>>> = Vec::with_capacity(players);
@@ -542,20 +548,10 @@ mod tests {
 
     fn seat(outcome: Outcome, detail: &str) -> SeatRecord {
         SeatRecord {
-            agent: 0,
             result: PlayerResult::Loss,
             outcome,
             detail: detail.into(),
-            score: 0.0,
-            act_ms: Vec::new(),
-            init_ms: 0.0,
-            cpu_ms: 0.0,
-            overruns: 0,
-            init_overrun: false,
-            starved: 0,
-            overrun_ticks: Vec::new(),
-            expanded: None,
-            leaked: 0,
+            ..SeatRecord::new(0)
         }
     }
 

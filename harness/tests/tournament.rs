@@ -172,3 +172,26 @@ fn bad_tournament_settings_are_clear_errors() {
         assert!(err.contains(want), "case {i}: {err}");
     }
 }
+
+#[test]
+fn an_sprt_stops_the_run_and_meta_json_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = write(
+        dir.path(),
+        "s.toml",
+        "game = \"connect4\"\nrepetitions = 100\nseed = 7\n[time]\nact = \"1s\"\nact_hard = \"2s\"\n\
+         [sprt]\nelo0 = 0\nelo1 = 200\n\
+         [[agents]]\nagent = \"uct\"\nparams = { iterations = 300 }\n[[agents]]\nagent = \"random\"\n",
+    );
+    let out = dir.path().join("out");
+    let (code, stdout, err) = arena(&["run", &cfg, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains(": H1 accepted"), "{stdout}");
+    let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
+    assert!(meta.contains("\"status\": \"sprt-stopped\""), "{meta}");
+    assert!(meta.contains("H1 accepted"), "{meta}");
+    assert!(
+        rows(&out.join("episodes.csv")).len() < 400,
+        "it stopped early"
+    );
+}

@@ -137,11 +137,7 @@ impl Reporter for TerminalSummary<'_> {
             )
             .map_err(io)?;
         }
-        if let Some(sp) = &cfg.sprt {
-            let mut t = crate::stats::tally_of(cfg, sp);
-            for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
-                t.add(ep);
-            }
+        if let Some(t) = crate::stats::tally_of_rows(cfg, rows) {
             writeln!(self.out).map_err(io)?;
             writeln!(self.out, "{}", t.line()).map_err(io)?;
         }

@@ -26,4 +26,4 @@ pub use reporter::{ratings_rows, ratings_table, RatingRow, RatingsCsv, RatingsOp
 pub use sprt::{
     sprt_status, SprtConfig, SprtConfigError, SprtCounts, SprtDecision, SprtModel, SprtStatus,
 };
-pub use tally::{tally_of, verdict, SprtMonitor, SprtTally};
+pub use tally::{tally_of, tally_of_rows, verdict, SprtMonitor, SprtTally};

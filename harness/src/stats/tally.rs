@@ -133,6 +133,16 @@ pub fn tally_of(cfg: &crate::config::RunConfig, sprt: &SprtConfig) -> SprtTally 
     SprtTally::new(sprt, label(0), label(1), cfg.pairs)
 }
 
+/// The tally of `cfg`'s SPRT over a run's `rows` (sorted by episode and
+/// seat), or `None` when the config has no `[sprt]`.
+pub fn tally_of_rows(cfg: &crate::config::RunConfig, rows: &[EpisodeRow]) -> Option<SprtTally> {
+    let mut t = tally_of(cfg, cfg.sprt.as_ref()?);
+    for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
+        t.add(ep);
+    }
+    Some(t)
+}
+
 impl crate::reporters::Reporter for SprtMonitor {
     fn report(
         &mut self,
