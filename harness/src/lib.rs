@@ -12,6 +12,7 @@ pub mod config;
 pub mod error;
 pub mod external;
 pub mod games;
+pub mod grade;
 pub mod html;
 pub mod journal;
 pub mod meta;

@@ -42,7 +42,7 @@ impl RunKeys {
 }
 
 /// One row of `episodes.csv`.
-#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+#[derive(Debug, Default, Serialize, Deserialize, Clone, PartialEq)]
 pub struct EpisodeRow {
     /// Run name.
     pub run: String,

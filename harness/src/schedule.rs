@@ -230,6 +230,28 @@ impl Schedule for Gauntlet {
     }
 }
 
+/// Challengers against a field (what `arena grade` plays): the first
+/// `challengers` agents (the students' submissions) each meet every later
+/// agent (the assignment's opponents), in both seatings; challengers never
+/// meet each other, nor do the opponents.
+pub struct Versus {
+    /// How many agents are challengers.
+    pub challengers: usize,
+}
+
+impl Schedule for Versus {
+    fn lineups(&self, agents: usize, _players: usize) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for s in 0..self.challengers.min(agents) {
+            for o in self.challengers..agents {
+                out.push(vec![s, o]);
+                out.push(vec![o, s]);
+            }
+        }
+        out
+    }
+}
+
 /// The config key `format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
@@ -245,6 +267,12 @@ pub enum Format {
         /// Config key `gauntlet_seeds` (default 1).
         seeds: usize,
     },
+    /// Not a config value: the format of `arena grade` for two-player
+    /// games (see [`Versus`]).
+    Versus {
+        /// How many agents are challengers (the submissions).
+        challengers: usize,
+    },
 }
 
 impl Format {
@@ -258,6 +286,7 @@ impl Format {
             Format::Benchmark => "benchmark",
             Format::RoundRobin => "round-robin",
             Format::Gauntlet { .. } => "gauntlet",
+            Format::Versus { .. } => "versus",
         }
     }
 
@@ -298,6 +327,20 @@ impl Format {
                     Ok(())
                 }
             }
+            (Format::Versus { challengers }, 2..) => {
+                if challengers == 0 || challengers >= agents {
+                    Err(format!(
+                        "submissions against opponents need at least one of each; there are \
+                         {challengers} submission(s) and {} opponent(s)",
+                        agents.saturating_sub(challengers)
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (Format::Versus { .. }, _) => {
+                Err("submissions meet opponents only in games of two or more players".into())
+            }
             (Format::Gauntlet { .. }, _) => {
                 Err("a gauntlet needs a game of two or more players (use \"benchmark\")".into())
             }
@@ -317,6 +360,7 @@ impl Format {
             Format::Benchmark => Box::new(Benchmark),
             Format::RoundRobin => Box::new(RoundRobin),
             Format::Gauntlet { seeds } => Box::new(Gauntlet { seeds }),
+            Format::Versus { challengers } => Box::new(Versus { challengers }),
         }
     }
 }
@@ -324,6 +368,27 @@ impl Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versus_challengers_meet_only_the_field() {
+        let l = Versus { challengers: 2 }.lineups(4, 2);
+        assert_eq!(
+            l,
+            vec![
+                vec![0, 2],
+                vec![2, 0],
+                vec![0, 3],
+                vec![3, 0],
+                vec![1, 2],
+                vec![2, 1],
+                vec![1, 3],
+                vec![3, 1]
+            ]
+        );
+        assert!(Format::Versus { challengers: 4 }.check(2, 4).is_err());
+        assert!(Format::Versus { challengers: 3 }.check(2, 4).is_ok());
+        assert_eq!(Format::parse("versus"), None);
+    }
 
     fn input(levels: &[String], agents: usize, players: usize) -> PlanInput<'_> {
         PlanInput {
