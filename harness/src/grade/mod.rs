@@ -69,13 +69,20 @@ pub struct Prepared {
     pub build: Option<String>,
     /// The run command.
     pub run: Vec<String>,
+    /// Environment variables of the run command.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
     /// The pre-game verdict (`no-entry`, `build-failed`, a start-up
     /// failure's outcome ...), if the submission cannot play.
     pub rejected: Option<(String, String)>,
     /// The submission's digest (a changed submission is built again).
     pub digest: String,
-    /// Build seconds (0 when reused or none).
+    /// Build seconds (0 when none).
     pub build_seconds: f64,
+    /// Whether it was copied and built by this invocation (not reused):
+    /// its earlier games, if any, are replayed.
+    #[serde(skip)]
+    pub fresh: bool,
 }
 
 /// The result of grading a class.
@@ -143,7 +150,7 @@ fn agent_spec(a: &Assignment, p: &Prepared, workdir: &Path) -> AgentSpec {
             workdir: workdir.to_path_buf(),
             sandbox: g.sandbox,
             limits: g.limits,
-            env: Vec::new(),
+            env: p.env.clone(),
             writable_workdir: false,
         }),
         time: a.run.time,
@@ -168,9 +175,11 @@ fn prepare(a: &Assignment, opts: &GradeOptions, id: &str) -> Prepared {
         detected: None,
         build: None,
         run: Vec::new(),
+        env: Vec::new(),
         rejected: None,
         digest,
         build_seconds: 0.0,
+        fresh: true,
     };
     let plan = match submission::detect(&src, g) {
         Ok(plan) => plan,
@@ -183,6 +192,7 @@ fn prepare(a: &Assignment, opts: &GradeOptions, id: &str) -> Prepared {
     p.detected = Some(plan.detected.clone());
     p.build = plan.build.clone();
     p.run = plan.run.clone();
+    p.env = plan.env.clone();
     let builds = opts.out.join("builds");
     let cache = builds.join(format!("{id}.json"));
     let work = opts.out.join("work").join(id);
@@ -190,7 +200,8 @@ fn prepare(a: &Assignment, opts: &GradeOptions, id: &str) -> Prepared {
         .ok()
         .and_then(|t| serde_json::from_str::<Prepared>(&t).ok())
     {
-        if old.digest == p.digest && old.run == p.run && work.is_dir() {
+        let same_plan = old.run == p.run && old.env == p.env && old.build == p.build;
+        if old.digest == p.digest && same_plan && work.is_dir() {
             return Prepared {
                 label: p.label,
                 ..old
@@ -328,29 +339,61 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     if let Some(j) = opts.jobs {
         cfg.concurrency = j;
     }
-    let games_dir = opts.out.join("games");
+    let games_root = opts.out.join("games");
     let t1 = std::time::Instant::now();
-    let rows = if playing.is_empty() {
-        Vec::new()
-    } else {
+    let mut rows: Vec<crate::report::EpisodeRow> = Vec::new();
+    let mut games = 0;
+    if !playing.is_empty() {
         cfg.format
             .check(players, cfg.agents.len())
             .map_err(HarnessError::Config)?;
         writeln!(out, "playing: {} submission(s)", playing.len()).ok();
-        let mut reporters = crate::run::file_reporters(&games_dir);
-        if opts.progress {
-            reporters.push(Box::<crate::reporters::Progress>::default());
+        // One run per student (games/<label>/), so that a changed
+        // submission replays only its own games and an interrupted grading
+        // continues where it stopped; the whole class in one run when it
+        // plays a round robin among itself.
+        let runs: Vec<(PathBuf, RunConfig, bool)> = if a.grading.class_round_robin {
+            let fresh = playing.iter().any(|p| p.fresh);
+            vec![(games_root.join("class"), cfg.clone(), fresh)]
+        } else {
+            playing
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let mut c = cfg.clone();
+                    c.agents = std::iter::once(cfg.agents[i].clone())
+                        .chain(opponents.iter().cloned())
+                        .collect();
+                    if let Format::Versus { .. } = c.format {
+                        c.format = Format::Versus { challengers: 1 };
+                    }
+                    (games_root.join(&p.label), c, p.fresh)
+                })
+                .collect()
+        };
+        for (dir, c, fresh) in runs {
+            let mut reporters = crate::run::file_reporters(&dir);
+            if opts.progress {
+                reporters.push(Box::<crate::reporters::Progress>::default());
+            }
+            // A submission built anew (changed) replays its games.
+            let how = if fresh { Resume::Restart } else { Resume::Auto };
+            let result = crate::run::run_with(&c, &dir, how, &mut reporters)?;
+            if !result.complete {
+                return Err(HarnessError::Interrupted(format!(
+                    "interrupted: finished games are kept in {}; run the same command again to continue",
+                    games_root.display()
+                )));
+            }
+            games += result
+                .rows
+                .iter()
+                .map(|r| r.episode)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            rows.extend(result.rows);
         }
-        let result = crate::run::run_with(&cfg, &games_dir, Resume::Auto, &mut reporters)?;
-        if !result.complete {
-            return Err(HarnessError::Interrupted(format!(
-                "interrupted: {} finished game rows kept in {}; run the same command again to continue",
-                result.rows.len(),
-                games_dir.display()
-            )));
-        }
-        result.rows
-    };
+    }
     let play_seconds = t1.elapsed().as_secs_f64();
     let grades: Vec<StudentGrade> = prepared
         .iter()
@@ -363,11 +406,6 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
             }
         })
         .collect();
-    let games = rows
-        .iter()
-        .map(|r| r.episode)
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
     let result = ClassResult {
         grades,
         prepared,

@@ -125,9 +125,11 @@ pub fn advice(verdict: &str) -> &'static str {
 }
 
 fn stderr_excerpt(dir: &Path, episode: usize, label: &str) -> Option<String> {
-    let logs = dir.join("games").join("logs");
     let prefix = format!("ep{episode:04}-");
-    let rd = std::fs::read_dir(&logs).ok()?;
+    let mine = std::fs::read_dir(dir.join("games").join(label).join("logs"));
+    let rd = mine
+        .or_else(|_| std::fs::read_dir(dir.join("games").join("class").join("logs")))
+        .ok()?;
     for e in rd.filter_map(|e| e.ok()) {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.starts_with(&prefix) && name.contains(label) {

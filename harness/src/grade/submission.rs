@@ -21,6 +21,18 @@ pub struct Plan {
     pub run: Vec<String>,
     /// How the plan was found, for the feedback ("submission.toml", "main.py" ...).
     pub detected: String,
+    /// Environment variables the language's runtime needs.
+    pub env: Vec<(String, String)>,
+}
+
+/// The environment a language's runtime needs under an address-space
+/// limit: glibc's malloc reserves 64 MiB per thread arena, which a JVM's
+/// threads multiply past any sensible limit.
+pub fn runtime_env(language: &str) -> Vec<(String, String)> {
+    match language {
+        "java" => vec![("MALLOC_ARENA_MAX".into(), "2".into())],
+        _ => Vec::new(),
+    }
 }
 
 /// Why a submission cannot be played.
@@ -128,6 +140,7 @@ pub fn detect(dir: &Path, grading: &Grading) -> Result<Plan, Rejection> {
         });
         let (build, run) = defaults_for(&language, &entry, mem);
         Plan {
+            env: runtime_env(&language),
             language,
             build: s.build.clone().or(build),
             run: s.run.clone().unwrap_or(run),
@@ -167,6 +180,7 @@ pub fn detect(dir: &Path, grading: &Grading) -> Result<Plan, Rejection> {
             build,
             run,
             detected: entry.into(),
+            env: runtime_env(language),
         }
     };
     if !grading.languages.contains(&plan.language) {
@@ -285,7 +299,10 @@ pub fn build(command: &str, workdir: &Path, grading: &Grading, log: &Path) -> Bu
             max_stderr_kb: 256,
             ..ProcessLimits::default()
         },
-        env: vec![("HOME".into(), workdir.to_string_lossy().into_owned())],
+        env: vec![
+            ("HOME".into(), workdir.to_string_lossy().into_owned()),
+            ("MALLOC_ARENA_MAX".into(), "2".into()),
+        ],
         writable_workdir: true,
     };
     let start = Instant::now();
