@@ -276,6 +276,13 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
         )));
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| HarnessError::io(&opts.out, e))?;
+    // Absolute paths: sandboxes bind folders by absolute path.
+    let opts = &GradeOptions {
+        out: std::fs::canonicalize(&opts.out).map_err(|e| HarnessError::io(&opts.out, e))?,
+        submissions: std::fs::canonicalize(&opts.submissions)
+            .map_err(|e| HarnessError::io(&opts.submissions, e))?,
+        ..opts.clone()
+    };
     let t0 = std::time::Instant::now();
     writeln!(out, "preparing {} submission(s)", ids.len()).ok();
     let mut prepared: Vec<Prepared> = Vec::new();
