@@ -425,6 +425,25 @@ mod tests {
     }
 
     #[test]
+    fn every_shipped_assignment_loads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/assignments");
+        let mut games = Vec::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            let a = load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(a.grading.max_points() > 0.0, "{}", path.display());
+            assert_eq!(a.grading.sandbox, Sandbox::Bwrap, "{}", path.display());
+            games.push(a.run.game);
+        }
+        games.sort();
+        assert_eq!(
+            games,
+            ["bait", "connect4", "snake", "sokoban", "supply", "xiangqi"],
+            "one example per game"
+        );
+    }
+
+    #[test]
     fn run_configs_refuse_a_grading_table() {
         let e = config::parse(
             "game = \"bait\"\n[[agents]]\nagent = \"random\"\n[grading]\n",

@@ -37,14 +37,44 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
         .clamp(4, 40) as u32
         * 7
         + 10;
-    let (mut x0, mut x1) = x;
+    // Only finite values set the range (a rating interval is unbounded when
+    // an agent won or lost every game; plotters never returns from an
+    // infinite axis); unbounded ends are drawn to the edge.
+    let finite = |v: f64| v.is_finite().then_some(v);
+    let (mut x0, mut x1) = (
+        finite(x.0).unwrap_or(f64::MAX),
+        finite(x.1).unwrap_or(f64::MIN),
+    );
     for r in rows {
-        x0 = x0.min(r.lo);
-        x1 = x1.max(r.hi);
+        for v in [r.lo, r.value, r.hi].into_iter().filter_map(finite) {
+            x0 = x0.min(v);
+            x1 = x1.max(v);
+        }
+    }
+    if x0 > x1 {
+        (x0, x1) = (0.0, 1.0);
     }
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
+    let rows: Vec<Interval> = rows
+        .iter()
+        .map(|r| {
+            let c = |v: f64| if v.is_nan() { r.value } else { v.clamp(x0, x1) };
+            let value = if r.value.is_nan() {
+                x0
+            } else {
+                r.value.clamp(x0, x1)
+            };
+            Interval {
+                label: r.label.clone(),
+                value,
+                lo: c(r.lo).min(value),
+                hi: c(r.hi).max(value),
+            }
+        })
+        .collect();
+    let rows = &rows[..];
     let h = 50 + 22 * n as u32;
     let mut svg = String::new();
     {
@@ -283,6 +313,28 @@ pub fn act_times(title: &str, samples: &[f64], soft: f64, hard: f64) -> Result<S
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unbounded_intervals_are_drawn_to_the_edge() {
+        // An agent that lost every game has an interval with an infinite
+        // end; the plot must still be drawn (it used to never return).
+        let rows = [
+            Interval {
+                label: "all-lost".into(),
+                value: f64::NEG_INFINITY,
+                lo: f64::NEG_INFINITY,
+                hi: -300.0,
+            },
+            Interval {
+                label: "fine".into(),
+                value: 10.0,
+                lo: -50.0,
+                hi: f64::INFINITY,
+            },
+        ];
+        let svg = intervals(&rows, (f64::NEG_INFINITY, f64::INFINITY), "rating").unwrap();
+        assert!(svg.contains("all-lost") && svg.contains("fine"));
+    }
+
     use super::*;
 
     #[test]
