@@ -19,7 +19,7 @@ use std::time::Duration;
 limits (a soft budget past which the move becomes a no-op, a hard limit past which the agent is \
 disqualified), and writes win / score / step / time tables to CSV.\n\n\
 Start with `arena list` to see games, levels and agents, then `arena run configs/demo.toml`.",
-    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s"
+    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena grade configs/assignments/sokoban.toml --submissions class/\n  arena check my-agent/ --assignment configs/assignments/sokoban.toml"
 )]
 pub struct Cli {
     /// What to do.
