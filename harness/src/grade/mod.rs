@@ -378,14 +378,64 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
                 })
                 .collect()
         };
-        for (dir, c, fresh) in runs {
-            let mut reporters = crate::run::file_reporters(&dir);
-            if opts.progress {
-                reporters.push(Box::<crate::reporters::Progress>::default());
+        // Students' runs in parallel, one game at a time each, `jobs` at
+        // once (a class round robin: one run, `jobs` games at once).
+        let jobs = cfg.concurrency.max(1);
+        let parallel = runs.len() > 1;
+        let bar = opts.progress.then(|| {
+            let b = indicatif::ProgressBar::new(runs.len() as u64);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} submissions played, {elapsed} (ETA {eta})",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b
+        });
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Result<crate::run::RunOutput, HarnessError>>>> =
+            runs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.min(runs.len()) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some((dir, c, fresh)) = runs.get(i) else {
+                        break;
+                    };
+                    if crate::run::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut c = c.clone();
+                    if parallel {
+                        c.concurrency = 1;
+                    }
+                    let mut reporters = crate::run::file_reporters(dir);
+                    // A submission built anew (changed) replays its games.
+                    let how = if *fresh { Resume::Restart } else { Resume::Auto };
+                    let r = crate::run::run_with(&c, dir, how, &mut reporters);
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(r);
+                    }
+                    if let Some(b) = &bar {
+                        b.inc(1);
+                    }
+                });
             }
-            // A submission built anew (changed) replays its games.
-            let how = if fresh { Resume::Restart } else { Resume::Auto };
-            let result = crate::run::run_with(&c, &dir, how, &mut reporters)?;
+        });
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        for slot in results {
+            let r = slot.into_inner().ok().flatten();
+            let result = match r {
+                Some(r) => r?,
+                None => {
+                    return Err(HarnessError::Interrupted(format!(
+                        "interrupted: finished games are kept in {}; run the same command again to continue",
+                        games_root.display()
+                    )))
+                }
+            };
             if !result.complete {
                 return Err(HarnessError::Interrupted(format!(
                     "interrupted: finished games are kept in {}; run the same command again to continue",
