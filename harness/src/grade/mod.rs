@@ -228,6 +228,44 @@ fn prepare(a: &Assignment, opts: &GradeOptions, id: &str) -> Prepared {
     p
 }
 
+/// Prepare one submission, then start it once: one that cannot say hello
+/// gets that failure as its verdict instead of a tournament of crashes.
+fn prepare_and_start(
+    a: &Assignment,
+    opts: &GradeOptions,
+    id: &str,
+    game: &dyn crate::games::GameEntry,
+) -> Prepared {
+    let mut p = prepare(a, opts, id);
+    if p.rejected.is_some() {
+        return p;
+    }
+    let spec = agent_spec(a, &p, &work_dir(opts, &p.id));
+    if let AgentKind::External(x) = &spec.kind {
+        if let Err(e) = crate::external::validate(x) {
+            p.rejected = Some(("spawn-failed".into(), e));
+            return p;
+        }
+    }
+    let mut probe_cfg = a.run.clone();
+    probe_cfg.agents = vec![spec];
+    probe_cfg.log_dir = Some(opts.out.join("builds").join("start"));
+    if let Err(why) = game.probe(&probe_cfg, 0) {
+        let (outcome, detail) = why.split_once(": ").unwrap_or(("crash", &why));
+        p.rejected = Some((
+            outcome.to_string(),
+            format!("it could not start a game: {detail}"),
+        ));
+    }
+    p
+}
+
+/// A submission's built copy (absolute).
+fn work_dir(opts: &GradeOptions, id: &str) -> PathBuf {
+    let w = opts.out.join("work").join(id);
+    std::fs::canonicalize(&w).unwrap_or(w)
+}
+
 /// Grade the class (or the students of `opts.only`), writing every output
 /// into `opts.out`; progress and the class summary go to `out`.
 pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, HarnessError> {
@@ -285,52 +323,43 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     };
     let t0 = std::time::Instant::now();
     writeln!(out, "preparing {} submission(s)", ids.len()).ok();
-    let mut prepared: Vec<Prepared> = Vec::new();
-    for id in &ids {
-        let p = prepare(&a, opts, id);
+    let mut cfg: RunConfig = a.run.clone();
+    let opponents = cfg.agents.clone();
+    let game = crate::games::find(cfg.game)?;
+    // Prepare (copy, build, start-up check) `jobs` submissions at once.
+    let jobs = opts.jobs.unwrap_or(cfg.concurrency).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Prepared>>> =
+        ids.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(ids.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(id) = ids.get(i) else { break };
+                let p = prepare_and_start(&a, opts, id, game);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(p);
+                }
+            });
+        }
+    });
+    let prepared: Vec<Prepared> = slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().ok().flatten())
+        .collect();
+    for p in &prepared {
         let how = match (&p.rejected, &p.language) {
             (Some((v, _)), _) => v.clone(),
             (None, Some(l)) => format!("{l} ({})", p.detected.clone().unwrap_or_default()),
             _ => String::new(),
         };
-        writeln!(out, "  {id}: {how}").ok();
-        prepared.push(p);
-    }
-    // Start every playable submission once: one that cannot say hello gets
-    // that failure as its verdict instead of a tournament of crashes.
-    let mut cfg: RunConfig = a.run.clone();
-    let opponents = cfg.agents.clone();
-    let game = crate::games::find(cfg.game)?;
-    for p in prepared.iter_mut().filter(|p| p.rejected.is_none()) {
-        let work = std::fs::canonicalize(opts.out.join("work").join(&p.id))
-            .unwrap_or_else(|_| opts.out.join("work").join(&p.id));
-        let spec = agent_spec(&a, p, &work);
-        if let AgentKind::External(x) = &spec.kind {
-            if let Err(e) = crate::external::validate(x) {
-                p.rejected = Some(("spawn-failed".into(), e));
-                continue;
-            }
-        }
-        let mut probe_cfg = cfg.clone();
-        probe_cfg.agents = vec![spec];
-        probe_cfg.log_dir = Some(opts.out.join("builds").join("start"));
-        if let Err(why) = game.probe(&probe_cfg, 0) {
-            let (outcome, detail) = why.split_once(": ").unwrap_or(("crash", &why));
-            p.rejected = Some((
-                outcome.to_string(),
-                format!("it could not start a game: {detail}"),
-            ));
-        }
+        writeln!(out, "  {}: {how}", p.id).ok();
     }
     let playing: Vec<&Prepared> = prepared.iter().filter(|p| p.rejected.is_none()).collect();
     let prepare_seconds = t0.elapsed().as_secs_f64();
     cfg.agents = playing
         .iter()
-        .map(|p| {
-            let work = std::fs::canonicalize(opts.out.join("work").join(&p.id))
-                .unwrap_or_else(|_| opts.out.join("work").join(&p.id));
-            agent_spec(&a, p, &work)
-        })
+        .map(|p| agent_spec(&a, p, &work_dir(opts, &p.id)))
         .chain(opponents.iter().cloned())
         .collect();
     let players = game.players(&cfg.levels[0], cfg.seed)?;
@@ -411,7 +440,11 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
                     }
                     let mut reporters = crate::run::file_reporters(dir);
                     // A submission built anew (changed) replays its games.
-                    let how = if *fresh { Resume::Restart } else { Resume::Auto };
+                    let how = if *fresh {
+                        Resume::Restart
+                    } else {
+                        Resume::Auto
+                    };
                     let r = crate::run::run_with(&c, dir, how, &mut reporters);
                     if let Ok(mut slot) = results[i].lock() {
                         *slot = Some(r);
