@@ -586,6 +586,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         source: path.to_path_buf(),
         log_dir: None,
         replays: raw.replays.unwrap_or(true),
+        shard: None,
     };
     validate(cfg, game, path, format.is_some())
 }
