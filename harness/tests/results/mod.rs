@@ -1,6 +1,9 @@
 //! Comparing results folders (`mod results;`): a merged or sharded run
 //! against a run on one machine.
 
+// Each test binary uses a part of it.
+#![allow(dead_code)]
+
 use std::path::Path;
 
 /// Columns that measure time or name the machine: they differ between a
