@@ -266,3 +266,81 @@ fn shard_specs_are_checked() {
         "{err}"
     );
 }
+
+#[test]
+fn arena_slurm_writes_a_job_array_and_a_dependent_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = write_config(dir.path(), "c4.toml", CONFIG);
+    let out = dir.path().join("res");
+    let (code, said, err) = arena(&[
+        "slurm",
+        s(&cfg),
+        "--shards",
+        "6",
+        "--out",
+        s(&out),
+        "--partition",
+        "short",
+        "--time",
+        "01:30:00",
+        "--cpus-per-task",
+        "4",
+        "--mem",
+        "2G",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(said.contains("submit.sh"), "{said}");
+    let read = |f: &str| std::fs::read_to_string(out.join("slurm").join(f)).unwrap();
+    let shards = read("shards.sbatch");
+    for line in [
+        "#SBATCH --array=0-5",
+        "#SBATCH --cpus-per-task=4",
+        "#SBATCH --partition=short",
+        "#SBATCH --time=01:30:00",
+        "#SBATCH --mem=2G",
+        "--shard \"$K/6\"",
+        "K=\"$SLURM_ARRAY_TASK_ID\"",
+        "-j \"${SLURM_CPUS_PER_TASK:-1}\"",
+    ] {
+        assert!(shards.contains(line), "{line:?} in:\n{shards}");
+    }
+    let merge = read("merge.sbatch");
+    assert!(
+        merge.contains("$(seq 0 5)") && merge.contains("merge \"$OUT\""),
+        "{merge}"
+    );
+    let submit = read("submit.sh");
+    assert!(submit.contains("--dependency=afterok:"), "{submit}");
+    assert!(out.join("slurm/logs").is_dir() && out.join("shards").is_dir());
+    // Bad values are refused (exit code 2).
+    for (flag, v, what) in [
+        ("--shards", "0", "must be 1 to"),
+        ("--partition", "a b", "a single word"),
+    ] {
+        let mut args = vec!["slurm", s(&cfg), "--out", s(&out), flag, v];
+        if flag != "--shards" {
+            args.extend(["--shards", "2"]);
+        }
+        let (code, _, err) = arena(&args);
+        assert_eq!(code, 2, "{flag} {v}: {err}");
+        assert!(err.contains(what), "{flag} {v}: {err}");
+    }
+    // A sequential test cannot be sharded.
+    let sprt = write_config(
+        dir.path(),
+        "sprt.toml",
+        &(CONFIG.replace("[[agents]]\nagent = \"random\"\nname = \"random-b\"\n", "")
+            + "[sprt]\nelo0 = 0\nelo1 = 10\n"),
+    );
+    for args in [
+        vec!["slurm", s(&sprt), "--shards", "2", "--out", s(&out)],
+        vec!["run", s(&sprt), "--shard", "0/2", "-q"],
+    ] {
+        let (code, _, err) = arena(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("cannot be split into shards"),
+            "{args:?}: {err}"
+        );
+    }
+}
