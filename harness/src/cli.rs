@@ -19,7 +19,7 @@ use std::time::Duration;
 limits (a soft budget past which the move becomes a no-op, a hard limit past which the agent is \
 disqualified), and writes win / score / step / time tables to CSV.\n\n\
 Start with `arena list` to see games, levels and agents, then `arena run configs/demo.toml`.",
-    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena grade configs/assignments/sokoban.toml --submissions class/\n  arena check my-agent/ --assignment configs/assignments/sokoban.toml"
+    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena grade configs/assignments/sokoban.toml --submissions class/\n  arena check my-agent/ --assignment configs/assignments/sokoban.toml\n  arena slurm configs/connect4.toml --shards 4"
 )]
 pub struct Cli {
     /// What to do.
@@ -36,6 +36,10 @@ pub enum Command {
     List(ListArgs),
     /// Rebuild a run's tables from its journal (after a crash, or to check them).
     Summarize(SummarizeArgs),
+    /// Put the folders of a sharded run (`arena run --shard K/N`) together.
+    Merge(MergeArgs),
+    /// Write a Slurm job array that plays a config as N shards, and the merge.
+    Slurm(SlurmArgs),
     /// Print the state after each action as JSON lines (conformance traces).
     Trace(TraceArgs),
     /// Run a planning agent once with a whole time budget and print its plan.
@@ -148,10 +152,14 @@ pub struct ReplayArgs {
 #[command(
     after_help = "Examples:\n  arena run configs/demo.toml\n  arena run configs/xiangqi-sprt.toml -j 2\n  \
 arena run configs/demo.toml --seed 7 --out results/demo-seed7\n  \
-arena run configs/demo.toml --restart\n\n\
+arena run configs/demo.toml --restart\n  \
+arena run configs/connect4.toml --shard 0/4 --out results/c4/shards/0\n\n\
 The config keys are documented in configs/demo.toml and the README.\n\
 Results go to results/<name>/ (episodes.csv, summary.csv, report.html ...) unless --out is given;\n\
-rerunning the same command continues an interrupted run."
+rerunning the same command continues an interrupted run.\n\
+With --shard K/N only part K of N of the plan is played (whole pairs; every machine computes \
+the same split); `arena merge` puts the shards together, `arena slurm` writes a Slurm job array \
+for them (docs/cluster.md)."
 )]
 pub struct RunArgs {
     /// The tournament config (TOML), e.g. configs/demo.toml.
@@ -185,6 +193,11 @@ pub struct RunArgs {
     /// games then records the failure).
     #[arg(long)]
     pub allow_broken: bool,
+    /// Play only shard K of N of the plan (K from 0 to N-1; whole pairs, the
+    /// same split on every machine), into its own folder; `arena merge`
+    /// puts the shards' folders together.
+    #[arg(long, value_name = "K/N", value_parser = crate::schedule::Shard::parse)]
+    pub shard: Option<crate::schedule::Shard>,
 }
 
 /// `arena summarize`.
@@ -193,6 +206,63 @@ pub struct RunArgs {
 pub struct SummarizeArgs {
     /// The results folder of a run (it holds meta.json and journal.jsonl).
     pub dir: PathBuf,
+}
+
+/// `arena merge`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena run configs/connect4.toml --shard 0/2 --out results/c4/shards/0\n  \
+arena run configs/connect4.toml --shard 1/2 --out results/c4/shards/1\n  \
+arena merge results/c4 results/c4/shards/0 results/c4/shards/1\n\n\
+The shards must be runs of the same config (the hash in their meta.json), split the same way \
+(the same N), each finished, every shard 0 to N-1 given once; otherwise nothing is written and \
+arena exits with code 2. The merged folder holds the same tables, ratings, replays and report as \
+a run on one machine (only timing columns and host metadata differ). See docs/cluster.md."
+)]
+pub struct MergeArgs {
+    /// Where the merged results go (a new or empty folder, or an earlier merge).
+    pub out: PathBuf,
+    /// The shards' results folders (each written by `arena run --shard K/N`).
+    #[arg(required = true, num_args = 1..)]
+    pub shards: Vec<PathBuf>,
+}
+
+/// `arena slurm`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena slurm configs/connect4.toml --shards 4\n  \
+arena slurm configs/class.toml --shards 50 --partition short --time 02:00:00 --cpus-per-task 4 --mem 4G\n  \
+results/connect4/slurm/submit.sh    (runs sbatch twice: the shards, then the merge)\n\n\
+Writes OUT/slurm/shards.sbatch (a job array --array=0-(N-1); task K runs `arena run CONFIG \
+--shard K/N --out OUT/shards/K -j $SLURM_CPUS_PER_TASK`), OUT/slurm/merge.sbatch (`arena merge \
+OUT OUT/shards/*`, submitted with --dependency=afterok on the array) and OUT/slurm/submit.sh. \
+Paths in the scripts are absolute: arena, the config and OUT must be on a file system the nodes \
+share. See docs/cluster.md (also: the same with GNU parallel over SSH)."
+)]
+pub struct SlurmArgs {
+    /// The tournament config (TOML).
+    pub config: PathBuf,
+    /// Number of shards (tasks of the job array).
+    #[arg(long)]
+    pub shards: usize,
+    /// Results folder (default: results/<run name>/); shards go to OUT/shards/K.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Slurm partition (#SBATCH --partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit per shard, as sbatch takes it, e.g. 01:30:00 (#SBATCH --time).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs per shard; each shard plays this many episodes at once.
+    #[arg(long, default_value_t = 1)]
+    pub cpus_per_task: usize,
+    /// Memory per shard, e.g. 4G (#SBATCH --mem).
+    #[arg(long)]
+    pub mem: Option<String>,
+    /// The arena binary the jobs run (default: this one).
+    #[arg(long)]
+    pub arena: Option<PathBuf>,
 }
 
 /// `arena list`.

@@ -606,6 +606,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         source: path.to_path_buf(),
         log_dir: None,
         replays: raw.replays.unwrap_or(true),
+        shard: None,
     };
     validate(cfg, game, path, format.is_some(), assignment)
 }

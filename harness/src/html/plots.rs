@@ -28,7 +28,6 @@ pub struct Interval {
 /// Points with horizontal error bars, one row per [`Interval`], over the
 /// x range `x` (widened to fit every interval); `x_desc` names the axis.
 pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<String, String> {
-    let n = rows.len().max(1);
     let label_w = rows
         .iter()
         .map(|r| r.label.chars().count())
@@ -37,21 +36,20 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
         .clamp(4, 40) as u32
         * 7
         + 10;
-    // Only finite values set the range (a rating interval is unbounded when
-    // an agent won or lost every game; plotters never returns from an
-    // infinite axis); unbounded ends are drawn to the edge.
-    let finite = |v: f64| v.is_finite().then_some(v);
-    let (mut x0, mut x1) = (
-        finite(x.0).unwrap_or(f64::MAX),
-        finite(x.1).unwrap_or(f64::MIN),
-    );
-    for r in rows {
-        for v in [r.lo, r.value, r.hi].into_iter().filter_map(finite) {
-            x0 = x0.min(v);
-            x1 = x1.max(v);
-        }
+    // Only finite ends count for the range: an agent that won or lost
+    // everything has a rating of ±∞ (drawn at the edge), and plotters loops
+    // forever over an infinite axis.
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in rows
+        .iter()
+        .flat_map(|r| [r.lo, r.value, r.hi])
+        .chain([x.0, x.1])
+        .filter(|v| v.is_finite())
+    {
+        x0 = x0.min(v);
+        x1 = x1.max(v);
     }
-    if x0 > x1 {
+    if !(x0.is_finite() && x1.is_finite()) {
         (x0, x1) = (0.0, 1.0);
     }
     if x1 <= x0 {
@@ -59,22 +57,15 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
     }
     let rows: Vec<Interval> = rows
         .iter()
-        .map(|r| {
-            let c = |v: f64| if v.is_nan() { r.value } else { v.clamp(x0, x1) };
-            let value = if r.value.is_nan() {
-                x0
-            } else {
-                r.value.clamp(x0, x1)
-            };
-            Interval {
-                label: r.label.clone(),
-                value,
-                lo: c(r.lo).min(value),
-                hi: c(r.hi).max(value),
-            }
+        .filter(|r| !r.value.is_nan())
+        .map(|r| Interval {
+            label: r.label.clone(),
+            value: r.value.clamp(x0, x1),
+            lo: if r.lo.is_nan() { r.value } else { r.lo }.clamp(x0, x1),
+            hi: if r.hi.is_nan() { r.value } else { r.hi }.clamp(x0, x1),
         })
         .collect();
-    let rows = &rows[..];
+    let n = rows.len().max(1);
     let h = 50 + 22 * n as u32;
     let mut svg = String::new();
     {
@@ -314,30 +305,6 @@ pub fn act_times(title: &str, samples: &[f64], soft: f64, hard: f64) -> Result<S
 #[cfg(test)]
 mod tests {
     #[test]
-    fn unbounded_intervals_are_drawn_to_the_edge() {
-        // An agent that lost every game has an interval with an infinite
-        // end; the plot must still be drawn (it used to never return).
-        let rows = [
-            Interval {
-                label: "all-lost".into(),
-                value: f64::NEG_INFINITY,
-                lo: f64::NEG_INFINITY,
-                hi: -300.0,
-            },
-            Interval {
-                label: "fine".into(),
-                value: 10.0,
-                lo: -50.0,
-                hi: f64::INFINITY,
-            },
-        ];
-        let svg = intervals(&rows, (f64::NEG_INFINITY, f64::INFINITY), "rating").unwrap();
-        assert!(svg.contains("all-lost") && svg.contains("fine"));
-    }
-
-    use super::*;
-
-    #[test]
     fn plots_are_svg() {
         let s = act_times("a", &[1.0, 2.0, 45.0, 80.0], 40.0, 50.0).unwrap();
         assert!(s.starts_with("<svg") && s.contains("<rect"), "{s}");
@@ -357,5 +324,25 @@ mod tests {
         )
         .unwrap();
         assert!(h.contains("0.70") && h.contains("n=4"), "{h}");
+    }
+
+    #[test]
+    fn infinite_ratings_are_drawn_at_the_edge() {
+        // An agent that won every game: rating +inf (this once looped forever).
+        let row = |label: &str, value: f64, lo: f64, hi: f64| Interval {
+            label: label.into(),
+            value,
+            lo,
+            hi,
+        };
+        let rows = vec![
+            row("won all", f64::INFINITY, f64::INFINITY, f64::INFINITY),
+            row("lost all", f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0),
+            row("some", 10.0, -5.0, 25.0),
+        ];
+        let s = intervals(&rows, (f64::NEG_INFINITY, f64::INFINITY), "rating").unwrap();
+        assert!(s.contains("won all") && s.contains("lost all"), "{s}");
+        let only_inf = vec![row("x", f64::INFINITY, f64::INFINITY, f64::INFINITY)];
+        assert!(intervals(&only_inf, (f64::NAN, f64::NAN), "rating").is_ok());
     }
 }
