@@ -304,6 +304,8 @@ pub fn act_times(title: &str, samples: &[f64], soft: f64, hard: f64) -> Result<S
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn plots_are_svg() {
         let s = act_times("a", &[1.0, 2.0, 45.0, 80.0], 40.0, 50.0).unwrap();
