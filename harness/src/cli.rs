@@ -94,6 +94,12 @@ pub struct GradeArgs {
     /// Also write Gradescope's results.json per student (gradescope/<id>/results.json).
     #[arg(long)]
     pub gradescope: bool,
+    /// Grade only shard K of N of the class (K from 0; a student's shard
+    /// is a stable function of their id). Shards write into the same --out
+    /// (or folders copied together); the same command without --shard
+    /// then writes the class's grades, reusing every build and game.
+    #[arg(long, value_name = "K/N", value_parser = crate::schedule::Shard::parse)]
+    pub shard: Option<crate::schedule::Shard>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -225,3 +225,84 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
     );
     assert!(text.contains("advice:"), "{text}");
 }
+
+#[test]
+fn a_class_graded_in_shards_gets_the_grades_of_one_run() {
+    if !needs_tools() {
+        return;
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("arena-grade-shards")
+        .tempdir()
+        .unwrap();
+    let root = tmp.path();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    write_class(root, listener.local_addr().unwrap().port());
+    let some = [
+        "py-none",
+        "py-a",
+        "py-b",
+        "py-ab",
+        "py-abc",
+        "garbage",
+        "crash-start",
+        "empty",
+        "py-syntax",
+    ];
+    let grade = |out: &str, extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));
+        c.args([
+            "grade",
+            "assignment.toml",
+            "--submissions",
+            "class",
+            "--out",
+            out,
+        ]);
+        for id in some {
+            c.args(["--only", id]);
+        }
+        let o = c.args(extra).current_dir(root).output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    grade("one", &[]);
+    let mut seen = BTreeMap::new();
+    for k in 0..3 {
+        let text = grade("sh", &["--shard", &format!("{k}/3")]);
+        assert!(
+            text.contains(&format!("grades-shard-{k}-of-3.csv")),
+            "{text}"
+        );
+        for (id, g) in grades(&root.join(format!("sh/grades-shard-{k}-of-3.csv"))) {
+            assert!(seen.insert(id.clone(), g).is_none(), "{id} in two shards");
+        }
+    }
+    assert!(!root.join("sh/grades.csv").exists());
+    // The run without --shard replays nothing (every journal keeps its
+    // games, timings included) and writes the class's table.
+    let journals = || {
+        let mut all = BTreeMap::new();
+        for d in std::fs::read_dir(root.join("sh/games")).unwrap() {
+            let d = d.unwrap().path();
+            all.insert(
+                d.clone(),
+                std::fs::read_to_string(d.join("journal.jsonl")).unwrap(),
+            );
+        }
+        all
+    };
+    let before = journals();
+    assert_eq!(before.len(), 6, "the students who play");
+    grade("sh", &[]);
+    assert_eq!(journals(), before);
+    let merged = grades(&root.join("sh/grades.csv"));
+    assert_eq!(merged, seen);
+    assert_eq!(merged, grades(&root.join("one/grades.csv")));
+    assert_eq!(merged.len(), some.len());
+}

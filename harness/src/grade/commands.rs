@@ -24,6 +24,7 @@ pub fn grade_command(args: &GradeArgs, out: &mut dyn Write) -> Result<i32, Harne
         jobs: args.jobs.map(usize::from),
         anonymize: args.anonymize,
         gradescope: args.gradescope,
+        shard: args.shard,
         progress: !args.quiet
             && std::io::IsTerminal::is_terminal(&std::io::stderr())
             && std::env::var_os("CI").is_none(),
@@ -48,12 +49,22 @@ pub fn grade_command(args: &GradeArgs, out: &mut dyn Write) -> Result<i32, Harne
         class.games, class.prepare_seconds, class.play_seconds
     )
     .ok();
-    writeln!(
-        out,
-        "wrote {}/grades.csv, feedback/, class-summary.md{}",
-        dir.display(),
-        if args.gradescope { ", gradescope/" } else { "" }
-    )
+    match args.shard {
+        Some(sh) => writeln!(
+            out,
+            "wrote {}/grades-shard-{}-of-{}.csv and feedback/; when every shard is done, run the \
+             same command without --shard for the class's grades.csv",
+            dir.display(),
+            sh.k,
+            sh.n
+        ),
+        None => writeln!(
+            out,
+            "wrote {}/grades.csv, feedback/, class-summary.md{}",
+            dir.display(),
+            if args.gradescope { ", gradescope/" } else { "" }
+        ),
+    }
     .ok();
     Ok(exit::OK)
 }
@@ -90,6 +101,7 @@ pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Harne
         anonymize: false,
         gradescope: false,
         progress: false,
+        shard: None,
     };
     let a = assignment::load(&args.assignment)?;
     let class = grade(&opts, out)?;

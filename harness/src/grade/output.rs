@@ -26,10 +26,21 @@ pub fn write_all(
     rows: &[EpisodeRow],
 ) -> Result<(), HarnessError> {
     let dir = &opts.out;
-    write(
-        &dir.join("grades.csv"),
-        &grades_csv(a, &class.grades, None)?,
-    )?;
+    // A shard writes its own table; the run without --shard writes the class's.
+    let table = match opts.shard {
+        Some(sh) => format!("grades-shard-{}-of-{}.csv", sh.k, sh.n),
+        None => "grades.csv".into(),
+    };
+    write(&dir.join(&table), &grades_csv(a, &class.grades, None)?)?;
+    if opts.shard.is_some() {
+        for (g, p) in class.grades.iter().zip(&class.prepared) {
+            write(
+                &dir.join("feedback").join(format!("{}.md", g.id)),
+                &feedback(a, opts, g, p, rows),
+            )?;
+        }
+        return Ok(());
+    }
     if opts.anonymize {
         let names: Vec<String> = class.prepared.iter().map(|p| p.label.clone()).collect();
         write(
