@@ -3,7 +3,10 @@
 use super::raw::{cfg_err, line_col, LevelEntry, RawAgent, RawConfig, RawTime, Source};
 use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox};
+use crate::external::{
+    BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
+    Sandbox,
+};
 use crate::games::GameEntry;
 use crate::schedule::{Format, Openings, Order};
 use crate::timing::{Clock, OnOverrun, TimeLimits};
@@ -17,6 +20,28 @@ fn parse_sandbox(v: &str, path: &Path, key: &str) -> Result<Sandbox, HarnessErro
             format!("{key} = \"{v}\": expected \"none\", \"rlimit\" or \"bwrap\""),
         )
     })
+}
+
+/// A `movetime_margin`: `"30%"` or a fraction `0.3`, below the whole
+/// budget; in thousandths.
+fn parse_margin(v: &toml::Value) -> Result<u32, String> {
+    let fraction = match v {
+        toml::Value::String(s) => s
+            .trim()
+            .strip_suffix('%')
+            .and_then(|p| p.trim().parse::<f64>().ok())
+            .map(|p| p / 100.0),
+        toml::Value::Float(f) => Some(*f),
+        toml::Value::Integer(i) => Some(*i as f64),
+        _ => None,
+    };
+    match fraction {
+        Some(f) if (0.0..0.95).contains(&f) => Ok((f * 1000.0).round() as u32),
+        _ => Err(format!(
+            "expected a share of the budget kept back from movetime, from \"0%\" to \"95%\" \
+             exclusive (or a fraction such as 0.3), got {v}"
+        )),
+    }
 }
 
 /// Resolve the external-agent keys of `a` (which has `command`).
@@ -129,23 +154,36 @@ fn external_spec(
             )
         })?,
     };
-    let mut options = Vec::new();
+    let engine = matches!(protocol, ProtocolKind::Uci | ProtocolKind::Ucci);
+    let engine_only = [
+        (a.options.as_ref().map(|o| o.span().start), "options"),
+        (
+            a.fen_letters.as_ref().map(|o| o.span().start),
+            "fen_letters",
+        ),
+        (
+            a.movetime_margin.as_ref().map(|o| o.span().start),
+            "movetime_margin",
+        ),
+    ];
+    if let (false, Some((Some(at), k))) = (engine, engine_only.iter().find(|(at, _)| at.is_some()))
+    {
+        return Err(src.err_at(
+            *at,
+            format!("{key}.{k}: engine settings are for protocol \"uci\" / \"ucci\""),
+        ));
+    }
+    let mut settings = EngineSettings::default();
     if let Some(t) = &a.options {
-        if matches!(protocol, ProtocolKind::Jsonl | ProtocolKind::Botzone) {
-            return Err(cfg_err(
-                path,
-                format!("{key}.options: engine options are for protocol \"uci\" / \"ucci\""),
-            ));
-        }
-        for (k, v) in t {
+        for (k, v) in t.get_ref() {
             let value = match v {
                 toml::Value::String(s) => s.clone(),
                 toml::Value::Integer(i) => i.to_string(),
                 toml::Value::Float(f) => f.to_string(),
                 toml::Value::Boolean(b) => b.to_string(),
                 other => {
-                    return Err(cfg_err(
-                        path,
+                    return Err(src.err_at(
+                        t.span().start,
                         format!(
                             "{key}.options.{k}: expected a string, number or boolean, got a {}",
                             other.type_str()
@@ -153,14 +191,22 @@ fn external_spec(
                     ))
                 }
             };
-            options.push((k.clone(), value));
+            settings.options.push((k.clone(), value));
         }
+    }
+    if let Some(f) = &a.fen_letters {
+        settings.fen_letters = FenLetters::parse(f.get_ref())
+            .map_err(|e| src.err_at(f.span().start, format!("{key}.fen_letters: {e}")))?;
+    }
+    if let Some(m) = &a.movetime_margin {
+        settings.margin_permille = parse_margin(m.get_ref())
+            .map_err(|e| src.err_at(m.span().start, format!("{key}.movetime_margin: {e}")))?;
     }
     let protocol = match protocol {
         ProtocolKind::Jsonl => Protocol::Jsonl,
         ProtocolKind::Botzone => Protocol::Botzone { mode: botzone_mode },
-        ProtocolKind::Uci => Protocol::Uci { options },
-        ProtocolKind::Ucci => Protocol::Ucci { options },
+        ProtocolKind::Uci => Protocol::Uci(settings),
+        ProtocolKind::Ucci => Protocol::Ucci(settings),
     };
     let mut env = Vec::new();
     if let Some(t) = &a.env {
@@ -441,6 +487,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     (a.max_stderr_kb.is_some(), "max_stderr_kb"),
                     (a.grace.is_some(), "grace"),
                     (a.options.is_some(), "options"),
+                    (a.fen_letters.is_some(), "fen_letters"),
+                    (a.movetime_margin.is_some(), "movetime_margin"),
                     (a.botzone_mode.is_some(), "botzone_mode"),
                     (a.env.is_some(), "env"),
                 ];

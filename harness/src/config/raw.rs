@@ -68,7 +68,9 @@ pub(super) struct RawAgent {
     pub(super) max_stderr_kb: Option<u64>,
     #[serde(default, deserialize_with = "opt_duration")]
     pub(super) grace: Option<Duration>,
-    pub(super) options: Option<toml::Table>,
+    pub(super) options: Option<toml::Spanned<toml::Table>>,
+    pub(super) fen_letters: Option<toml::Spanned<String>>,
+    pub(super) movetime_margin: Option<toml::Spanned<toml::Value>>,
     pub(super) botzone_mode: Option<String>,
     pub(super) env: Option<toml::Table>,
     pub(super) name: Option<String>,
