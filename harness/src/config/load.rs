@@ -1,6 +1,6 @@
 //! Loading a config: TOML text to a validated [`RunConfig`].
 
-use super::raw::{cfg_err, line_col, LevelEntry, RawAgent, RawConfig, RawTime, Source};
+use super::raw::{cfg_err, line_col, locate, LevelEntry, RawAgent, RawConfig, RawTime, Source};
 use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::external::{
@@ -13,10 +13,10 @@ use crate::timing::{Clock, OnOverrun, TimeLimits};
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
-fn parse_sandbox(v: &str, path: &Path, key: &str) -> Result<Sandbox, HarnessError> {
+fn parse_sandbox(v: &str, src: &Source, key: &str) -> Result<Sandbox, HarnessError> {
     Sandbox::parse(v).ok_or_else(|| {
-        cfg_err(
-            path,
+        src.err_key(
+            key,
             format!("{key} = \"{v}\": expected \"none\", \"rlimit\" or \"bwrap\""),
         )
     })
@@ -53,16 +53,16 @@ fn external_spec(
     src: &Source,
     key: &str,
 ) -> Result<ExternalSpec, HarnessError> {
-    let (path, base_dir) = (src.path, src.base_dir);
+    let base_dir = src.base_dir;
     if command.is_empty() || command[0].is_empty() {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.command"),
             format!("{key}.command: name a program to run"),
         ));
     }
     if a.params.is_some() {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.params"),
             format!("{key}.params: only built-in agents take params; pass arguments in `command`"),
         ));
     }
@@ -88,7 +88,7 @@ fn external_spec(
     };
     let sandbox = match &a.sandbox {
         None => default_sandbox,
-        Some(v) => parse_sandbox(v, path, &format!("{key}.sandbox"))?,
+        Some(v) => parse_sandbox(v, src, &format!("{key}.sandbox"))?,
     };
     let base = if base_dir.as_os_str().is_empty() {
         Path::new(".")
@@ -116,13 +116,20 @@ fn external_spec(
         }
         Some(w) => base.join(w),
     };
-    let workdir = std::fs::canonicalize(&workdir)
-        .map_err(|e| cfg_err(path, format!("{key}.workdir {}: {e}", workdir.display())))?;
+    let workdir = std::fs::canonicalize(&workdir).map_err(|e| {
+        src.err_key(
+            &format!("{key}.workdir"),
+            format!("{key}.workdir {}: {e}", workdir.display()),
+        )
+    })?;
     let d = ProcessLimits::default();
     let positive = |v: Option<u64>, name: &str, default: u64| -> Result<u64, HarnessError> {
         match v {
             None => Ok(default),
-            Some(0) => Err(cfg_err(path, format!("{key}.{name} must be more than 0"))),
+            Some(0) => Err(src.err_key(
+                &format!("{key}.{name}"),
+                format!("{key}.{name} must be more than 0"),
+            )),
             Some(x) => Ok(x),
         }
     };
@@ -139,14 +146,14 @@ fn external_spec(
     let botzone_mode = match &a.botzone_mode {
         None => BotzoneMode::default(),
         Some(_) if protocol != ProtocolKind::Botzone => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                &format!("{key}.botzone_mode"),
                 format!("{key}.botzone_mode: only for protocol = \"botzone\""),
             ))
         }
         Some(m) => BotzoneMode::parse(m).ok_or_else(|| {
-            cfg_err(
-                path,
+            src.err_key(
+                &format!("{key}.botzone_mode"),
                 format!(
                     "{key}.botzone_mode = \"{m}\": expected {}",
                     BotzoneMode::NAMES
@@ -214,8 +221,8 @@ fn external_spec(
             match v {
                 toml::Value::String(s) => env.push((k.clone(), s.clone())),
                 other => {
-                    return Err(cfg_err(
-                        path,
+                    return Err(src.err_key(
+                        &format!("{key}.env.{k}"),
                         format!(
                             "{key}.env.{k}: expected a string, got a {}",
                             other.type_str()
@@ -238,7 +245,7 @@ fn external_spec(
 fn apply_time(
     base: TimeLimits,
     raw: &RawTime,
-    path: &Path,
+    src: &Source,
     key: &str,
 ) -> Result<TimeLimits, HarnessError> {
     let mut t = base;
@@ -259,8 +266,8 @@ fn apply_time(
             "wall" => Clock::Wall,
             "cpu" => Clock::Cpu,
             other => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &format!("{key}.clock"),
                     format!("{key}.clock = \"{other}\": expected \"wall\" or \"cpu\""),
                 ))
             }
@@ -271,19 +278,22 @@ fn apply_time(
             "fallback" => OnOverrun::Fallback,
             "loss" => OnOverrun::Loss,
             other => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &format!("{key}.on_overrun"),
                     format!("{key}.on_overrun = \"{other}\": expected \"fallback\" or \"loss\""),
                 ))
             }
         };
     }
     if t.act.is_zero() {
-        return Err(cfg_err(path, format!("{key}.act must be more than 0 ms")));
+        return Err(src.err_key(
+            &format!("{key}.act"),
+            format!("{key}.act must be more than 0 ms"),
+        ));
     }
     if t.act_hard < t.act {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.act_hard"),
             format!(
                 "{key}.act_hard ({:?}) must be at least {key}.act ({:?})",
                 t.act_hard, t.act
@@ -291,8 +301,8 @@ fn apply_time(
         ));
     }
     if t.init_hard < t.init {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.init_hard"),
             format!(
                 "{key}.init_hard ({:?}) must be at least {key}.init ({:?})",
                 t.init_hard, t.init
@@ -302,7 +312,7 @@ fn apply_time(
     Ok(t)
 }
 
-fn to_params(table: &toml::Table, path: &Path, key: &str) -> Result<AgentParams, HarnessError> {
+fn to_params(table: &toml::Table, src: &Source, key: &str) -> Result<AgentParams, HarnessError> {
     let mut p = AgentParams::new();
     for (k, v) in table {
         let value = match v {
@@ -311,8 +321,8 @@ fn to_params(table: &toml::Table, path: &Path, key: &str) -> Result<AgentParams,
             toml::Value::Boolean(b) => ParamValue::Bool(*b),
             toml::Value::String(s) => ParamValue::Str(s.clone()),
             other => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &format!("{key}.params.{k}"),
                     format!(
                         "{key}.params.{k}: expected a number, boolean or string, got a {}",
                         other.type_str()
@@ -349,6 +359,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         text,
         path,
         base_dir,
+        doc: toml_edit::ImDocument::parse(text).ok(),
     };
     let game = crate::games::find(raw.game.get_ref())
         .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
@@ -417,8 +428,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
             .unwrap_or_else(|| "run".into())
     });
     if !is_plain_name(&name) {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            "name",
             format!("name = {name:?}: expected a plain folder name"),
         ));
     }
@@ -426,8 +437,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         None => 1,
         Some(r) if r >= 1 && r <= u32::MAX as i64 => r as u32,
         Some(r) => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "repetitions",
                 format!("repetitions = {r}: expected 1 or more"),
             ))
         }
@@ -437,8 +448,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         None => 0,
         Some(c) if (1..=1024).contains(&c) => c as usize,
         Some(c) => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "concurrency",
                 format!("concurrency = {c}: expected 1 to 1024"),
             ))
         }
@@ -447,28 +458,22 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         None => None,
         Some(m) if m >= 1 && m <= u32::MAX as i64 => Some(m as u32),
         Some(m) => {
-            return Err(cfg_err(
-                path,
-                format!("max_steps = {m}: expected 1 or more"),
-            ))
+            return Err(src.err_key("max_steps", format!("max_steps = {m}: expected 1 or more")))
         }
     };
     let time = apply_time(
         TimeLimits::default(),
         &raw.time.clone().unwrap_or_default(),
-        path,
+        &src,
         "time",
     )?;
     let default_sandbox = match &raw.sandbox {
         None => Sandbox::None,
-        Some(v) => parse_sandbox(v, path, "sandbox")?,
+        Some(v) => parse_sandbox(v, &src, "sandbox")?,
     };
     let mut agents_out: Vec<AgentSpec> = Vec::new();
     if raw.agents.is_empty() {
-        return Err(cfg_err(
-            path,
-            "no [[agents]]: a run needs at least one agent",
-        ));
+        return Err(src.err_key("agents", "no [[agents]]: a run needs at least one agent"));
     }
     for (i, a) in raw.agents.iter().enumerate() {
         let key = format!("agents[{i}]");
@@ -493,13 +498,13 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                     (a.env.is_some(), "env"),
                 ];
                 if let Some((_, k)) = external_only.iter().find(|(set, _)| *set) {
-                    return Err(cfg_err(
-                        path,
+                    return Err(src.err_key(
+                        &format!("{key}.{k}"),
                         format!("{key}.{k}: only external agents (`command = [...]`) take `{k}`"),
                     ));
                 }
                 let params = match &a.params {
-                    Some(t) => to_params(t, path, &key)?,
+                    Some(t) => to_params(t, &src, &key)?,
                     None => AgentParams::new(),
                 };
                 if let Err(e) = game.check_agent(name.get_ref(), &params) {
@@ -514,16 +519,16 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
                 AgentKind::External(external_spec(a, cmd, default_sandbox, game, &src, &key)?)
             }
             (Some(_), Some(_)) => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &key,
                     format!(
                         "{key}: give either `agent` (built-in) or `command` (external), not both"
                     ),
                 ))
             }
             (None, None) => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &key,
                     format!(
                     "{key}: missing `agent` (a built-in agent) or `command` (an external program)"
                 ),
@@ -531,7 +536,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
             }
         };
         let agent_time = match &a.time {
-            Some(t) => apply_time(time, t, path, &format!("{key}.time"))?,
+            Some(t) => apply_time(time, t, &src, &format!("{key}.time"))?,
             None => time,
         };
         let label = match (&a.name, &a.agent, &a.command) {
@@ -549,8 +554,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
             (None, None, None) => unreachable!("checked above"),
         };
         if agents_out.iter().any(|x| x.label == label) {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                &format!("{key}.name"),
                 format!(
                     "{key}: the name `{label}` is used twice; give each agent a distinct `name`"
                 ),
@@ -565,8 +570,8 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
     let levels = match &raw.levels {
         None => None,
         Some(ls) if ls.is_empty() => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "levels",
                 "levels = []: name at least one level or leave the key out",
             ))
         }
@@ -635,7 +640,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         log_dir: None,
         replays: raw.replays.unwrap_or(true),
     };
-    validate(cfg, game, path, format.is_some())
+    validate(cfg, game, &src, format.is_some())
 }
 
 /// Fill in default levels, the default format and concurrency, and check
@@ -644,7 +649,7 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
 fn validate(
     mut cfg: RunConfig,
     game: &dyn GameEntry,
-    path: &Path,
+    src: &Source,
     format_given: bool,
 ) -> Result<RunConfig, HarnessError> {
     if cfg.levels.is_empty() {
@@ -652,12 +657,12 @@ fn validate(
     }
     for (i, spec) in cfg.levels.iter().enumerate() {
         game.check_level(spec, cfg.seed)
-            .map_err(|e| cfg_err(path, format!("levels[{i}]: {e}")))?;
+            .map_err(|e| src.err_key(&format!("levels[{i}]"), format!("levels[{i}]: {e}")))?;
     }
     let players = game.players(&cfg.levels[0], cfg.seed)?;
     if players > 1 && cfg.agents.len() < 2 {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            "agents",
             format!(
                 "{} is a {players}-player game: list at least 2 [[agents]]",
                 game.name()
@@ -667,16 +672,20 @@ fn validate(
     if !format_given {
         cfg.format = Format::default_for(players);
     }
-    cfg.format
-        .check(players, cfg.agents.len())
-        .map_err(|e| cfg_err(path, format!("format = \"{}\": {e}", cfg.format.as_str())))?;
+    cfg.format.check(players, cfg.agents.len()).map_err(|e| {
+        src.err_key(
+            "format",
+            format!("format = \"{}\": {e}", cfg.format.as_str()),
+        )
+    })?;
     if cfg.concurrency == 0 {
         cfg.concurrency = default_concurrency(players);
     }
     for (i, a) in cfg.agents.iter().enumerate() {
         if let AgentKind::External(spec) = &a.kind {
-            crate::external::validate(spec)
-                .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
+            crate::external::validate(spec).map_err(|e| {
+                src.err_key(&format!("agents[{i}].command"), format!("agents[{i}]: {e}"))
+            })?;
         }
     }
     Ok(cfg)
@@ -719,6 +728,24 @@ fn read_openings(
         order,
         source: path.display().to_string(),
     })
+}
+
+/// Where `key` (a path as error messages write it, `agents[1].options`)
+/// is written in the config file at `path`: `file:line:column`, or just the
+/// file when the key is not in it (or the file cannot be read again). For
+/// errors found after loading, such as an engine's options at pre-flight.
+pub fn key_position(path: &Path, key: &str) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let at = toml_edit::ImDocument::parse(text.as_str())
+        .ok()
+        .and_then(|d| locate(d.as_table(), key));
+    match at {
+        Some(at) => {
+            let (l, c) = line_col(&text, at);
+            format!("{}:{l}:{c}", path.display())
+        }
+        None => path.display().to_string(),
+    }
 }
 
 /// Whether `name` can name a run: a plain folder name (no path separator,
