@@ -80,6 +80,7 @@ fn main() {
         sandbox: Sandbox::None,
         limits: ProcessLimits::default(),
         env: Vec::new(),
+        writable_workdir: false,
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
@@ -246,6 +247,7 @@ fn snake_turns(dir: &std::path::Path) {
         sandbox,
         limits: ProcessLimits::default(),
         env: Vec::new(),
+        writable_workdir: false,
     };
     let external = |name: &'static str, spec: ExternalSpec| -> Player {
         let make: Box<dyn Fn() -> Box<dyn Contestant<Snake>>> =

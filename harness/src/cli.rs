@@ -19,7 +19,7 @@ use std::time::Duration;
 limits (a soft budget past which the move becomes a no-op, a hard limit past which the agent is \
 disqualified), and writes win / score / step / time tables to CSV.\n\n\
 Start with `arena list` to see games, levels and agents, then `arena run configs/demo.toml`.",
-    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s"
+    after_help = "Examples:\n  arena run configs/demo.toml\n  arena list\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena grade configs/assignments/sokoban.toml --submissions class/\n  arena check my-agent/ --assignment configs/assignments/sokoban.toml\n  arena slurm configs/connect4.toml --shards 4"
 )]
 pub struct Cli {
     /// What to do.
@@ -36,6 +36,10 @@ pub enum Command {
     List(ListArgs),
     /// Rebuild a run's tables from its journal (after a crash, or to check them).
     Summarize(SummarizeArgs),
+    /// Put the folders of a sharded run (`arena run --shard K/N`) together.
+    Merge(MergeArgs),
+    /// Write a Slurm job array that plays a config as N shards, and the merge.
+    Slurm(SlurmArgs),
     /// Print the state after each action as JSON lines (conformance traces).
     Trace(TraceArgs),
     /// Run a planning agent once with a whole time budget and print its plan.
@@ -52,6 +56,65 @@ pub enum Command {
     Report(ReportArgs),
     /// Check replays against the game's rules; optionally write a viewer page.
     Replay(ReplayArgs),
+    /// Grade a folder of student submissions against an assignment.
+    Grade(GradeArgs),
+    /// Check one submission as the grader would (for students, locally).
+    Check(CheckArgs),
+}
+
+/// `arena grade`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena grade configs/assignments/sokoban.toml --submissions class/\n  arena grade configs/assignments/connect4.toml --submissions class/ --out results/lab3 -j 2 --gradescope\n  arena grade configs/assignments/sokoban.toml --submissions class/ --only alice --only bob\n\nThe submissions folder holds one subfolder per student (its name is the student id). Each is \
+detected (submission.toml, else main.py, main.cpp, Main.java or Cargo.toml), built and run in \
+the assignment's sandbox (default bwrap). Writes grades.csv, feedback/<id>.md, class-summary.md \
+and the game tables under games/. Rerunning the same command continues an interrupted grading \
+and reuses builds of unchanged submissions. See docs/grading.md."
+)]
+pub struct GradeArgs {
+    /// The assignment (TOML: a run config plus a [grading] table), e.g.
+    /// configs/assignments/sokoban.toml.
+    pub assignment: PathBuf,
+    /// The folder with one subfolder per student.
+    #[arg(long)]
+    pub submissions: PathBuf,
+    /// Output folder (default: results/<assignment name>-grades/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// Grade only this student (repeatable).
+    #[arg(long)]
+    pub only: Vec<String>,
+    /// Label students by stable pseudonyms in the shareable outputs
+    /// (game tables, report, grades-anonymized.csv); pseudonyms.csv maps them.
+    #[arg(long)]
+    pub anonymize: bool,
+    /// Also write Gradescope's results.json per student (gradescope/<id>/results.json).
+    #[arg(long)]
+    pub gradescope: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `arena check`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena check my-agent/ --assignment configs/assignments/sokoban.toml\n\nBuilds your folder as the grader will, starts it once (the protocol handshake), plays the \
+assignment's games under the same limits and sandbox, and prints the points the grader would \
+give, with advice for each failure. Exit code 0 when the verdict is ok, 4 otherwise."
+)]
+pub struct CheckArgs {
+    /// Your submission's folder.
+    pub submission: PathBuf,
+    /// The assignment file your instructor gave you.
+    #[arg(long)]
+    pub assignment: PathBuf,
+    /// Output folder (default: results/check-<folder name>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// `arena report`.
@@ -89,10 +152,14 @@ pub struct ReplayArgs {
 #[command(
     after_help = "Examples:\n  arena run configs/demo.toml\n  arena run configs/xiangqi-sprt.toml -j 2\n  \
 arena run configs/demo.toml --seed 7 --out results/demo-seed7\n  \
-arena run configs/demo.toml --restart\n\n\
+arena run configs/demo.toml --restart\n  \
+arena run configs/connect4.toml --shard 0/4 --out results/c4/shards/0\n\n\
 The config keys are documented in configs/demo.toml and the README.\n\
 Results go to results/<name>/ (episodes.csv, summary.csv, report.html ...) unless --out is given;\n\
-rerunning the same command continues an interrupted run."
+rerunning the same command continues an interrupted run.\n\
+With --shard K/N only part K of N of the plan is played (whole pairs; every machine computes \
+the same split); `arena merge` puts the shards together, `arena slurm` writes a Slurm job array \
+for them (docs/cluster.md)."
 )]
 pub struct RunArgs {
     /// The tournament config (TOML), e.g. configs/demo.toml.
@@ -126,6 +193,11 @@ pub struct RunArgs {
     /// games then records the failure).
     #[arg(long)]
     pub allow_broken: bool,
+    /// Play only shard K of N of the plan (K from 0 to N-1; whole pairs, the
+    /// same split on every machine), into its own folder; `arena merge`
+    /// puts the shards' folders together.
+    #[arg(long, value_name = "K/N", value_parser = crate::schedule::Shard::parse)]
+    pub shard: Option<crate::schedule::Shard>,
 }
 
 /// `arena summarize`.
@@ -134,6 +206,63 @@ pub struct RunArgs {
 pub struct SummarizeArgs {
     /// The results folder of a run (it holds meta.json and journal.jsonl).
     pub dir: PathBuf,
+}
+
+/// `arena merge`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena run configs/connect4.toml --shard 0/2 --out results/c4/shards/0\n  \
+arena run configs/connect4.toml --shard 1/2 --out results/c4/shards/1\n  \
+arena merge results/c4 results/c4/shards/0 results/c4/shards/1\n\n\
+The shards must be runs of the same config (the hash in their meta.json), split the same way \
+(the same N), each finished, every shard 0 to N-1 given once; otherwise nothing is written and \
+arena exits with code 2. The merged folder holds the same tables, ratings, replays and report as \
+a run on one machine (only timing columns and host metadata differ). See docs/cluster.md."
+)]
+pub struct MergeArgs {
+    /// Where the merged results go (a new or empty folder, or an earlier merge).
+    pub out: PathBuf,
+    /// The shards' results folders (each written by `arena run --shard K/N`).
+    #[arg(required = true, num_args = 1..)]
+    pub shards: Vec<PathBuf>,
+}
+
+/// `arena slurm`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena slurm configs/connect4.toml --shards 4\n  \
+arena slurm configs/class.toml --shards 50 --partition short --time 02:00:00 --cpus-per-task 4 --mem 4G\n  \
+results/connect4/slurm/submit.sh    (runs sbatch twice: the shards, then the merge)\n\n\
+Writes OUT/slurm/shards.sbatch (a job array --array=0-(N-1); task K runs `arena run CONFIG \
+--shard K/N --out OUT/shards/K -j $SLURM_CPUS_PER_TASK`), OUT/slurm/merge.sbatch (`arena merge \
+OUT OUT/shards/*`, submitted with --dependency=afterok on the array) and OUT/slurm/submit.sh. \
+Paths in the scripts are absolute: arena, the config and OUT must be on a file system the nodes \
+share. See docs/cluster.md (also: the same with GNU parallel over SSH)."
+)]
+pub struct SlurmArgs {
+    /// The tournament config (TOML).
+    pub config: PathBuf,
+    /// Number of shards (tasks of the job array).
+    #[arg(long)]
+    pub shards: usize,
+    /// Results folder (default: results/<run name>/); shards go to OUT/shards/K.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Slurm partition (#SBATCH --partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit per shard, as sbatch takes it, e.g. 01:30:00 (#SBATCH --time).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs per shard; each shard plays this many episodes at once.
+    #[arg(long, default_value_t = 1)]
+    pub cpus_per_task: usize,
+    /// Memory per shard, e.g. 4G (#SBATCH --mem).
+    #[arg(long)]
+    pub mem: Option<String>,
+    /// The arena binary the jobs run (default: this one).
+    #[arg(long)]
+    pub arena: Option<PathBuf>,
 }
 
 /// `arena list`.

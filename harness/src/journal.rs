@@ -84,6 +84,25 @@ pub fn read(path: &Path) -> Result<Read, HarnessError> {
     Ok(out)
 }
 
+/// Write a whole journal at `path` holding `records`, in that order
+/// (`arena merge`), through a temporary file and a rename.
+pub fn write(path: &Path, records: &[EpisodeRecord]) -> Result<(), HarnessError> {
+    let tmp = path.with_extension("jsonl.tmp");
+    let io = |e| HarnessError::io(&tmp, e);
+    let mut out = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
+    for record in records {
+        let line = serde_json::to_string(&Line {
+            v: VERSION,
+            record: record.clone(),
+        })
+        .map_err(|e| HarnessError::io(path, std::io::Error::other(e)))?;
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    let file = out.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_data().map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| HarnessError::io(path, e))
+}
+
 /// The reporter that appends each newly finished episode to the journal
 /// and syncs it to disk before the next event.
 pub struct JournalWriter {
@@ -171,6 +190,8 @@ mod tests {
                 ..SeatRecord::new(0)
             }],
             moves: vec!["UP".into(), "DOWN".into()],
+            host: "node1".into(),
+            cpu_model: "cpu".into(),
         }
     }
 
@@ -209,6 +230,7 @@ mod tests {
         assert!(r.torn);
         assert_eq!(r.good_len, whole.len() as u64);
         assert_eq!(r.records[2].moves, ["UP", "DOWN"]);
+        assert_eq!(r.records[2].host, "node1");
         assert_eq!(r.records[1].seats[0].result, PlayerResult::Win);
         // Resuming cuts the torn tail and appends after the whole lines.
         let mut w = JournalWriter::new(dir.path(), r.good_len);

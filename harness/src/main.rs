@@ -39,7 +39,23 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::List(a) => harness::run::list(a.game.as_deref(), &mut out)?,
         Command::Summarize(a) => harness::run::summarize(&a.dir, &mut out)?,
+        Command::Merge(a) => harness::merge::merge(&a.out, &a.shards, &mut out)?,
+        Command::Slurm(a) => {
+            harness::slurm::slurm(&a, &mut out)?;
+        }
         Command::Report(a) => harness::html::report_command(&a.dir, &mut out)?,
+        Command::Grade(a) => {
+            harness::run::install_interrupt_handler();
+            let code = harness::grade::commands::grade_command(&a, &mut out)?;
+            out.flush().ok();
+            return Ok(code);
+        }
+        Command::Check(a) => {
+            harness::run::install_interrupt_handler();
+            let code = harness::grade::commands::check_command(&a, &mut out)?;
+            out.flush().ok();
+            return Ok(code);
+        }
         Command::Replay(a) => {
             harness::commands::replay(&a.file, a.episode, a.html.as_deref(), &mut out)?
         }

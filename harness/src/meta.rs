@@ -61,6 +61,54 @@ pub struct RunMeta {
     /// Episodes replayed because of an infrastructure error (not counted
     /// in any table), with what happened.
     pub infrastructure_errors: Vec<String>,
+    /// The part of the plan this run played (`--shard K/N`); absent for a
+    /// whole run (and for a merged one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardMeta>,
+    /// For a run put together by `arena merge`: its shards, one line each
+    /// (`shard K/N: folder (host, CPU)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+}
+
+/// Which part of a plan a shard's run is, in its `meta.json`: what
+/// `arena merge` checks before putting shards together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardMeta {
+    /// This shard (0 to `n - 1`).
+    pub k: usize,
+    /// The number of shards.
+    pub n: usize,
+    /// Episodes in the whole plan (all shards together).
+    pub plan_episodes: usize,
+    /// Hash of the whole plan (every episode with its seed and seats): the
+    /// shards of one tournament agree on it.
+    pub plan_hash: String,
+}
+
+impl ShardMeta {
+    /// The record of shard `shard` of `plan` (the whole plan).
+    pub fn new(shard: crate::schedule::Shard, plan: &[crate::schedule::Episode]) -> ShardMeta {
+        ShardMeta {
+            k: shard.k,
+            n: shard.n,
+            plan_episodes: plan.len(),
+            plan_hash: plan_hash(plan),
+        }
+    }
+
+    /// As a [`crate::schedule::Shard`].
+    pub fn shard(&self) -> crate::schedule::Shard {
+        crate::schedule::Shard {
+            k: self.k,
+            n: self.n,
+        }
+    }
+}
+
+/// Hash of a whole plan (FNV-1a 64 of its JSON).
+pub fn plan_hash(plan: &[crate::schedule::Episode]) -> String {
+    hash(&serde_json::to_string(plan).unwrap_or_default())
 }
 
 /// Now, RFC 3339 (seconds).
@@ -182,9 +230,7 @@ impl RunMeta {
             keys: RunKeys::of(cfg),
             players,
             seed: cfg.seed,
-            host: std::fs::read_to_string("/proc/sys/kernel/hostname")
-                .map(|h| h.trim().to_string())
-                .unwrap_or_default(),
+            host: host_name(),
             cpu_model: cpu_model(),
             cores: std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -198,6 +244,8 @@ impl RunMeta {
             sprt: None,
             starved_acts: 0,
             infrastructure_errors: Vec::new(),
+            shard: None,
+            merged_from: Vec::new(),
         }
     }
 
@@ -284,7 +332,15 @@ impl crate::reporters::Reporter for MetaWriter {
     }
 }
 
-fn cpu_model() -> String {
+/// This machine's host name (empty if unknown).
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// This machine's CPU model, from `/proc/cpuinfo` (empty if unknown).
+pub fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|t| {

@@ -42,7 +42,7 @@ impl RunKeys {
 }
 
 /// One row of `episodes.csv`.
-#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+#[derive(Debug, Default, Serialize, Deserialize, Clone, PartialEq)]
 pub struct EpisodeRow {
     /// Run name.
     pub run: String,
@@ -94,6 +94,13 @@ pub struct EpisodeRow {
     pub pair: Option<usize>,
     /// Acts not charged because the harness was starved (wall clock only).
     pub starved: u32,
+    /// The machine that played the episode (host name), so that timing can
+    /// be split by machine when shards ran on several.
+    #[serde(default)]
+    pub host: String,
+    /// That machine's CPU model.
+    #[serde(default)]
+    pub cpu_model: String,
 }
 
 /// The `p`-th percentile (0–100) of `xs` by nearest rank; 0 for no data.
@@ -165,6 +172,8 @@ pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
                 init_overrun: s.init_overrun as u32,
                 pair: rec.episode.pair,
                 starved: s.starved,
+                host: rec.host.clone(),
+                cpu_model: rec.cpu_model.clone(),
             }
         })
         .collect()

@@ -50,19 +50,22 @@ pub const RUN_FILES: &[&str] = &[
     meta::FILE,
 ];
 
-/// Decide how the run of `cfg` into `dir` starts, given `how`; the plan is
-/// `episodes` (journaled episodes must be in it, unchanged).
+/// Decide how the run of `cfg` into `dir` starts, given `how`; the whole
+/// plan is `plan`, of which the run plays `cfg.shard`'s part (journaled
+/// episodes must be in that part, unchanged).
 pub fn prepare(
     cfg: &RunConfig,
     dir: &Path,
     players: usize,
-    episodes: &[Episode],
+    plan: &[Episode],
     how: Resume,
 ) -> Result<Start, HarnessError> {
     if how == Resume::Restart {
         clear(dir)?;
     }
-    let fresh = RunMeta::new(cfg, players, episodes.len());
+    let mine = |e: &Episode| cfg.shard.is_none_or(|s| s.selects(e));
+    let mut fresh = RunMeta::new(cfg, players, plan.iter().filter(|e| mine(e)).count());
+    fresh.shard = cfg.shard.map(|s| meta::ShardMeta::new(s, plan));
     let Some(mut old) = RunMeta::read(dir)? else {
         if how == Resume::Require {
             return Err(HarnessError::Config(format!(
@@ -98,13 +101,26 @@ pub fn prepare(
             }
         )));
     }
+    let part = |m: &RunMeta| match &m.shard {
+        Some(s) => format!("shard {}/{}", s.k, s.n),
+        None => "the whole plan".to_string(),
+    };
+    if old.shard != fresh.shard {
+        return Err(HarnessError::Config(format!(
+            "{} holds {} of this config, not {}; use --out for another folder \
+             (or --restart to start over)",
+            dir.display(),
+            part(&old),
+            part(&fresh)
+        )));
+    }
     let read = journal::read(&dir.join(journal::FILE))?;
-    let mut seen = vec![false; episodes.len()];
+    let mut seen = vec![false; plan.len()];
     let mut done = Vec::new();
     for rec in read.records {
         let i = rec.episode.index;
-        match episodes.get(i) {
-            Some(planned) if *planned == rec.episode => {
+        match plan.get(i) {
+            Some(planned) if *planned == rec.episode && mine(planned) => {
                 if !std::mem::replace(&mut seen[i], true) {
                     done.push(rec);
                 }

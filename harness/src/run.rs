@@ -103,6 +103,16 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), Harnes
         }
         cfg.repetitions = r;
     }
+    if let Some(shard) = args.shard {
+        if cfg.sprt.is_some() {
+            return bad(format!(
+                "--shard {shard}: {} has an [sprt] section, and a sequential test decides \
+                 as the games come in, on one machine; it cannot be split into shards",
+                cfg.source.display()
+            ));
+        }
+        cfg.shard = Some(shard);
+    }
     Ok(())
 }
 
@@ -220,7 +230,7 @@ pub fn run_with(
     let cfg = &cfg_logs;
     let game = crate::games::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let episodes = cfg.format.schedule().plan(PlanInput {
+    let plan = cfg.format.schedule().plan(PlanInput {
         levels: &cfg.levels,
         openings: cfg.openings.as_ref(),
         pairs: cfg.pairs,
@@ -229,7 +239,13 @@ pub fn run_with(
         repetitions: cfg.repetitions,
         seed: cfg.seed,
     });
-    let start = resume::prepare(cfg, dir, players, &episodes, how)?;
+    let start = resume::prepare(cfg, dir, players, &plan, how)?;
+    // A shard plays its part of the plan (episode indices unchanged).
+    let episodes = match cfg.shard {
+        Some(shard) => shard.part(&plan),
+        None => plan.clone(),
+    };
+    let machine = (crate::meta::host_name(), crate::meta::cpu_model());
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
     reporters.push(Box::new(JournalWriter::new(dir, start.keep)));
     reporters.push(Box::new(MetaWriter::new(dir, start.meta)));
@@ -258,7 +274,7 @@ pub fn run_with(
         &mut failure,
     );
     let mut rows: Vec<EpisodeRow> = Vec::new();
-    let mut finished = vec![false; episodes.len()];
+    let mut finished = vec![false; plan.len()];
     for record in &start.done {
         finished[record.episode.index] = true;
         let new_rows = report::episode_rows(&keys, record);
@@ -292,7 +308,9 @@ pub fn run_with(
                 },
                 &mut failure,
             ),
-            RunnerEvent::Finished(record) => {
+            RunnerEvent::Finished(mut record) => {
+                record.host.clone_from(&machine.0);
+                record.cpu_model.clone_from(&machine.1);
                 let new_rows = report::episode_rows(&keys, &record);
                 tell(
                     &Event::EpisodeFinished {

@@ -113,6 +113,13 @@ pub struct EpisodeRecord {
     pub seats: Vec<SeatRecord>,
     /// The actions played, one entry per tick (simultaneous moves joined by `/`).
     pub moves: Vec<String>,
+    /// The machine that played it (host name; set by the run loop, empty
+    /// in journals of older versions), so that timing can be split by machine.
+    #[serde(default)]
+    pub host: String,
+    /// That machine's CPU model.
+    #[serde(default)]
+    pub cpu_model: String,
 }
 
 /// Judge a reply against the limits: the action to play (or the failure)
@@ -468,6 +475,8 @@ pub fn play_episode<G: ArenaGame>(
         steps: state.tick(),
         seats,
         moves,
+        host: String::new(),
+        cpu_model: String::new(),
     })
 }
 

@@ -44,6 +44,110 @@ pub fn agent_seed(episode_seed: u64, seat: usize) -> u64 {
     rng.next_u64()
 }
 
+/// A deterministic part of a plan (`--shard K/N`, `K` from 0 to `N - 1`):
+/// shard `k` of `n` plays the episodes whose unit ([`Shard::unit`]: the
+/// pair, or the episode when unpaired) it is assigned. Whole pairs only, a
+/// pure function of the episode, so shards run anywhere agree without
+/// talking and together play every episode of the plan exactly once.
+///
+/// Units are dealt in blocks of `n` consecutive units, each block to all
+/// `n` shards in an order rotated by a hash of the block: shard sizes differ
+/// by at most one block's worth, and an encounter that recurs every `n`
+/// units (a round robin with `n` lineups) is not always on the same shard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// This shard, from 0 to `n - 1`.
+    pub k: usize,
+    /// The number of shards (1 or more).
+    pub n: usize,
+}
+
+/// The most shards a plan can be split into.
+pub const MAX_SHARDS: usize = 100_000;
+
+impl Shard {
+    /// The whole plan as one shard (`0/1`).
+    pub const WHOLE: Shard = Shard { k: 0, n: 1 };
+
+    /// A shard, checked (`k < n`, `1 <= n <=` [`MAX_SHARDS`]).
+    pub fn new(k: usize, n: usize) -> Result<Shard, String> {
+        if n == 0 || n > MAX_SHARDS {
+            return Err(format!(
+                "{k}/{n}: the number of shards N must be 1 to {MAX_SHARDS}"
+            ));
+        }
+        if k >= n {
+            return Err(format!(
+                "{k}/{n}: K counts from 0, so it must be 0 to {} (Slurm's $SLURM_ARRAY_TASK_ID with --array=0-{})",
+                n - 1,
+                n - 1
+            ));
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Parse `K/N` (as given to `--shard`).
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?}: expected K/N, e.g. 0/4 (shard K of N, K from 0)"))?;
+        let num = |x: &str, what: &str| {
+            x.trim().parse::<usize>().map_err(|_| {
+                format!("{s:?}: {what} is not a whole number (expected K/N, e.g. 0/4)")
+            })
+        };
+        Shard::new(num(k, "K")?, num(n, "N")?)
+    }
+
+    /// The unit of sharding of `episode`: its pair, or itself when unpaired
+    /// (the two games of a pair are never split).
+    pub fn unit(episode: &Episode) -> u64 {
+        match episode.pair {
+            Some(p) => p as u64,
+            None => episode.index as u64,
+        }
+    }
+
+    /// The shard (0 to `n - 1`) that plays `episode` among `n` shards.
+    pub fn of(episode: &Episode, n: usize) -> usize {
+        let n = n.max(1) as u64;
+        let u = Shard::unit(episode);
+        let rotation = splitmix64(u / n) % n;
+        ((u % n + rotation) % n) as usize
+    }
+
+    /// Whether this shard plays `episode`.
+    pub fn selects(&self, episode: &Episode) -> bool {
+        Shard::of(episode, self.n) == self.k
+    }
+
+    /// This shard's part of `plan` (indices unchanged).
+    pub fn part(&self, plan: &[Episode]) -> Vec<Episode> {
+        plan.iter().filter(|e| self.selects(e)).cloned().collect()
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        Shard::parse(s)
+    }
+}
+
+/// SplitMix64's finalizer: a fixed, platform-independent mix.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// The order in which openings are used (config key `order`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Order {
@@ -230,6 +334,28 @@ impl Schedule for Gauntlet {
     }
 }
 
+/// Challengers against a field (what `arena grade` plays): the first
+/// `challengers` agents (the students' submissions) each meet every later
+/// agent (the assignment's opponents), in both seatings; challengers never
+/// meet each other, nor do the opponents.
+pub struct Versus {
+    /// How many agents are challengers.
+    pub challengers: usize,
+}
+
+impl Schedule for Versus {
+    fn lineups(&self, agents: usize, _players: usize) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for s in 0..self.challengers.min(agents) {
+            for o in self.challengers..agents {
+                out.push(vec![s, o]);
+                out.push(vec![o, s]);
+            }
+        }
+        out
+    }
+}
+
 /// The config key `format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
@@ -245,6 +371,12 @@ pub enum Format {
         /// Config key `gauntlet_seeds` (default 1).
         seeds: usize,
     },
+    /// Not a config value: the format of `arena grade` for two-player
+    /// games (see [`Versus`]).
+    Versus {
+        /// How many agents are challengers (the submissions).
+        challengers: usize,
+    },
 }
 
 impl Format {
@@ -258,6 +390,7 @@ impl Format {
             Format::Benchmark => "benchmark",
             Format::RoundRobin => "round-robin",
             Format::Gauntlet { .. } => "gauntlet",
+            Format::Versus { .. } => "versus",
         }
     }
 
@@ -298,6 +431,20 @@ impl Format {
                     Ok(())
                 }
             }
+            (Format::Versus { challengers }, 2..) => {
+                if challengers == 0 || challengers >= agents {
+                    Err(format!(
+                        "submissions against opponents need at least one of each; there are \
+                         {challengers} submission(s) and {} opponent(s)",
+                        agents.saturating_sub(challengers)
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (Format::Versus { .. }, _) => {
+                Err("submissions meet opponents only in games of two or more players".into())
+            }
             (Format::Gauntlet { .. }, _) => {
                 Err("a gauntlet needs a game of two or more players (use \"benchmark\")".into())
             }
@@ -317,6 +464,7 @@ impl Format {
             Format::Benchmark => Box::new(Benchmark),
             Format::RoundRobin => Box::new(RoundRobin),
             Format::Gauntlet { seeds } => Box::new(Gauntlet { seeds }),
+            Format::Versus { challengers } => Box::new(Versus { challengers }),
         }
     }
 }
@@ -324,6 +472,27 @@ impl Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versus_challengers_meet_only_the_field() {
+        let l = Versus { challengers: 2 }.lineups(4, 2);
+        assert_eq!(
+            l,
+            vec![
+                vec![0, 2],
+                vec![2, 0],
+                vec![0, 3],
+                vec![3, 0],
+                vec![1, 2],
+                vec![2, 1],
+                vec![1, 3],
+                vec![3, 1]
+            ]
+        );
+        assert!(Format::Versus { challengers: 4 }.check(2, 4).is_err());
+        assert!(Format::Versus { challengers: 3 }.check(2, 4).is_ok());
+        assert_eq!(Format::parse("versus"), None);
+    }
 
     fn input(levels: &[String], agents: usize, players: usize) -> PlanInput<'_> {
         PlanInput {
@@ -444,5 +613,66 @@ mod tests {
         picked.sort();
         assert_eq!(picked, ["a", "b", "c"], "a permutation");
         assert_eq!(random.pick(1, 5), random.pick(1, 5));
+    }
+
+    #[test]
+    fn shards_split_a_plan_into_whole_pairs_exactly_once() {
+        let levels = vec!["a".to_string(), "b".to_string()];
+        let mut i = input(&levels, 4, 2);
+        i.pairs = true;
+        i.repetitions = 5;
+        let plan = RoundRobin.plan(i);
+        for n in [1, 2, 3, 4, 7, 100] {
+            let mut owner = vec![None; plan.len()];
+            let mut sizes = Vec::new();
+            for k in 0..n {
+                let part = Shard::new(k, n).unwrap().part(&plan);
+                sizes.push(part.len());
+                for e in &part {
+                    assert!(
+                        owner[e.index].replace(k).is_none(),
+                        "episode {} twice",
+                        e.index
+                    );
+                }
+            }
+            assert!(
+                owner.iter().all(Option::is_some),
+                "n = {n}: every episode once"
+            );
+            for two in plan.chunks(2) {
+                assert_eq!(owner[two[0].index], owner[two[1].index], "a pair is whole");
+            }
+            let pairs = plan.len() / 2;
+            if n <= pairs {
+                let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                assert!(hi - lo <= 2, "n = {n}: balanced, {sizes:?}");
+            }
+        }
+        // A pure function of the episode: the same on every machine.
+        assert_eq!(Shard::of(&plan[10], 4), Shard::of(&plan[11], 4));
+        let owners: Vec<usize> = plan.iter().map(|e| Shard::of(e, 4)).collect();
+        assert_eq!(
+            owners,
+            plan.iter().map(|e| Shard::of(e, 4)).collect::<Vec<_>>()
+        );
+        // Unpaired episodes are units of their own.
+        let unpaired = RoundRobin.plan(input(&levels, 3, 2));
+        let n0 = Shard::new(0, 3).unwrap().part(&unpaired).len();
+        assert!((unpaired.len() / 3 - 1..=unpaired.len() / 3 + 1).contains(&n0));
+    }
+
+    #[test]
+    fn shard_specs_parse_and_are_checked() {
+        assert_eq!(Shard::parse("0/4"), Ok(Shard { k: 0, n: 4 }));
+        assert_eq!(Shard::parse(" 3/4").unwrap().to_string(), "3/4");
+        let e = Shard::parse("4/4").unwrap_err();
+        assert!(e.contains("K counts from 0"), "{e}");
+        assert!(Shard::parse("1/0").unwrap_err().contains("must be 1 to"));
+        assert!(Shard::parse("1").unwrap_err().contains("expected K/N"));
+        assert!(Shard::parse("a/2")
+            .unwrap_err()
+            .contains("K is not a whole number"));
+        assert!(Shard::parse("-1/2").is_err());
     }
 }

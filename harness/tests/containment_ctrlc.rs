@@ -55,6 +55,7 @@ fn kill_all_agents_kills_every_live_agent_tree() {
                 sandbox: *sandbox,
                 limits: ProcessLimits::default(),
                 env: Vec::new(),
+                writable_workdir: false,
             };
             procs.push(AgentProcess::spawn(&spec, None).unwrap());
             let helper = if mode == "groupchild" {

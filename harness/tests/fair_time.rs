@@ -77,7 +77,8 @@ fn cpu_clock_measures_an_external_agents_process_tree() {
     let get = |name: &str| rows.iter().find(|r| &r[7] == name).unwrap().clone();
     let s = get("sleeper");
     let overruns: u32 = s[18].parse().unwrap();
-    let starved: u32 = s[s.len() - 1].parse().unwrap();
+    // starved column 24 (host and cpu_model follow it).
+    let starved: u32 = s[24].parse().unwrap();
     let steps: u32 = s[12].parse().unwrap();
     assert_eq!(overruns + starved, steps, "{s:?}");
 }

@@ -239,6 +239,7 @@ fn external_spec(
         sandbox,
         limits,
         env,
+        writable_workdir: false,
     })
 }
 
@@ -344,6 +345,19 @@ pub fn load(path: &Path) -> Result<RunConfig, HarnessError> {
 /// Parse and validate config text (`path` names it in errors and anchors
 /// relative level paths).
 pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
+    parse_as(text, path, false)
+}
+
+/// Parse the tournament part of an assignment (`arena grade`): a config
+/// whose `[[agents]]` are the opponents (none for one-player games) and
+/// which may have a `[grading]` table (read by [`crate::grade`]). The
+/// students' agents and the format are added by the caller, which checks
+/// the format then.
+pub fn parse_assignment(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
+    parse_as(text, path, true)
+}
+
+fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, HarnessError> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let msg = e.message().trim().replace('\n', " ");
         match e.span() {
@@ -471,8 +485,14 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         None => Sandbox::None,
         Some(v) => parse_sandbox(v, &src, "sandbox")?,
     };
+    if let (Some(g), false) = (&raw.grading, assignment) {
+        return Err(src.err_at(
+            g.span().start,
+            "[grading] belongs in an assignment, read by `arena grade`, not in a run config",
+        ));
+    }
     let mut agents_out: Vec<AgentSpec> = Vec::new();
-    if raw.agents.is_empty() {
+    if raw.agents.is_empty() && !assignment {
         return Err(src.err_key("agents", "no [[agents]]: a run needs at least one agent"));
     }
     for (i, a) in raw.agents.iter().enumerate() {
@@ -639,8 +659,9 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
         source: path.to_path_buf(),
         log_dir: None,
         replays: raw.replays.unwrap_or(true),
+        shard: None,
     };
-    validate(cfg, game, &src, format.is_some())
+    validate(cfg, game, &src, format.is_some(), assignment)
 }
 
 /// Fill in default levels, the default format and concurrency, and check
@@ -651,6 +672,7 @@ fn validate(
     game: &dyn GameEntry,
     src: &Source,
     format_given: bool,
+    assignment: bool,
 ) -> Result<RunConfig, HarnessError> {
     if cfg.levels.is_empty() {
         cfg.levels = game.default_levels();
@@ -660,6 +682,25 @@ fn validate(
             .map_err(|e| src.err_key(&format!("levels[{i}]"), format!("levels[{i}]: {e}")))?;
     }
     let players = game.players(&cfg.levels[0], cfg.seed)?;
+    if assignment {
+        if players > 1 && cfg.agents.is_empty() {
+            return Err(src.err_key(
+                "agents",
+                format!(
+                    "{} is a {players}-player game: list the opponents as [[agents]]",
+                    game.name()
+                ),
+            ));
+        }
+        if !format_given {
+            cfg.format = Format::default_for(players);
+        }
+        if cfg.concurrency == 0 {
+            cfg.concurrency = default_concurrency(players);
+        }
+        check_externals(&cfg, src)?;
+        return Ok(cfg);
+    }
     if players > 1 && cfg.agents.len() < 2 {
         return Err(src.err_key(
             "agents",
@@ -681,6 +722,13 @@ fn validate(
     if cfg.concurrency == 0 {
         cfg.concurrency = default_concurrency(players);
     }
+    check_externals(&cfg, src)?;
+    Ok(cfg)
+}
+
+/// Check that every external agent's program can be run (see
+/// [`crate::external::validate`]).
+fn check_externals(cfg: &RunConfig, src: &Source) -> Result<(), HarnessError> {
     for (i, a) in cfg.agents.iter().enumerate() {
         if let AgentKind::External(spec) = &a.kind {
             crate::external::validate(spec).map_err(|e| {
@@ -688,7 +736,7 @@ fn validate(
             })?;
         }
     }
-    Ok(cfg)
+    Ok(())
 }
 
 /// Read an openings file: one level spec of `game` per line (Xiangqi: a

@@ -13,7 +13,7 @@ mod load;
 mod raw;
 mod spec;
 
-pub use load::{default_concurrency, is_plain_name, key_position, load, parse};
+pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
 
 #[cfg(test)]

@@ -26,7 +26,10 @@ pub(super) struct RawConfig {
     pub(super) time: Option<RawTime>,
     pub(super) sandbox: Option<String>,
     pub(super) replays: Option<bool>,
+    #[serde(default)]
     pub(super) agents: Vec<RawAgent>,
+    /// Only in assignments (`arena grade`): read by [`crate::grade`].
+    pub(super) grading: Option<toml::Spanned<toml::Value>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -73,4 +73,8 @@ pub struct RunConfig {
     /// Whether every episode is written as a replay (config key `replays`,
     /// default true; see [`crate::replay`]).
     pub replays: bool,
+    /// The part of the plan this run plays (`--shard K/N`; `None`: all of
+    /// it). Not part of the config's fingerprint: every shard of a
+    /// tournament has the same config hash.
+    pub shard: Option<crate::schedule::Shard>,
 }

@@ -313,6 +313,10 @@ pub struct ExternalSpec {
     /// Extra environment variables (config key `env`, default none), set
     /// after arena's defined set (see [`sandbox::agent_env`]).
     pub env: Vec<(String, String)>,
+    /// Whether `workdir` is writable inside a bwrap sandbox (false for
+    /// agents; true for the build step of `arena grade`, which compiles in
+    /// the submission's private copy).
+    pub writable_workdir: bool,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a

@@ -60,10 +60,11 @@ fn check_bwrap_now() -> Result<(), String> {
         sandbox: Sandbox::Bwrap,
         limits: ProcessLimits::default(),
         env: Vec::new(),
+        writable_workdir: false,
     };
     let env = agent_env(&probe, "check", Sandbox::Bwrap);
     let mut cmd = std::process::Command::new(bwrap_program());
-    cmd.args(bwrap_args(&probe.workdir, &probe.limits, &env))
+    cmd.args(bwrap_args(&probe.workdir, &probe.limits, &env, false))
         .args(["--", "true"])
         .env_clear()
         .current_dir("/")
@@ -188,7 +189,12 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
         }
         Sandbox::Bwrap => {
             let mut c = tokio::process::Command::new(bwrap_program());
-            c.args(bwrap_args(&spec.workdir, &spec.limits, &env));
+            c.args(bwrap_args(
+                &spec.workdir,
+                &spec.limits,
+                &env,
+                spec.writable_workdir,
+            ));
             c.arg("--");
             if program.contains('/') {
                 c.arg(spec.workdir.join(program));
@@ -284,7 +290,12 @@ fn processes_of_uid(uid: u32) -> u64 {
 /// folders and `workdir` read-only, `/tmp` and `/dev/shm` as tmpfs capped at
 /// half of `memory_mb` each (RAM the address-space limit does not count),
 /// `/dev` read-only, and exactly the environment `env`.
-fn bwrap_args(workdir: &Path, limits: &ProcessLimits, env: &[(String, String)]) -> Vec<String> {
+fn bwrap_args(
+    workdir: &Path,
+    limits: &ProcessLimits,
+    env: &[(String, String)],
+    writable: bool,
+) -> Vec<String> {
     let w = workdir.to_string_lossy().into_owned();
     let tmpfs_bytes = (limits.memory_mb.saturating_mul(1 << 20) / 2).max(1 << 20);
     let mut a: Vec<String> = [
@@ -318,10 +329,10 @@ fn bwrap_args(workdir: &Path, limits: &ProcessLimits, env: &[(String, String)]) 
         "/dev/shm",
         "--remount-ro",
         "/dev",
-        "--ro-bind",
     ] {
         a.push(s.into());
     }
+    a.push(if writable { "--bind" } else { "--ro-bind" }.into());
     a.extend([w.clone(), w.clone(), "--chdir".into(), w]);
     a
 }
@@ -395,6 +406,7 @@ mod tests {
             sandbox: Sandbox::Rlimit,
             limits: ProcessLimits::default(),
             env: Vec::new(),
+            writable_workdir: false,
         };
         let env = agent_env(&spec, "tok", Sandbox::Rlimit);
         let get = |env: &[(String, String)], k: &str| {
@@ -422,7 +434,7 @@ mod tests {
             memory_mb: 256,
             ..ProcessLimits::default()
         };
-        let a = bwrap_args(Path::new("/w"), &limits, &[]);
+        let a = bwrap_args(Path::new("/w"), &limits, &[], false);
         let s = a.join(" ");
         let half = (128u64 << 20).to_string();
         assert!(s.contains(&format!("--size {half} --tmpfs /tmp")), "{s}");

@@ -28,7 +28,6 @@ pub struct Interval {
 /// Points with horizontal error bars, one row per [`Interval`], over the
 /// x range `x` (widened to fit every interval); `x_desc` names the axis.
 pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<String, String> {
-    let n = rows.len().max(1);
     let label_w = rows
         .iter()
         .map(|r| r.label.chars().count())
@@ -37,14 +36,36 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
         .clamp(4, 40) as u32
         * 7
         + 10;
-    let (mut x0, mut x1) = x;
-    for r in rows {
-        x0 = x0.min(r.lo);
-        x1 = x1.max(r.hi);
+    // Only finite ends count for the range: an agent that won or lost
+    // everything has a rating of ±∞ (drawn at the edge), and plotters loops
+    // forever over an infinite axis.
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in rows
+        .iter()
+        .flat_map(|r| [r.lo, r.value, r.hi])
+        .chain([x.0, x.1])
+        .filter(|v| v.is_finite())
+    {
+        x0 = x0.min(v);
+        x1 = x1.max(v);
+    }
+    if !(x0.is_finite() && x1.is_finite()) {
+        (x0, x1) = (0.0, 1.0);
     }
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
+    let rows: Vec<Interval> = rows
+        .iter()
+        .filter(|r| !r.value.is_nan())
+        .map(|r| Interval {
+            label: r.label.clone(),
+            value: r.value.clamp(x0, x1),
+            lo: if r.lo.is_nan() { r.value } else { r.lo }.clamp(x0, x1),
+            hi: if r.hi.is_nan() { r.value } else { r.hi }.clamp(x0, x1),
+        })
+        .collect();
+    let n = rows.len().max(1);
     let h = 50 + 22 * n as u32;
     let mut svg = String::new();
     {
@@ -305,5 +326,25 @@ mod tests {
         )
         .unwrap();
         assert!(h.contains("0.70") && h.contains("n=4"), "{h}");
+    }
+
+    #[test]
+    fn infinite_ratings_are_drawn_at_the_edge() {
+        // An agent that won every game: rating +inf (this once looped forever).
+        let row = |label: &str, value: f64, lo: f64, hi: f64| Interval {
+            label: label.into(),
+            value,
+            lo,
+            hi,
+        };
+        let rows = vec![
+            row("won all", f64::INFINITY, f64::INFINITY, f64::INFINITY),
+            row("lost all", f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0),
+            row("some", 10.0, -5.0, 25.0),
+        ];
+        let s = intervals(&rows, (f64::NEG_INFINITY, f64::INFINITY), "rating").unwrap();
+        assert!(s.contains("won all") && s.contains("lost all"), "{s}");
+        let only_inf = vec![row("x", f64::INFINITY, f64::INFINITY, f64::INFINITY)];
+        assert!(intervals(&only_inf, (f64::NAN, f64::NAN), "rating").is_ok());
     }
 }

@@ -45,6 +45,8 @@ fn episode(
             init_overrun: 0,
             pair: None,
             starved: 0,
+            host: String::new(),
+            cpu_model: String::new(),
         })
         .collect()
 }

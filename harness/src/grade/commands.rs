@@ -1,0 +1,203 @@
+//! The `arena grade` and `arena check` commands: options from the command
+//! line, and what they print.
+
+use super::output::advice;
+use super::{assignment, grade, GradeOptions};
+use crate::cli::{CheckArgs, GradeArgs};
+use crate::error::{exit, HarnessError};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `arena grade`: grade the class, print the class summary; exit code 0
+/// whatever the submissions did.
+pub fn grade_command(args: &GradeArgs, out: &mut dyn Write) -> Result<i32, HarnessError> {
+    let name = assignment::load(&args.assignment)?.run.name;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(format!("{name}-grades")));
+    let opts = GradeOptions {
+        assignment: args.assignment.clone(),
+        submissions: args.submissions.clone(),
+        only: args.only.clone(),
+        out: dir.clone(),
+        jobs: args.jobs.map(usize::from),
+        anonymize: args.anonymize,
+        gradescope: args.gradescope,
+        progress: !args.quiet
+            && std::io::IsTerminal::is_terminal(&std::io::stderr())
+            && std::env::var_os("CI").is_none(),
+    };
+    let class = grade(&opts, out)?;
+    writeln!(out).ok();
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for g in &class.grades {
+        *counts.entry(g.verdict.as_str()).or_default() += 1;
+    }
+    let verdicts: Vec<String> = counts.iter().map(|(v, n)| format!("{v} {n}")).collect();
+    writeln!(
+        out,
+        "graded {} submission(s): {}",
+        class.grades.len(),
+        verdicts.join(", ")
+    )
+    .ok();
+    writeln!(
+        out,
+        "{} game(s); preparing {:.1} s, playing {:.1} s",
+        class.games, class.prepare_seconds, class.play_seconds
+    )
+    .ok();
+    writeln!(
+        out,
+        "wrote {}/grades.csv, feedback/, class-summary.md{}",
+        dir.display(),
+        if args.gradescope { ", gradescope/" } else { "" }
+    )
+    .ok();
+    Ok(exit::OK)
+}
+
+/// `arena check`: grade one submission as the grader would and explain
+/// the result; exit code 0 when its verdict is `ok`, 4 otherwise.
+pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, HarnessError> {
+    let sub = std::fs::canonicalize(&args.submission)
+        .map_err(|e| HarnessError::io(&args.submission, e))?;
+    if !sub.is_dir() {
+        return Err(HarnessError::Config(format!(
+            "{}: not a folder (give the folder of your agent)",
+            args.submission.display()
+        )));
+    }
+    let id = sub
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "submission".into());
+    let parent = sub
+        .parent()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "/".into());
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(format!("check-{id}")));
+    let opts = GradeOptions {
+        assignment: args.assignment.clone(),
+        submissions: parent,
+        only: vec![id.clone()],
+        out: dir.clone(),
+        jobs: None,
+        anonymize: false,
+        gradescope: false,
+        progress: false,
+    };
+    let a = assignment::load(&args.assignment)?;
+    let class = grade(&opts, out)?;
+    let (g, p) = (&class.grades[0], &class.prepared[0]);
+    let mark = |ok: bool| if ok { "ok  " } else { "FAIL" };
+    writeln!(out, "\ncheck of {id} against {}:", a.run.name).ok();
+    let built = p.language.is_some()
+        && p.rejected.as_ref().is_none_or(|(v, _)| {
+            v != "build-failed"
+                && v != "no-entry"
+                && v != "bad-submission"
+                && v != "language-not-allowed"
+        });
+    writeln!(
+        out,
+        "  [{}] found and built: {}",
+        mark(built),
+        match (&p.language, &p.build) {
+            (Some(l), Some(b)) => format!("{l}, `{b}`"),
+            (Some(l), None) => l.clone(),
+            _ => "no agent found".into(),
+        }
+    )
+    .ok();
+    let started = built && p.rejected.is_none();
+    writeln!(
+        out,
+        "  [{}] starts and says hello (handshake)",
+        mark(started)
+    )
+    .ok();
+    let rows: Vec<_> = class.rows.iter().filter(|r| r.agent == p.label).collect();
+    if started {
+        let late = rows
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.outcome.as_str(),
+                    "timeout" | "disqualified" | "time-forfeit"
+                )
+            })
+            .count();
+        let overruns: u32 = rows.iter().map(|r| r.overruns).sum();
+        let illegal = rows
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.outcome.as_str(),
+                    "illegal-move" | "bad-output" | "output-limit"
+                )
+            })
+            .count();
+        let unclean = rows
+            .iter()
+            .filter(|r| matches!(r.outcome.as_str(), "crash" | "memory-limit") || r.leaked > 0)
+            .count();
+        writeln!(
+            out,
+            "  [{}] answers within the time limits ({late} game(s) lost on time, {overruns} act(s) past the soft budget)",
+            mark(late == 0)
+        )
+        .ok();
+        writeln!(
+            out,
+            "  [{}] only legal, well-formed answers ({illegal} game(s) failed)",
+            mark(illegal == 0)
+        )
+        .ok();
+        writeln!(
+            out,
+            "  [{}] clean exit, no crash, nothing left running ({unclean} game(s) not clean)",
+            mark(unclean == 0)
+        )
+        .ok();
+    }
+    writeln!(out, "\npoints the grader would give:").ok();
+    for r in &g.criteria {
+        writeln!(out, "  {:<40} {:>7} / {}", r.name, r.points, r.max).ok();
+    }
+    writeln!(
+        out,
+        "  {:<40} {:>7} / {}{}",
+        "total",
+        g.total,
+        a.grading.max_points(),
+        if g.grade.is_empty() {
+            String::new()
+        } else {
+            format!("  (grade {})", g.grade)
+        }
+    )
+    .ok();
+    writeln!(out, "\nverdict: {}", g.verdict).ok();
+    if g.verdict != "ok" {
+        if !g.detail.is_empty() {
+            writeln!(out, "  {}", g.detail.replace('\n', "\n  ")).ok();
+        }
+        writeln!(out, "advice: {}", advice(&g.verdict)).ok();
+    }
+    writeln!(
+        out,
+        "details: {}",
+        dir.join("feedback").join(format!("{id}.md")).display()
+    )
+    .ok();
+    Ok(if g.verdict == "ok" {
+        exit::OK
+    } else {
+        exit::CHECK_FAILED
+    })
+}

@@ -1,0 +1,198 @@
+//! `arena slurm CONFIG --shards N`: write a Slurm job array that plays the
+//! config's tournament as `N` shards (`arena run --shard K/N`, task `K`
+//! of the array), and the merge (`arena merge`) as a job that starts once
+//! every shard succeeded (`--dependency=afterok`). arena schedules nothing
+//! itself: the scripts are plain `sbatch` files to read, edit and submit.
+//!
+//! The layout, under the results folder `OUT` (default `results/<name>`):
+//! `OUT/slurm/{submit.sh, shards.sbatch, merge.sbatch, logs/}`, the shards
+//! in `OUT/shards/K/`, the merged tables in `OUT` itself.
+
+use crate::cli::SlurmArgs;
+use crate::config;
+use crate::error::HarnessError;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The files `arena slurm` wrote.
+#[derive(Debug)]
+pub struct SlurmFiles {
+    /// `submit.sh`: submits the array and the dependent merge.
+    pub submit: PathBuf,
+    /// `shards.sbatch`: the job array, one task per shard.
+    pub shards: PathBuf,
+    /// `merge.sbatch`: the merge.
+    pub merge: PathBuf,
+    /// The results folder (merged tables; shards in `shards/K`).
+    pub out: PathBuf,
+}
+
+/// Quote `s` for a POSIX shell (single quotes).
+fn sh(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn absolute(p: &Path) -> Result<PathBuf, HarnessError> {
+    if p.is_absolute() {
+        return Ok(p.to_path_buf());
+    }
+    let cwd = std::env::current_dir().map_err(|e| HarnessError::io(".", e))?;
+    Ok(cwd.join(p))
+}
+
+/// A value for an `#SBATCH` line: no spaces, quotes or newlines.
+fn directive(flag: &str, v: &str) -> Result<String, HarnessError> {
+    if v.is_empty() || v.chars().any(|c| c.is_whitespace() || "'\"#\\".contains(c)) {
+        return Err(HarnessError::Config(format!(
+            "--{flag} {v:?}: expected a single word (as sbatch takes it)"
+        )));
+    }
+    Ok(format!("#SBATCH --{flag}={v}\n"))
+}
+
+/// The `#SBATCH` lines both jobs share (partition, time limit, memory).
+fn common(args: &SlurmArgs) -> Result<String, HarnessError> {
+    let mut s = String::new();
+    for (flag, v) in [
+        ("partition", &args.partition),
+        ("time", &args.time),
+        ("mem", &args.mem),
+    ] {
+        if let Some(v) = v {
+            s += &directive(flag, v)?;
+        }
+    }
+    Ok(s)
+}
+
+/// `arena slurm`: write the scripts (see the module documentation) and
+/// say how to submit them.
+pub fn slurm(args: &SlurmArgs, out: &mut dyn Write) -> Result<SlurmFiles, HarnessError> {
+    let cfg = config::load(&args.config)?;
+    if cfg.sprt.is_some() {
+        return Err(HarnessError::Config(format!(
+            "{} has an [sprt] section, and a sequential test decides as the games come in, \
+             on one machine; it cannot be split into shards",
+            args.config.display()
+        )));
+    }
+    let n = args.shards;
+    crate::schedule::Shard::new(0, n).map_err(|e| HarnessError::Config(format!("--shards {e}")))?;
+    if args.cpus_per_task == 0 {
+        return Err(HarnessError::Config(
+            "--cpus-per-task 0: expected 1 or more".into(),
+        ));
+    }
+    let config_path = args
+        .config
+        .canonicalize()
+        .map_err(|e| HarnessError::io(&args.config, e))?;
+    let dir = absolute(
+        &args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("results").join(&cfg.name)),
+    )?;
+    let arena = match &args.arena {
+        Some(a) => absolute(a)?,
+        None => std::env::current_exe().map_err(|e| HarnessError::io("arena", e))?,
+    };
+    let slurm_dir = dir.join("slurm");
+    let logs = slurm_dir.join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| HarnessError::io(&logs, e))?;
+    let shards_dir = dir.join("shards");
+    std::fs::create_dir_all(&shards_dir).map_err(|e| HarnessError::io(&shards_dir, e))?;
+    let name = cfg.name.replace(
+        |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_',
+        "_",
+    );
+    let common = common(args)?;
+    let header = format!(
+        "# Written by `arena slurm` (arena {}) for {}.\n",
+        env!("CARGO_PKG_VERSION"),
+        config_path.display()
+    );
+    let vars = format!(
+        "ARENA={}\nCONFIG={}\nOUT={}\n",
+        sh(&arena.to_string_lossy()),
+        sh(&config_path.to_string_lossy()),
+        sh(&dir.to_string_lossy())
+    );
+    let logs_s = logs.to_string_lossy();
+    let shards_script = format!(
+        "#!/bin/bash\n{header}\
+# Task K of the array plays shard K/{n} of the plan into $OUT/shards/K; submitting\n\
+# the array again continues the shards that did not finish (their journals).\n\
+#SBATCH --job-name=arena-{name}\n\
+#SBATCH --array=0-{last}\n\
+#SBATCH --cpus-per-task={cpus}\n\
+{common}\
+#SBATCH --output={logs_s}/shard-%a.out\n\
+set -euo pipefail\n\
+{vars}\
+K=\"$SLURM_ARRAY_TASK_ID\"\n\
+exec \"$ARENA\" run \"$CONFIG\" --shard \"$K/{n}\" --out \"$OUT/shards/$K\" \
+-j \"${{SLURM_CPUS_PER_TASK:-1}}\"\n",
+        last = n - 1,
+        cpus = args.cpus_per_task,
+    );
+    let merge_script = format!(
+        "#!/bin/bash\n{header}\
+# Merges the {n} shards into $OUT (submitted with --dependency=afterok on the array).\n\
+#SBATCH --job-name=arena-{name}-merge\n\
+#SBATCH --cpus-per-task=1\n\
+{common}\
+#SBATCH --output={logs_s}/merge.out\n\
+set -euo pipefail\n\
+{vars}\
+shards=()\n\
+for k in $(seq 0 {last}); do shards+=(\"$OUT/shards/$k\"); done\n\
+exec \"$ARENA\" merge \"$OUT\" \"${{shards[@]}}\"\n",
+        last = n - 1,
+    );
+    let submit_script = format!(
+        "#!/bin/bash\n{header}\
+# Submits the shards (a job array) and the merge, which waits for every shard.\n\
+set -euo pipefail\n\
+cd \"$(dirname \"$0\")\"\n\
+shards=$(sbatch --parsable shards.sbatch)\n\
+shards=\"${{shards%%;*}}\"\n\
+merge=$(sbatch --parsable --dependency=afterok:\"$shards\" merge.sbatch)\n\
+merge=\"${{merge%%;*}}\"\n\
+echo \"shards job: $shards\"\n\
+echo \"merge job: $merge\"\n\
+echo \"results: {}\"\n",
+        dir.display()
+    );
+    let files = SlurmFiles {
+        submit: slurm_dir.join("submit.sh"),
+        shards: slurm_dir.join("shards.sbatch"),
+        merge: slurm_dir.join("merge.sbatch"),
+        out: dir.clone(),
+    };
+    for (path, text) in [
+        (&files.shards, &shards_script),
+        (&files.merge, &merge_script),
+        (&files.submit, &submit_script),
+    ] {
+        std::fs::write(path, text).map_err(|e| HarnessError::io(path, e))?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| HarnessError::io(path, e))?;
+    }
+    let io = |e| HarnessError::io("<stdout>", e);
+    writeln!(
+        out,
+        "wrote {} (a job array of {n} shards) and {} (the merge, after every shard)\n\
+         submit both with:\n  {}\n\
+         results: {} (shards in {}/K, logs in {})",
+        files.shards.display(),
+        files.merge.display(),
+        files.submit.display(),
+        dir.display(),
+        shards_dir.display(),
+        logs.display()
+    )
+    .map_err(io)?;
+    Ok(files)
+}
