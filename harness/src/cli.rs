@@ -296,7 +296,7 @@ pub struct TraceArgs {
 }
 
 /// `arena solve`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(
     after_help = "Examples:\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena solve sokoban --level microban:12\n  arena solve sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2 --out results/microban.csv\n  arena solve supply --level set:0 --agent astar-supply"
 )]
@@ -304,8 +304,8 @@ pub struct SolveArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
     /// A built-in level (Bait 0-4, microban:N, set:N) or a level file (one
-    /// level); for Sokoban with --levels, the level's number in the file,
-    /// counted from 1.
+    /// level); with --levels FILE (Sokoban, supply maze), the level's number
+    /// in the file, counted from 1 (the first level is --level 1).
     #[arg(long)]
     pub level: Option<String>,
     /// A file of levels (Sokoban, supply maze).
@@ -326,8 +326,9 @@ pub struct SolveArgs {
     /// Levels solved at once (default: number of cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// Which level of --levels (0-based index), if only one.
-    #[arg(long = "index")]
+    /// Deprecated: the level of --levels counted from 0; --index N is
+    /// --level N+1 (a warning says so).
+    #[arg(long = "index", hide = true)]
     pub index: Option<usize>,
 }
 

@@ -16,7 +16,42 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    crate::games::command(&args.game, "solve", |g: &dyn GameEntry| g.solve())?(args, out)
+    let (args, warning) = level_numbers_from_one(args)?;
+    if let Some(w) = warning {
+        eprintln!("warning: {w}");
+    }
+    crate::games::command(&args.game, "solve", |g: &dyn GameEntry| g.solve())?(&args, out)
+}
+
+/// One convention for "which level of `--levels FILE`": `--level N`,
+/// counted from 1. The deprecated `--index N` (counted from 0) becomes
+/// `--level N+1`, with a warning to print; the games never see `--index`.
+pub fn level_numbers_from_one(
+    args: &SolveArgs,
+) -> Result<(SolveArgs, Option<String>), HarnessError> {
+    let mut args = args.clone();
+    let Some(i) = args.index.take() else {
+        return Ok((args, None));
+    };
+    if args.levels.is_none() {
+        return Err(HarnessError::Config(format!(
+            "--index {i} needs --levels FILE (and is deprecated: use --levels FILE --level {})",
+            i + 1
+        )));
+    }
+    if let Some(l) = &args.level {
+        return Err(HarnessError::Config(format!(
+            "give --level N (counted from 1) or the deprecated --index N, not both (--level {l}, --index {i})"
+        )));
+    }
+    args.level = Some((i + 1).to_string());
+    Ok((
+        args,
+        Some(format!(
+            "--index {i} is deprecated (it counts from 0): use --level {} (levels count from 1)",
+            i + 1
+        )),
+    ))
 }
 
 /// `arena generate <game>`.

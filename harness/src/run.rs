@@ -167,10 +167,16 @@ pub fn preflight(cfg: &RunConfig) -> Result<(), HarnessError> {
             continue;
         }
         game.probe(cfg, i).map_err(|why| {
+            // An engine option it does not offer points at `options`.
+            let key = if why.contains("options.") {
+                format!("agents[{i}].options")
+            } else {
+                format!("agents[{i}].command")
+            };
             HarnessError::Config(format!(
                 "{}: agents[{i}] ({}) cannot start a game: {why} \
                  (check it with one game, or play anyway with --allow-broken)",
-                cfg.source.display(),
+                config::key_position(&cfg.source, &key),
                 a.label
             ))
         })?;

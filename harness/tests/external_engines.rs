@@ -1,55 +1,173 @@
-//! A real UCI engine through the UCI adapter: Debian's Fairy-Stockfish
-//! (`apt-get install fairy-stockfish`, installed by .ci/setup-external.sh)
-//! plays Xiangqi against the built-in alphabeta agent. Skipped, with the
-//! reason printed, only when the engine is not installed.
+//! Real Xiangqi engines, unmodified, through the UCI and UCCI adapters:
+//! Debian's Sjaak II (`apt-get install sjaakii`, UCI with `UCI_Variant
+//! xiangqi` and its own FEN letters `H`/`E`) and Fairy-Stockfish
+//! (`apt-get install fairy-stockfish`, UCI and UCCI modes), both installed
+//! by .ci/setup-external.sh. Each plays ten games against the built-in
+//! alphabeta agent, from the standard start (`position startpos`) and from
+//! four openings (`position fen`), without a protocol failure or a loss on
+//! time. Skipped, with the reason printed, only when an engine is not
+//! installed (outside CI).
 
+mod common;
 mod tools;
 use harness::config;
+use harness::report::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
 
-const ENGINE: &str = "/usr/games/fairy-stockfish";
+const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+const SJAAK_II: &str = "/usr/games/sjaakii";
 
-#[test]
-fn fairy_stockfish_plays_xiangqi_over_uci() {
-    if !Path::new(ENGINE).exists() {
-        tools::skip(&format!(
-            "{ENGINE} is not installed (apt-get install fairy-stockfish)"
-        ));
-        return;
+/// Whether `engine` is installed (otherwise the test is skipped).
+fn installed(engine: &str, package: &str) -> bool {
+    if Path::new(engine).exists() {
+        return true;
     }
+    tools::skip(&format!(
+        "{engine} is not installed (apt-get install {package})"
+    ));
+    false
+}
+
+/// The standard start and the first four openings of
+/// configs/openings/xiangqi-common.fen, as a TOML list.
+fn five_starts() -> String {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/openings/xiangqi-common.fen"),
+    )
+    .unwrap();
+    let mut starts = vec!["\"start\"".to_string()];
+    starts.extend(
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(4)
+            .map(|l| format!("{l:?}")),
+    );
+    assert_eq!(starts.len(), 5);
+    format!("[{}]", starts.join(", "))
+}
+
+/// Play ten games (five starts, both seatings) of `engine` (an `[[agents]]`
+/// body) against alphabeta; check that every game ended normally for both
+/// sides and that every logged move is legal from its start.
+fn ten_games(engine: &str) -> Vec<EpisodeRow> {
     let dir = tempfile::tempdir().unwrap();
     let cfg_path = dir.path().join("engine.toml");
     std::fs::write(
         &cfg_path,
         format!(
-            "name = \"engine\"\ngame = \"xiangqi\"\nlevels = [\"start\"]\nrepetitions = 1\nseed = 3\n\
-             concurrency = 2\nmax_steps = 24\n[time]\nact = \"60ms\"\nact_hard = \"400ms\"\n\
-             init = \"3s\"\ninit_hard = \"4s\"\n\
+            "name = \"engine\"\ngame = \"xiangqi\"\nlevels = {}\nseed = 3\n\
+             concurrency = 2\nmax_steps = 24\n[time]\nact = \"100ms\"\nact_hard = \"1s\"\n\
+             init = \"3s\"\ninit_hard = \"5s\"\n\
              [[agents]]\nagent = \"alphabeta\"\nparams = {{ depth = 2 }}\n\
-             [[agents]]\nname = \"fsf\"\ncommand = [\"{ENGINE}\"]\nprotocol = \"uci\"\n\
-             options = {{ \"Skill Level\" = 0, Threads = 1, Hash = 16 }}\nsandbox = \"rlimit\"\n"
+             [[agents]]\nname = \"engine\"\n{engine}\n",
+            five_starts()
         ),
     )
     .unwrap();
     let cfg = config::load(&cfg_path).unwrap();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
-    assert_eq!(out.rows.len(), 4, "two games, seats swapped");
+    assert_eq!(out.rows.len(), 20, "ten games, two rows each");
+    let mut overruns = 0;
     for r in &out.rows {
+        // No time-forfeit, disqualification, timeout, crash, bad output or
+        // illegal move: only `normal` counts.
         assert_eq!(r.outcome, "normal", "{r:?}");
         assert!(r.steps >= 2, "{r:?}");
+        if r.agent == "engine" {
+            overruns += r.overruns;
+        }
     }
-    // The engine's moves are legal xiangqi moves in ICCS numbering in the move log.
+    println!("engine overruns of the soft budget (soft, not judged): {overruns}");
     let moves = std::fs::read_to_string(out.dir.join("moves.jsonl")).unwrap();
-    let first = moves.lines().next().unwrap();
-    let v: serde_json::Value = serde_json::from_str(first).unwrap();
-    let played: Vec<&str> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
-    let mut g = games::xiangqi::Xiangqi::new();
-    g.play_iccs(&played).expect("every logged move is legal");
-    assert!(played.len() >= 2, "{played:?}");
+    let mut n = 0;
+    for line in moves.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let level = v["level"].as_str().unwrap();
+        let mut g = if level == "start" {
+            games::xiangqi::Xiangqi::new()
+        } else {
+            games::xiangqi::Xiangqi::from_fen(level).unwrap()
+        };
+        let played: Vec<&str> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        g.play_iccs(&played).expect("every logged move is legal");
+        assert!(played.len() >= 2, "{played:?}");
+        n += 1;
+    }
+    assert_eq!(n, 10);
+    out.rows
+}
+
+#[test]
+fn sjaak_ii_plays_ten_xiangqi_games_over_uci() {
+    if !installed(SJAAK_II, "sjaakii") {
+        return;
+    }
+    // Sjaak II reads `H`/`E` for horse and elephant and overshoots its
+    // movetime, so it gets its FEN letters and a wider margin.
+    ten_games(&format!(
+        "command = [\"{SJAAK_II}\"]\nprotocol = \"uci\"\nfen_letters = \"KAEHRCP\"\n\
+         movetime_margin = \"50%\"\noptions = {{ Hash = 16 }}\nsandbox = \"rlimit\"\n"
+    ));
+}
+
+#[test]
+fn fairy_stockfish_plays_ten_xiangqi_games_over_uci() {
+    if !installed(FAIRY_STOCKFISH, "fairy-stockfish") {
+        return;
+    }
+    ten_games(&format!(
+        "command = [\"{FAIRY_STOCKFISH}\"]\nprotocol = \"uci\"\n\
+         options = {{ \"Skill Level\" = 0, Threads = 1, Hash = 16 }}\nsandbox = \"rlimit\"\n"
+    ));
+}
+
+#[test]
+fn fairy_stockfish_plays_ten_xiangqi_games_over_ucci() {
+    if !installed(FAIRY_STOCKFISH, "fairy-stockfish") {
+        return;
+    }
+    // Fairy-Stockfish switches to UCCI when its first command is `ucci`;
+    // its UCCI option names spell spaces as underscores (`Skill_Level`), and
+    // the configured `Skill Level` is sent under that name.
+    ten_games(&format!(
+        "command = [\"{FAIRY_STOCKFISH}\"]\nprotocol = \"ucci\"\n\
+         options = {{ \"Skill Level\" = 0, Threads = 1, Hash = 16 }}\nsandbox = \"rlimit\"\n"
+    ));
+}
+
+#[test]
+fn a_misspelled_engine_option_stops_the_run_with_exit_2_naming_the_valid_ones() {
+    if !installed(FAIRY_STOCKFISH, "fairy-stockfish") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("typo.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"xiangqi\"\n[[agents]]\nagent = \"random\"\n\
+             [[agents]]\nname = \"fsf\"\ncommand = [\"{FAIRY_STOCKFISH}\"]\nprotocol = \"uci\"\n\
+             options = {{ \"Skill Levl\" = 0 }}\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, _, err) =
+        common::arena(&["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("agents[1] (fsf)")
+            && err.contains("options.Skill Levl: the engine has no such option; it offers")
+            && err.contains("Skill Level")
+            && err.contains("UCI_Variant"),
+        "{err}"
+    );
+    assert!(!out.join("episodes.csv").exists(), "nothing was played");
 }

@@ -42,7 +42,8 @@ fn one_level_prints_its_solution_last() {
     let dir = tempfile::tempdir().unwrap();
     let f = three_file(&dir);
     let levels = parse_levels(THREE).unwrap();
-    // --level N counts from 1 (as the CSV's `level` column), --index N from 0.
+    // --level N counts from 1 (as the CSV's `level` column); the deprecated
+    // --index N counts from 0 and says so.
     for (flag, n) in [("--level", "3"), ("--index", "2")] {
         for agent in ["biastar", "astar", "bfs", "greedy", "wastar"] {
             let (code, out, err) = arena(&[
@@ -63,6 +64,11 @@ fn one_level_prints_its_solution_last() {
                 "{err}"
             );
             assert!(err.contains("solved 1/1 levels"), "{err}");
+            assert_eq!(
+                err.contains("warning: --index 2 is deprecated (it counts from 0): use --level 3"),
+                flag == "--index",
+                "{err}"
+            );
         }
     }
     // A level spec alone, as in configs.
@@ -175,7 +181,13 @@ fn bad_arguments_are_config_errors() {
         ),
         (
             vec!["solve", "sokoban", "--levels", &f, "--index", "3"],
-            "indexed from 0",
+            "expected a level number from 1 to 3",
+        ),
+        (
+            vec![
+                "solve", "sokoban", "--levels", &f, "--index", "0", "--level", "1",
+            ],
+            "not both",
         ),
         (vec!["solve", "sokoban", "--index", "1"], "needs --levels"),
         (vec!["solve", "sokoban"], "needs --levels FILE"),

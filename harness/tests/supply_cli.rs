@@ -14,18 +14,34 @@ fn solve_prints_the_path_last_and_reports_unreachable_as_an_outcome() {
     let detour = games::supply::parse_instances(TWO).unwrap().remove(0).map;
     for agent in ["bfs", "ucs", "astar", "astar-supply"] {
         let (code, out, err) = arena(&[
-            "solve", "supply", "--levels", f, "--index", "0", "--agent", agent,
+            "solve", "supply", "--levels", f, "--level", "1", "--agent", agent,
         ]);
         assert_eq!(code, 0, "{err}");
         let path = games::supply::Dir::parse_path(out.lines().last().unwrap()).unwrap();
         assert_eq!(detour.check_path(&path), Some(8), "{agent}: {out}");
         assert!(err.contains("steps 8, expanded "), "{err}");
         let (code, out, err) = arena(&[
-            "solve", "supply", "--levels", f, "--index", "1", "--agent", agent,
+            "solve", "supply", "--levels", f, "--level", "2", "--agent", agent,
         ]);
         assert_eq!(code, 0, "{err}");
         assert_eq!(out.trim(), "unreachable");
         assert!(err.contains("unreachable"), "{err}");
+    }
+    // One convention with Sokoban's: --levels FILE --level N counts from 1;
+    // the deprecated --index N (from 0) is --level N+1, with a warning.
+    let (code, out, err) = arena(&["solve", "supply", "--levels", f, "--index", "1"]);
+    assert_eq!((code, out.trim()), (0, "unreachable"), "{err}");
+    assert!(
+        err.contains("--index 1 is deprecated (it counts from 0): use --level 2"),
+        "{err}"
+    );
+    for bad in ["0", "3", "x"] {
+        let (code, _, err) = arena(&["solve", "supply", "--levels", f, "--level", bad]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("expected an instance number from 1 to 2"),
+            "{err}"
+        );
     }
     // All instances of the file, one line each; and the FILE:N level form.
     let (code, out, _) = arena(&["solve", "supply", "--levels", f, "--agent", "ucs"]);

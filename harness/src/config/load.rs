@@ -1,22 +1,47 @@
 //! Loading a config: TOML text to a validated [`RunConfig`].
 
-use super::raw::{cfg_err, line_col, LevelEntry, RawAgent, RawConfig, RawTime, Source};
+use super::raw::{cfg_err, line_col, locate, LevelEntry, RawAgent, RawConfig, RawTime, Source};
 use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::{BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox};
+use crate::external::{
+    BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
+    Sandbox,
+};
 use crate::games::GameEntry;
 use crate::schedule::{Format, Openings, Order};
 use crate::timing::{Clock, OnOverrun, TimeLimits};
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
-fn parse_sandbox(v: &str, path: &Path, key: &str) -> Result<Sandbox, HarnessError> {
+fn parse_sandbox(v: &str, src: &Source, key: &str) -> Result<Sandbox, HarnessError> {
     Sandbox::parse(v).ok_or_else(|| {
-        cfg_err(
-            path,
+        src.err_key(
+            key,
             format!("{key} = \"{v}\": expected \"none\", \"rlimit\" or \"bwrap\""),
         )
     })
+}
+
+/// A `movetime_margin`: `"30%"` or a fraction `0.3`, below the whole
+/// budget; in thousandths.
+fn parse_margin(v: &toml::Value) -> Result<u32, String> {
+    let fraction = match v {
+        toml::Value::String(s) => s
+            .trim()
+            .strip_suffix('%')
+            .and_then(|p| p.trim().parse::<f64>().ok())
+            .map(|p| p / 100.0),
+        toml::Value::Float(f) => Some(*f),
+        toml::Value::Integer(i) => Some(*i as f64),
+        _ => None,
+    };
+    match fraction {
+        Some(f) if (0.0..0.95).contains(&f) => Ok((f * 1000.0).round() as u32),
+        _ => Err(format!(
+            "expected a share of the budget kept back from movetime, from \"0%\" to \"95%\" \
+             exclusive (or a fraction such as 0.3), got {v}"
+        )),
+    }
 }
 
 /// Resolve the external-agent keys of `a` (which has `command`).
@@ -28,16 +53,16 @@ fn external_spec(
     src: &Source,
     key: &str,
 ) -> Result<ExternalSpec, HarnessError> {
-    let (path, base_dir) = (src.path, src.base_dir);
+    let base_dir = src.base_dir;
     if command.is_empty() || command[0].is_empty() {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.command"),
             format!("{key}.command: name a program to run"),
         ));
     }
     if a.params.is_some() {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.params"),
             format!("{key}.params: only built-in agents take params; pass arguments in `command`"),
         ));
     }
@@ -63,7 +88,7 @@ fn external_spec(
     };
     let sandbox = match &a.sandbox {
         None => default_sandbox,
-        Some(v) => parse_sandbox(v, path, &format!("{key}.sandbox"))?,
+        Some(v) => parse_sandbox(v, src, &format!("{key}.sandbox"))?,
     };
     let base = if base_dir.as_os_str().is_empty() {
         Path::new(".")
@@ -91,13 +116,20 @@ fn external_spec(
         }
         Some(w) => base.join(w),
     };
-    let workdir = std::fs::canonicalize(&workdir)
-        .map_err(|e| cfg_err(path, format!("{key}.workdir {}: {e}", workdir.display())))?;
+    let workdir = std::fs::canonicalize(&workdir).map_err(|e| {
+        src.err_key(
+            &format!("{key}.workdir"),
+            format!("{key}.workdir {}: {e}", workdir.display()),
+        )
+    })?;
     let d = ProcessLimits::default();
     let positive = |v: Option<u64>, name: &str, default: u64| -> Result<u64, HarnessError> {
         match v {
             None => Ok(default),
-            Some(0) => Err(cfg_err(path, format!("{key}.{name} must be more than 0"))),
+            Some(0) => Err(src.err_key(
+                &format!("{key}.{name}"),
+                format!("{key}.{name} must be more than 0"),
+            )),
             Some(x) => Ok(x),
         }
     };
@@ -114,14 +146,14 @@ fn external_spec(
     let botzone_mode = match &a.botzone_mode {
         None => BotzoneMode::default(),
         Some(_) if protocol != ProtocolKind::Botzone => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                &format!("{key}.botzone_mode"),
                 format!("{key}.botzone_mode: only for protocol = \"botzone\""),
             ))
         }
         Some(m) => BotzoneMode::parse(m).ok_or_else(|| {
-            cfg_err(
-                path,
+            src.err_key(
+                &format!("{key}.botzone_mode"),
                 format!(
                     "{key}.botzone_mode = \"{m}\": expected {}",
                     BotzoneMode::NAMES
@@ -129,23 +161,36 @@ fn external_spec(
             )
         })?,
     };
-    let mut options = Vec::new();
+    let engine = matches!(protocol, ProtocolKind::Uci | ProtocolKind::Ucci);
+    let engine_only = [
+        (a.options.as_ref().map(|o| o.span().start), "options"),
+        (
+            a.fen_letters.as_ref().map(|o| o.span().start),
+            "fen_letters",
+        ),
+        (
+            a.movetime_margin.as_ref().map(|o| o.span().start),
+            "movetime_margin",
+        ),
+    ];
+    if let (false, Some((Some(at), k))) = (engine, engine_only.iter().find(|(at, _)| at.is_some()))
+    {
+        return Err(src.err_at(
+            *at,
+            format!("{key}.{k}: engine settings are for protocol \"uci\" / \"ucci\""),
+        ));
+    }
+    let mut settings = EngineSettings::default();
     if let Some(t) = &a.options {
-        if matches!(protocol, ProtocolKind::Jsonl | ProtocolKind::Botzone) {
-            return Err(cfg_err(
-                path,
-                format!("{key}.options: engine options are for protocol \"uci\" / \"ucci\""),
-            ));
-        }
-        for (k, v) in t {
+        for (k, v) in t.get_ref() {
             let value = match v {
                 toml::Value::String(s) => s.clone(),
                 toml::Value::Integer(i) => i.to_string(),
                 toml::Value::Float(f) => f.to_string(),
                 toml::Value::Boolean(b) => b.to_string(),
                 other => {
-                    return Err(cfg_err(
-                        path,
+                    return Err(src.err_at(
+                        t.span().start,
                         format!(
                             "{key}.options.{k}: expected a string, number or boolean, got a {}",
                             other.type_str()
@@ -153,14 +198,22 @@ fn external_spec(
                     ))
                 }
             };
-            options.push((k.clone(), value));
+            settings.options.push((k.clone(), value));
         }
+    }
+    if let Some(f) = &a.fen_letters {
+        settings.fen_letters = FenLetters::parse(f.get_ref())
+            .map_err(|e| src.err_at(f.span().start, format!("{key}.fen_letters: {e}")))?;
+    }
+    if let Some(m) = &a.movetime_margin {
+        settings.margin_permille = parse_margin(m.get_ref())
+            .map_err(|e| src.err_at(m.span().start, format!("{key}.movetime_margin: {e}")))?;
     }
     let protocol = match protocol {
         ProtocolKind::Jsonl => Protocol::Jsonl,
         ProtocolKind::Botzone => Protocol::Botzone { mode: botzone_mode },
-        ProtocolKind::Uci => Protocol::Uci { options },
-        ProtocolKind::Ucci => Protocol::Ucci { options },
+        ProtocolKind::Uci => Protocol::Uci(settings),
+        ProtocolKind::Ucci => Protocol::Ucci(settings),
     };
     let mut env = Vec::new();
     if let Some(t) = &a.env {
@@ -168,8 +221,8 @@ fn external_spec(
             match v {
                 toml::Value::String(s) => env.push((k.clone(), s.clone())),
                 other => {
-                    return Err(cfg_err(
-                        path,
+                    return Err(src.err_key(
+                        &format!("{key}.env.{k}"),
                         format!(
                             "{key}.env.{k}: expected a string, got a {}",
                             other.type_str()
@@ -193,7 +246,7 @@ fn external_spec(
 fn apply_time(
     base: TimeLimits,
     raw: &RawTime,
-    path: &Path,
+    src: &Source,
     key: &str,
 ) -> Result<TimeLimits, HarnessError> {
     let mut t = base;
@@ -214,8 +267,8 @@ fn apply_time(
             "wall" => Clock::Wall,
             "cpu" => Clock::Cpu,
             other => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &format!("{key}.clock"),
                     format!("{key}.clock = \"{other}\": expected \"wall\" or \"cpu\""),
                 ))
             }
@@ -226,19 +279,22 @@ fn apply_time(
             "fallback" => OnOverrun::Fallback,
             "loss" => OnOverrun::Loss,
             other => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &format!("{key}.on_overrun"),
                     format!("{key}.on_overrun = \"{other}\": expected \"fallback\" or \"loss\""),
                 ))
             }
         };
     }
     if t.act.is_zero() {
-        return Err(cfg_err(path, format!("{key}.act must be more than 0 ms")));
+        return Err(src.err_key(
+            &format!("{key}.act"),
+            format!("{key}.act must be more than 0 ms"),
+        ));
     }
     if t.act_hard < t.act {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.act_hard"),
             format!(
                 "{key}.act_hard ({:?}) must be at least {key}.act ({:?})",
                 t.act_hard, t.act
@@ -246,8 +302,8 @@ fn apply_time(
         ));
     }
     if t.init_hard < t.init {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            &format!("{key}.init_hard"),
             format!(
                 "{key}.init_hard ({:?}) must be at least {key}.init ({:?})",
                 t.init_hard, t.init
@@ -257,7 +313,7 @@ fn apply_time(
     Ok(t)
 }
 
-fn to_params(table: &toml::Table, path: &Path, key: &str) -> Result<AgentParams, HarnessError> {
+fn to_params(table: &toml::Table, src: &Source, key: &str) -> Result<AgentParams, HarnessError> {
     let mut p = AgentParams::new();
     for (k, v) in table {
         let value = match v {
@@ -266,8 +322,8 @@ fn to_params(table: &toml::Table, path: &Path, key: &str) -> Result<AgentParams,
             toml::Value::Boolean(b) => ParamValue::Bool(*b),
             toml::Value::String(s) => ParamValue::Str(s.clone()),
             other => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &format!("{key}.params.{k}"),
                     format!(
                         "{key}.params.{k}: expected a number, boolean or string, got a {}",
                         other.type_str()
@@ -317,6 +373,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         text,
         path,
         base_dir,
+        doc: toml_edit::ImDocument::parse(text).ok(),
     };
     let game = crate::games::find(raw.game.get_ref())
         .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
@@ -385,8 +442,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
             .unwrap_or_else(|| "run".into())
     });
     if !is_plain_name(&name) {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            "name",
             format!("name = {name:?}: expected a plain folder name"),
         ));
     }
@@ -394,8 +451,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         None => 1,
         Some(r) if r >= 1 && r <= u32::MAX as i64 => r as u32,
         Some(r) => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "repetitions",
                 format!("repetitions = {r}: expected 1 or more"),
             ))
         }
@@ -405,8 +462,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         None => 0,
         Some(c) if (1..=1024).contains(&c) => c as usize,
         Some(c) => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "concurrency",
                 format!("concurrency = {c}: expected 1 to 1024"),
             ))
         }
@@ -415,21 +472,18 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         None => None,
         Some(m) if m >= 1 && m <= u32::MAX as i64 => Some(m as u32),
         Some(m) => {
-            return Err(cfg_err(
-                path,
-                format!("max_steps = {m}: expected 1 or more"),
-            ))
+            return Err(src.err_key("max_steps", format!("max_steps = {m}: expected 1 or more")))
         }
     };
     let time = apply_time(
         TimeLimits::default(),
         &raw.time.clone().unwrap_or_default(),
-        path,
+        &src,
         "time",
     )?;
     let default_sandbox = match &raw.sandbox {
         None => Sandbox::None,
-        Some(v) => parse_sandbox(v, path, "sandbox")?,
+        Some(v) => parse_sandbox(v, &src, "sandbox")?,
     };
     if let (Some(g), false) = (&raw.grading, assignment) {
         return Err(src.err_at(
@@ -439,10 +493,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
     }
     let mut agents_out: Vec<AgentSpec> = Vec::new();
     if raw.agents.is_empty() && !assignment {
-        return Err(cfg_err(
-            path,
-            "no [[agents]]: a run needs at least one agent",
-        ));
+        return Err(src.err_key("agents", "no [[agents]]: a run needs at least one agent"));
     }
     for (i, a) in raw.agents.iter().enumerate() {
         let key = format!("agents[{i}]");
@@ -461,17 +512,19 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
                     (a.max_stderr_kb.is_some(), "max_stderr_kb"),
                     (a.grace.is_some(), "grace"),
                     (a.options.is_some(), "options"),
+                    (a.fen_letters.is_some(), "fen_letters"),
+                    (a.movetime_margin.is_some(), "movetime_margin"),
                     (a.botzone_mode.is_some(), "botzone_mode"),
                     (a.env.is_some(), "env"),
                 ];
                 if let Some((_, k)) = external_only.iter().find(|(set, _)| *set) {
-                    return Err(cfg_err(
-                        path,
+                    return Err(src.err_key(
+                        &format!("{key}.{k}"),
                         format!("{key}.{k}: only external agents (`command = [...]`) take `{k}`"),
                     ));
                 }
                 let params = match &a.params {
-                    Some(t) => to_params(t, path, &key)?,
+                    Some(t) => to_params(t, &src, &key)?,
                     None => AgentParams::new(),
                 };
                 if let Err(e) = game.check_agent(name.get_ref(), &params) {
@@ -486,16 +539,16 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
                 AgentKind::External(external_spec(a, cmd, default_sandbox, game, &src, &key)?)
             }
             (Some(_), Some(_)) => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &key,
                     format!(
                         "{key}: give either `agent` (built-in) or `command` (external), not both"
                     ),
                 ))
             }
             (None, None) => {
-                return Err(cfg_err(
-                    path,
+                return Err(src.err_key(
+                    &key,
                     format!(
                     "{key}: missing `agent` (a built-in agent) or `command` (an external program)"
                 ),
@@ -503,7 +556,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
             }
         };
         let agent_time = match &a.time {
-            Some(t) => apply_time(time, t, path, &format!("{key}.time"))?,
+            Some(t) => apply_time(time, t, &src, &format!("{key}.time"))?,
             None => time,
         };
         let label = match (&a.name, &a.agent, &a.command) {
@@ -521,8 +574,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
             (None, None, None) => unreachable!("checked above"),
         };
         if agents_out.iter().any(|x| x.label == label) {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                &format!("{key}.name"),
                 format!(
                     "{key}: the name `{label}` is used twice; give each agent a distinct `name`"
                 ),
@@ -537,8 +590,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
     let levels = match &raw.levels {
         None => None,
         Some(ls) if ls.is_empty() => {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "levels",
                 "levels = []: name at least one level or leave the key out",
             ))
         }
@@ -608,7 +661,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         replays: raw.replays.unwrap_or(true),
         shard: None,
     };
-    validate(cfg, game, path, format.is_some(), assignment)
+    validate(cfg, game, &src, format.is_some(), assignment)
 }
 
 /// Fill in default levels, the default format and concurrency, and check
@@ -617,7 +670,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
 fn validate(
     mut cfg: RunConfig,
     game: &dyn GameEntry,
-    path: &Path,
+    src: &Source,
     format_given: bool,
     assignment: bool,
 ) -> Result<RunConfig, HarnessError> {
@@ -626,13 +679,13 @@ fn validate(
     }
     for (i, spec) in cfg.levels.iter().enumerate() {
         game.check_level(spec, cfg.seed)
-            .map_err(|e| cfg_err(path, format!("levels[{i}]: {e}")))?;
+            .map_err(|e| src.err_key(&format!("levels[{i}]"), format!("levels[{i}]: {e}")))?;
     }
     let players = game.players(&cfg.levels[0], cfg.seed)?;
     if assignment {
         if players > 1 && cfg.agents.is_empty() {
-            return Err(cfg_err(
-                path,
+            return Err(src.err_key(
+                "agents",
                 format!(
                     "{} is a {players}-player game: list the opponents as [[agents]]",
                     game.name()
@@ -645,12 +698,12 @@ fn validate(
         if cfg.concurrency == 0 {
             cfg.concurrency = default_concurrency(players);
         }
-        check_externals(&cfg, path)?;
+        check_externals(&cfg, src)?;
         return Ok(cfg);
     }
     if players > 1 && cfg.agents.len() < 2 {
-        return Err(cfg_err(
-            path,
+        return Err(src.err_key(
+            "agents",
             format!(
                 "{} is a {players}-player game: list at least 2 [[agents]]",
                 game.name()
@@ -660,23 +713,27 @@ fn validate(
     if !format_given {
         cfg.format = Format::default_for(players);
     }
-    cfg.format
-        .check(players, cfg.agents.len())
-        .map_err(|e| cfg_err(path, format!("format = \"{}\": {e}", cfg.format.as_str())))?;
+    cfg.format.check(players, cfg.agents.len()).map_err(|e| {
+        src.err_key(
+            "format",
+            format!("format = \"{}\": {e}", cfg.format.as_str()),
+        )
+    })?;
     if cfg.concurrency == 0 {
         cfg.concurrency = default_concurrency(players);
     }
-    check_externals(&cfg, path)?;
+    check_externals(&cfg, src)?;
     Ok(cfg)
 }
 
 /// Check that every external agent's program can be run (see
 /// [`crate::external::validate`]).
-fn check_externals(cfg: &RunConfig, path: &Path) -> Result<(), HarnessError> {
+fn check_externals(cfg: &RunConfig, src: &Source) -> Result<(), HarnessError> {
     for (i, a) in cfg.agents.iter().enumerate() {
         if let AgentKind::External(spec) = &a.kind {
-            crate::external::validate(spec)
-                .map_err(|e| cfg_err(path, format!("agents[{i}]: {e}")))?;
+            crate::external::validate(spec).map_err(|e| {
+                src.err_key(&format!("agents[{i}].command"), format!("agents[{i}]: {e}"))
+            })?;
         }
     }
     Ok(())
@@ -719,6 +776,24 @@ fn read_openings(
         order,
         source: path.display().to_string(),
     })
+}
+
+/// Where `key` (a path as error messages write it, `agents[1].options`)
+/// is written in the config file at `path`: `file:line:column`, or just the
+/// file when the key is not in it (or the file cannot be read again). For
+/// errors found after loading, such as an engine's options at pre-flight.
+pub fn key_position(path: &Path, key: &str) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let at = toml_edit::ImDocument::parse(text.as_str())
+        .ok()
+        .and_then(|d| locate(d.as_table(), key));
+    match at {
+        Some(at) => {
+            let (l, c) = line_col(&text, at);
+            format!("{}:{l}:{c}", path.display())
+        }
+        None => path.display().to_string(),
+    }
 }
 
 /// Whether `name` can name a run: a plain folder name (no path separator,

@@ -13,7 +13,7 @@ mod load;
 mod raw;
 mod spec;
 
-pub use load::{default_concurrency, is_plain_name, load, parse, parse_assignment};
+pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
 
 #[cfg(test)]
@@ -64,6 +64,66 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("unknown game `chess`; valid games: bait"), "{e}");
+    }
+
+    #[test]
+    fn value_errors_name_file_line_and_column() {
+        let err = |text: &str| p(text).unwrap_err().to_string();
+        // An unknown agent: at its name, in the third [[agents]] entry.
+        let e = err("game = \"bait\"\n[[agents]]\nagent = \"random\"\n\
+                     [[agents]]\nagent = \"bfs\"\n\n[[agents]]\nagent = \"alphago\"\n");
+        assert!(
+            e.starts_with("test.toml:8:9: agents[2]: unknown agent `alphago` for bait"),
+            "{e}"
+        );
+        // A level that does not exist: at the list entry.
+        let e = err("game = \"bait\"\nlevels = [0, \"9\"]\n[[agents]]\nagent = \"random\"\n");
+        assert!(
+            e.starts_with("test.toml:2:14: levels[1]: bait level `9`"),
+            "{e}"
+        );
+        // A missing `agent`: at the entry's header.
+        let e = err("game = \"bait\"\n[[agents]]\nagent = \"random\"\n[[agents]]\nname = \"x\"\n");
+        assert!(
+            e.starts_with("test.toml:4:1: agents[1]: missing `agent`"),
+            "{e}"
+        );
+        // Limits, times, run keys, parameters, a name used twice.
+        for (text, want) in [
+            (
+                "game = \"bait\"\n[[agents]]\ncommand = [\"sh\"]\nmemory_mb = 0\n",
+                "test.toml:4:13: agents[0].memory_mb must be more than 0",
+            ),
+            (
+                "game = \"bait\"\n[time]\nact = \"60ms\"\nact_hard = \"50ms\"\n[[agents]]\nagent = \"random\"\n",
+                "test.toml:4:12: time.act_hard (50ms) must be at least",
+            ),
+            (
+                "game = \"bait\"\nrepetitions = 0\n[[agents]]\nagent = \"random\"\n",
+                "test.toml:2:15: repetitions = 0",
+            ),
+            (
+                "game = \"bait\"\n[[agents]]\nagent = \"random\"\nparams = { depth = [1] }\n",
+                "test.toml:4:20: agents[0].params.depth: expected a number",
+            ),
+            (
+                "game = \"bait\"\n[[agents]]\nagent = \"random\"\n[[agents]]\nagent = \"random\"\n",
+                "test.toml:4:1: agents[1]: the name `random` is used twice",
+            ),
+            (
+                "game = \"bait\"\n[[agents]]\nagent = \"random\"\ntime = { clock = \"sun\" }\n",
+                "test.toml:4:18: agents[0].time.clock = \"sun\"",
+            ),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
+        // Too few agents: at the [[agents]] list.
+        let e = err("game = \"snake\"\n[[agents]]\nagent = \"random\"\n");
+        assert!(
+            e.starts_with("test.toml:2:1: snake is a 2-player game"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -71,7 +71,9 @@ pub(super) struct RawAgent {
     pub(super) max_stderr_kb: Option<u64>,
     #[serde(default, deserialize_with = "opt_duration")]
     pub(super) grace: Option<Duration>,
-    pub(super) options: Option<toml::Table>,
+    pub(super) options: Option<toml::Spanned<toml::Table>>,
+    pub(super) fen_letters: Option<toml::Spanned<String>>,
+    pub(super) movetime_margin: Option<toml::Spanned<toml::Value>>,
     pub(super) botzone_mode: Option<String>,
     pub(super) env: Option<toml::Table>,
     pub(super) name: Option<String>,
@@ -142,12 +144,129 @@ pub(super) struct Source<'a> {
     pub(super) text: &'a str,
     pub(super) path: &'a Path,
     pub(super) base_dir: &'a Path,
+    /// The text parsed with positions, to find keys for errors.
+    pub(super) doc: Option<toml_edit::ImDocument<&'a str>>,
 }
 
 impl Source<'_> {
+    /// An error about `key` (a path as messages write it, `agents[1].memory_mb`):
+    /// `file:line:column: msg` at its value (or the nearest part of the path
+    /// written in the file), `file: msg` for a key the file does not set.
+    pub(super) fn err_key(&self, key: &str, msg: impl std::fmt::Display) -> HarnessError {
+        match self.doc.as_ref().and_then(|d| locate(d.as_table(), key)) {
+            Some(at) => self.err_at(at, msg),
+            None => cfg_err(self.path, msg),
+        }
+    }
+
     /// An error at byte `offset` of the text: `file:line:column: msg`.
     pub(super) fn err_at(&self, offset: usize, msg: impl std::fmt::Display) -> HarnessError {
         let (l, c) = line_col(self.text, offset);
         HarnessError::Config(format!("{}:{l}:{c}: {msg}", self.path.display()))
+    }
+}
+
+/// One step of a key path: a table key or an array index.
+#[derive(Debug, PartialEq)]
+enum Step<'k> {
+    Key(&'k str),
+    Index(usize),
+}
+
+/// `agents[1].time.act` → `agents`, `1`, `time`, `act`.
+fn key_path(key: &str) -> Vec<Step<'_>> {
+    let mut out = Vec::new();
+    for part in key.split('.') {
+        let (name, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !name.is_empty() {
+            out.push(Step::Key(name));
+        }
+        while let Some(close) = rest.find(']') {
+            if let Ok(i) = rest[1..close].parse() {
+                out.push(Step::Index(i));
+            }
+            rest = &rest[close + 1..];
+        }
+    }
+    out
+}
+
+/// Where in `doc` the value at `key` (a path as error messages write it,
+/// `agents[1].memory_mb`) is: the byte offset of the value (or of the
+/// table's header), else of the deepest part of the path that exists.
+pub(super) fn locate(doc: &toml_edit::Table, key: &str) -> Option<usize> {
+    use toml_edit::{Item, Value};
+    #[derive(Clone, Copy)]
+    enum Node<'a> {
+        Table(&'a toml_edit::Table),
+        Inline(&'a toml_edit::InlineTable),
+        Tables(&'a toml_edit::ArrayOfTables),
+        Array(&'a toml_edit::Array),
+        Leaf,
+    }
+    fn of_item(item: &Item) -> (Node<'_>, Option<usize>) {
+        match item {
+            Item::Table(t) => (Node::Table(t), t.span().map(|r| r.start)),
+            Item::ArrayOfTables(a) => (Node::Tables(a), a.span().map(|r| r.start)),
+            Item::Value(v) => of_value(v),
+            Item::None => (Node::Leaf, None),
+        }
+    }
+    fn of_value(v: &Value) -> (Node<'_>, Option<usize>) {
+        let at = v.span().map(|r| r.start);
+        match v {
+            Value::InlineTable(t) => (Node::Inline(t), at),
+            Value::Array(a) => (Node::Array(a), at),
+            _ => (Node::Leaf, at),
+        }
+    }
+    let mut node = Node::Table(doc);
+    let mut at = None;
+    for step in key_path(key) {
+        let next = match (node, step) {
+            (Node::Table(t), Step::Key(k)) => t.get_key_value(k).map(|(key, item)| {
+                let (n, v) = of_item(item);
+                (n, v.or(key.span().map(|r| r.start)))
+            }),
+            (Node::Inline(t), Step::Key(k)) => t.get_key_value(k).map(|(key, item)| {
+                let (n, v) = of_item(item);
+                (n, v.or(key.span().map(|r| r.start)))
+            }),
+            (Node::Tables(a), Step::Index(i)) => a
+                .get(i)
+                .map(|t| (Node::Table(t), t.span().map(|r| r.start))),
+            (Node::Array(a), Step::Index(i)) => a.get(i).map(of_value),
+            _ => None,
+        };
+        let Some((n, here)) = next else { break };
+        at = here.or(at);
+        node = n;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_located_at_their_values_or_headers() {
+        let text = "game = \"bait\"\nlevels = [0, \"9\"]\n[time]\nact = 5\n\
+                    [[agents]]\nagent = \"a\"\n\n[[agents]]\nname = \"b\"\noptions = { Hash = 16 }\n";
+        let doc = toml_edit::ImDocument::parse(text).unwrap();
+        let at = |k: &str| locate(doc.as_table(), k).map(|o| line_col(text, o));
+        assert_eq!(at("game"), Some((1, 8)));
+        assert_eq!(at("levels[1]"), Some((2, 14)));
+        assert_eq!(at("time.act"), Some((4, 7)));
+        assert_eq!(at("time"), Some((3, 1)));
+        assert_eq!(at("agents[0].agent"), Some((6, 9)));
+        assert_eq!(at("agents[1]"), Some((8, 1)));
+        assert_eq!(at("agents[1].options.Hash"), Some((10, 20)));
+        // The deepest part that exists.
+        assert_eq!(at("agents[1].memory_mb"), Some((8, 1)));
+        assert_eq!(at("seed"), None);
     }
 }

@@ -116,15 +116,95 @@ pub enum Protocol {
         mode: BotzoneMode,
     },
     /// UCI engines.
-    Uci {
-        /// Engine options (`setoption`), in config order.
-        options: Vec<(String, String)>,
-    },
+    Uci(EngineSettings),
     /// UCCI engines.
-    Ucci {
-        /// Engine options (`setoption`), in config order.
-        options: Vec<(String, String)>,
-    },
+    Ucci(EngineSettings),
+}
+
+/// The seven FEN letters of the Xiangqi pieces an engine reads, in the
+/// order general, advisor, elephant, horse, chariot, cannon, soldier (Red's,
+/// upper case; Black's are the lower-case ones). Config key `fen_letters`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FenLetters(pub [u8; 7]);
+
+impl FenLetters {
+    /// arena's own letters (Fairy-Stockfish, Pikafish, ElephantEye).
+    pub const STANDARD: FenLetters = FenLetters(*b"KABNRCP");
+
+    /// Parse a config value: seven distinct ASCII letters (case ignored).
+    pub fn parse(s: &str) -> Result<FenLetters, String> {
+        let up: Vec<u8> = s.bytes().map(|b| b.to_ascii_uppercase()).collect();
+        if up.len() != 7 || !up.iter().all(u8::is_ascii_alphabetic) {
+            return Err(format!(
+                "expected seven letters for general, advisor, elephant, horse, chariot, \
+                 cannon, soldier (default \"KABNRCP\"; Sjaak II: \"KAEHRCP\"), got {s:?}"
+            ));
+        }
+        if let Some(d) = up.iter().enumerate().find(|(i, b)| up[..*i].contains(b)) {
+            return Err(format!("{s:?} uses the letter {} twice", char::from(*d.1)));
+        }
+        let mut out = [0u8; 7];
+        out.copy_from_slice(&up);
+        Ok(FenLetters(out))
+    }
+
+    /// Rewrite the board field of a FEN written with [`FenLetters::STANDARD`].
+    pub fn apply(&self, fen: &str) -> String {
+        if *self == FenLetters::STANDARD {
+            return fen.to_string();
+        }
+        let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+        let mut out: String = board
+            .chars()
+            .map(|c| {
+                let up = c.to_ascii_uppercase() as u8;
+                match FenLetters::STANDARD.0.iter().position(|&s| s == up) {
+                    Some(i) if c.is_ascii_lowercase() => char::from(self.0[i].to_ascii_lowercase()),
+                    Some(i) => char::from(self.0[i]),
+                    None => c,
+                }
+            })
+            .collect();
+        if !rest.is_empty() {
+            out.push(' ');
+            out.push_str(rest);
+        }
+        out
+    }
+
+    /// As written in a config.
+    pub fn as_string(&self) -> String {
+        self.0.iter().map(|&b| char::from(b)).collect()
+    }
+}
+
+/// What a UCI or UCCI engine is told, and how it is timed (config keys
+/// `options`, `fen_letters`, `movetime_margin`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// Engine options (`setoption`), in config order; each must be one the
+    /// engine advertises at start-up.
+    pub options: Vec<(String, String)>,
+    /// The piece letters of the FENs the engine is sent.
+    pub fen_letters: FenLetters,
+    /// The share of the remaining soft budget kept back from `movetime`,
+    /// in thousandths (default 200: a fifth; at least 10 ms are kept).
+    pub margin_permille: u32,
+}
+
+impl EngineSettings {
+    /// The default margin: a fifth of the budget.
+    pub const DEFAULT_MARGIN_PERMILLE: u32 = 200;
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        EngineSettings {
+            options: Vec::new(),
+            fen_letters: FenLetters::STANDARD,
+            margin_permille: Self::DEFAULT_MARGIN_PERMILLE,
+        }
+    }
 }
 
 impl Protocol {
@@ -133,8 +213,8 @@ impl Protocol {
         match self {
             Protocol::Jsonl => ProtocolKind::Jsonl,
             Protocol::Botzone { .. } => ProtocolKind::Botzone,
-            Protocol::Uci { .. } => ProtocolKind::Uci,
-            Protocol::Ucci { .. } => ProtocolKind::Ucci,
+            Protocol::Uci(_) => ProtocolKind::Uci,
+            Protocol::Ucci(_) => ProtocolKind::Ucci,
         }
     }
 }
@@ -413,7 +493,72 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            e.contains("agents[1].options: engine options are for protocol"),
+            e.contains("agents[1].options: engine settings are for protocol"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn engine_settings_resolve_for_uci_and_ucci_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = |extra: &str| {
+            load(
+                dir.path(),
+                &format!(
+                    "game = \"xiangqi\"\n[[agents]]\nagent = \"random\"\n\
+                     [[agents]]\ncommand = [\"sh\"]\nprotocol = \"uci\"\n{extra}\n"
+                ),
+            )
+        };
+        let settings = |c: &crate::config::RunConfig| match &c.agents[1].kind {
+            AgentKind::External(ExternalSpec {
+                protocol: Protocol::Uci(s),
+                ..
+            }) => s.clone(),
+            other => panic!("{other:?}"),
+        };
+        let c = engine("").unwrap();
+        assert_eq!(settings(&c), EngineSettings::default());
+        let c = engine(
+            "fen_letters = \"KAEHRCP\"\nmovetime_margin = \"30%\"\noptions = { \"Skill Level\" = 3 }",
+        )
+        .unwrap();
+        let s = settings(&c);
+        assert_eq!(s.fen_letters.as_string(), "KAEHRCP");
+        assert_eq!(s.margin_permille, 300);
+        assert_eq!(s.options, [("Skill Level".to_string(), "3".to_string())]);
+        assert_eq!(
+            settings(&engine("movetime_margin = 0.25").unwrap()).margin_permille,
+            250
+        );
+        let e = engine("movetime_margin = \"100%\"").unwrap_err();
+        assert!(
+            e.contains("ext.toml:7:19: agents[1].movetime_margin: expected"),
+            "{e}"
+        );
+        let e = engine("fen_letters = \"HE\"").unwrap_err();
+        assert!(
+            e.contains("agents[1].fen_letters: expected seven letters"),
+            "{e}"
+        );
+        let e = load(
+            dir.path(),
+            "game = \"xiangqi\"\n[[agents]]\nagent = \"random\"\n\
+             [[agents]]\ncommand = [\"sh\"]\nmovetime_margin = \"30%\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("agents[1].movetime_margin: engine settings are for protocol"),
+            "{e}"
+        );
+        let e = load(
+            dir.path(),
+            "game = \"xiangqi\"\n[[agents]]\nagent = \"random\"\nfen_letters = \"KAEHRCP\"\n\
+             [[agents]]\nagent = \"random\"\nname = \"b\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("agents[0].fen_letters: only external agents"),
             "{e}"
         );
     }
@@ -465,7 +610,7 @@ mod tests {
         );
         let e = err("command = [\"sh\"]\noptions = { Hash = 16 }");
         assert!(
-            e.contains("agents[0].options: engine options are for protocol"),
+            e.contains("agents[0].options: engine settings are for protocol"),
             "{e}"
         );
         let e = err("command = [\"sh\"]\nprotocol = \"xboard\"");

@@ -103,16 +103,16 @@ fn replay(level: &Bait, plan: &[BaitAction]) -> Option<Bait> {
 /// expanded and time. `--out` writes a one-row CSV. Default agent: `astar`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let name = args.agent.as_deref().unwrap_or("astar");
-    let spec = match (&args.level, &args.levels, args.index) {
-        (Some(spec), None, None) => spec,
-        (None, None, None) => {
+    let spec = match (&args.level, &args.levels) {
+        (Some(spec), None) => spec,
+        (None, None) => {
             return Err(HarnessError::Config(
                 "arena solve bait needs --level (0-4 or a level file)".into(),
             ))
         }
         _ => {
             return Err(HarnessError::Config(
-                "arena solve bait takes one --level (0-4 or a level file); --levels and --index are for Sokoban and the supply maze".into(),
+                "arena solve bait takes one --level (0-4 or a level file); --levels is for Sokoban and the supply maze".into(),
             ))
         }
     };

@@ -158,8 +158,9 @@ impl ArenaGame for Supply {
     }
 }
 
-/// `arena solve supply`: run a planner on one instance (`--level SPEC`,
-/// `--levels FILE --index N`) or on every instance of `--levels FILE`. For
+/// `arena solve supply`: run a planner on one instance (`--level SPEC`, or
+/// `--levels FILE --level N` with N counted from 1) or on every instance of
+/// `--levels FILE`. For
 /// each instance, stdout gets one line: the path as U/D/L/R letters,
 /// `unreachable`, or `timeout` (the search hit `--time-limit`); stderr gets
 /// the label, steps, nodes expanded and time. Unreachable and timeout are
@@ -175,18 +176,27 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     })?;
     let params = parse_params(&args.params).map_err(HarnessError::Config)?;
     params.check_keys(name, &[])?;
-    let levels = match (&args.level, &args.levels, args.index) {
-        (Some(spec), None, None) => resolve(spec, false)?,
-        (None, Some(file), None) => resolve(&file.to_string_lossy(), true)?,
-        (None, Some(file), Some(i)) => resolve(&format!("{}:{i}", file.to_string_lossy()), false)?,
-        (None, None, _) => {
-            return Err(HarnessError::Config(
-                "arena solve supply needs --levels FILE [--index N] or --level SPEC".into(),
-            ))
+    let levels = match (&args.level, &args.levels) {
+        (Some(spec), None) => resolve(spec, false)?,
+        (None, Some(file)) => resolve(&file.to_string_lossy(), true)?,
+        (Some(n), Some(file)) => {
+            let f = file.to_string_lossy();
+            let count = read_instances(&f)?.len();
+            let k = n
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&k| (1..=count).contains(&k))
+                .ok_or_else(|| {
+                    HarnessError::Config(format!(
+                        "--level `{n}` with --levels {f}: expected an instance number from 1 to {count}"
+                    ))
+                })?;
+            resolve(&format!("{f}:{}", k - 1), false)?
         }
-        _ => {
+        (None, None) => {
             return Err(HarnessError::Config(
-                "give either --level SPEC or --levels FILE [--index N], not both (--index goes with --levels)".into(),
+                "arena solve supply needs --levels FILE [--level N] or --level SPEC".into(),
             ))
         }
     };

@@ -42,12 +42,12 @@ impl ArenaGame for Xiangqi {
     const BENCH: Option<GameCommand<BenchArgs>> = Some(bench);
 
     fn external_contestant(ctx: ExternalCtx<'_>) -> Result<Box<dyn Contestant<Self>>, Failure> {
-        let (dialect, options) = match &ctx.spec.protocol {
-            Protocol::Uci { options } => (ProtocolKind::Uci, options),
-            Protocol::Ucci { options } => (ProtocolKind::Ucci, options),
+        let (dialect, settings) = match &ctx.spec.protocol {
+            Protocol::Uci(settings) => (ProtocolKind::Uci, settings),
+            Protocol::Ucci(settings) => (ProtocolKind::Ucci, settings),
             _ => return jsonl_contestant(ctx),
         };
-        let protocol = Box::new(Uci::new(dialect, options));
+        let protocol = Box::new(Uci::new(dialect, settings));
         Ok(Box::new(Subprocess::spawn(ctx.spec, protocol, ctx.log)?))
     }
 

@@ -24,7 +24,7 @@ pub mod submission;
 
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::{BotzoneMode, ExternalSpec, Protocol, ProtocolKind, Sandbox};
+use crate::external::{BotzoneMode, EngineSettings, ExternalSpec, Protocol, ProtocolKind, Sandbox};
 use crate::resume::Resume;
 use crate::schedule::Format;
 use assignment::{Assignment, Grading};
@@ -127,12 +127,8 @@ fn protocol_of(kind: ProtocolKind) -> Protocol {
         ProtocolKind::Botzone => Protocol::Botzone {
             mode: BotzoneMode::default(),
         },
-        ProtocolKind::Uci => Protocol::Uci {
-            options: Vec::new(),
-        },
-        ProtocolKind::Ucci => Protocol::Ucci {
-            options: Vec::new(),
-        },
+        ProtocolKind::Uci => Protocol::Uci(EngineSettings::default()),
+        ProtocolKind::Ucci => Protocol::Ucci(EngineSettings::default()),
     }
 }
 

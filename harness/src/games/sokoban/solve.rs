@@ -4,7 +4,8 @@
 //!
 //! Level choice for `solve`: `--levels FILE` (every level), `--levels FILE
 //! --level N` (level number N, counted from 1 as in Microban's titles and the
-//! CSV's `level` column), `--levels FILE --index N` (counted from 0), or
+//! CSV's `level` column; the deprecated `--index N` counts from 0 and is
+//! turned into `--level N+1` by [`crate::commands::solve`]), or
 //! `--level SPEC` alone (`microban:N`, `FILE`, `FILE:N` with N from 0, as in
 //! configs). `--levels microban` reads the shipped Microban.
 
@@ -193,9 +194,9 @@ fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
         .levels
         .as_ref()
         .map(|f| f.to_string_lossy().into_owned());
-    match (file, &args.level, args.index) {
-        (Some(f), None, None) => resolve(&f, true),
-        (Some(f), Some(n), None) => {
+    match (file, &args.level) {
+        (Some(f), None) => resolve(&f, true),
+        (Some(f), Some(n)) => {
             let all = resolve(&f, true)?;
             let count = all.len();
             let k = n
@@ -206,27 +207,13 @@ fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
             match k {
                 Some(k) => Ok(vec![all[k - 1].clone()]),
                 None => Err(HarnessError::Config(format!(
-                    "--level `{n}` with --levels {f}: expected a level number from 1 to {count} (or --index N from 0)"
+                    "--level `{n}` with --levels {f}: expected a level number from 1 to {count}"
                 ))),
             }
         }
-        (Some(f), None, Some(i)) => {
-            let all = resolve(&f, true)?;
-            let count = all.len();
-            all.into_iter().nth(i).map(|l| vec![l]).ok_or_else(|| {
-                HarnessError::Config(format!(
-                    "--index {i}: {f} has {count} level(s), indexed from 0"
-                ))
-            })
-        }
-        (None, Some(spec), None) => resolve(spec, false),
-        (Some(_), Some(_), Some(_)) => Err(HarnessError::Config(
-            "give --level N or --index N with --levels, not both".into(),
-        )),
-        (None, _, Some(_)) => Err(HarnessError::Config("--index N needs --levels FILE".into())),
-        (None, None, None) => Err(HarnessError::Config(
-            "arena solve sokoban needs --levels FILE [--level N | --index N] or --level SPEC"
-                .into(),
+        (None, Some(spec)) => resolve(spec, false),
+        (None, None) => Err(HarnessError::Config(
+            "arena solve sokoban needs --levels FILE [--level N] or --level SPEC".into(),
         )),
     }
 }
