@@ -306,3 +306,63 @@ fn a_class_graded_in_shards_gets_the_grades_of_one_run() {
     assert_eq!(merged, grades(&root.join("one/grades.csv")));
     assert_eq!(merged.len(), some.len());
 }
+
+#[test]
+fn a_class_round_robin_plays_students_against_each_other_too() {
+    if !needs_tools() {
+        return;
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("arena-grade-rr")
+        .tempdir()
+        .unwrap();
+    let root = tmp.path();
+    let random = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../agents/examples/python/random_agent.py"),
+    )
+    .unwrap();
+    for id in ["ann", "ben"] {
+        std::fs::create_dir_all(root.join("class").join(id)).unwrap();
+        std::fs::write(root.join("class").join(id).join("main.py"), &random).unwrap();
+    }
+    std::fs::write(
+        root.join("rr.toml"),
+        "game = \"connect4\"\nrepetitions = 1\n[time]\nact = \"200ms\"\nact_hard = \"1s\"\n\
+         [[agents]]\nagent = \"random\"\n[grading]\nclass_round_robin = true\n\
+         [[grading.criteria]]\nname = \"vs random\"\nopponent = \"random\"\npoints = 10\n\
+         [[grading.criteria]]\nname = \"overall\"\npoints = 10\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["grade", "rr.toml", "--submissions", "class", "--out", "out"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut r = csv::Reader::from_path(root.join("out/games/class/episodes.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let (agent, opp) = (
+        h.iter().position(|x| x == "agent").unwrap(),
+        h.iter().position(|x| x == "opponent").unwrap(),
+    );
+    let pairs: std::collections::BTreeSet<(String, String)> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (rec[agent].to_string(), rec[opp].to_string())
+        })
+        .collect();
+    // Each of the three meets the two others, in both seatings.
+    for (a, b) in [("ann", "ben"), ("ann", "random"), ("ben", "random")] {
+        assert!(pairs.contains(&(a.into(), b.into())), "{pairs:?}");
+        assert!(pairs.contains(&(b.into(), a.into())), "{pairs:?}");
+    }
+    let g = grades(&root.join("out/grades.csv"));
+    assert_eq!(g.len(), 2);
+    assert!(g.values().all(|(v, _)| v == "ok"), "{g:?}");
+}
