@@ -21,6 +21,7 @@ use games::sokoban::{self, Sokoban};
 use games::xiangqi::{Move, Xiangqi};
 use serde_json::{json, Value};
 use std::path::Path;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The longest failure detail the checks accept: details go into logs and
@@ -106,27 +107,34 @@ fn jsonl_on<G: GameView>(state: &G, lines: &[&str]) {
 pub fn jsonl_answer(data: &[u8]) {
     let t = text(data);
     let lines: Vec<&str> = t.lines().take(64).collect();
-    jsonl_on(&Bait::level(0).expect("level 0"), &lines);
-    jsonl_on(&Connect4::new(), &lines);
-    jsonl_on(&Xiangqi::new(), &lines);
-    let level = sokoban::parse_levels(sokoban::MICROBAN).expect("Microban parses");
-    jsonl_on(
-        &Sokoban::from_level(&level[0]).expect("Microban 1 plays"),
-        &lines,
-    );
+    static STATES: OnceLock<(Bait, Connect4, Xiangqi, Sokoban)> = OnceLock::new();
+    let (bait, connect4, xiangqi, sokoban) = STATES.get_or_init(|| {
+        let level = sokoban::parse_levels(sokoban::MICROBAN).expect("Microban parses");
+        (
+            Bait::level(0).expect("level 0"),
+            Connect4::new(),
+            Xiangqi::new(),
+            Sokoban::from_level(&level[0]).expect("Microban 1 plays"),
+        )
+    });
+    jsonl_on(bait, &lines);
+    jsonl_on(connect4, &lines);
+    jsonl_on(xiangqi, &lines);
+    jsonl_on(sokoban, &lines);
 }
 
 /// One UCI / UCCI conversation: every line is an answer, first to the
 /// handshake, then (once the engine is ready) to `go`; a `bestmove` that
 /// parses prints back to the same text, and the next `go` follows.
 fn uci_on(dialect: ProtocolKind, lines: &[&str]) {
-    let state = Xiangqi::new();
+    static START: OnceLock<Xiangqi> = OnceLock::new();
+    let state = START.get_or_init(Xiangqi::new);
     let mut p = Uci::new(dialect, &[("Hash".into(), "16".into())]);
     let mut phase = Phase::Init;
     let remaining = Duration::from_millis(100);
-    let _ = p.request(phase, &state, 0, remaining);
+    let _ = p.request(phase, state, 0, remaining);
     for line in lines {
-        match p.answer(phase, &state, 0, line) {
+        match p.answer(phase, state, 0, line) {
             Ok(Step::Continue(out)) => {
                 assert!(out.iter().all(|l| !l.contains('\n')));
             }
@@ -142,7 +150,7 @@ fn uci_on(dialect: ProtocolKind, lines: &[&str]) {
                     assert!(m.is_none());
                 }
                 phase = Phase::Act;
-                let out = p.request(phase, &state, 0, remaining);
+                let out = p.request(phase, state, 0, remaining);
                 assert_eq!(out.len(), 2);
             }
             Err(f) => check_failure(&f),
