@@ -9,6 +9,8 @@
 pub mod api;
 pub mod bait;
 pub mod connect4;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod grid;
 pub mod snake;
 pub mod sokoban;

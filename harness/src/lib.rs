@@ -11,6 +11,8 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod external;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod games;
 pub mod grade;
 pub mod html;

@@ -676,6 +676,20 @@ mod tests {
         );
     }
 
+    /// Found by the `botzone_answer` fuzz target: `data` / `globaldata`
+    /// are handed back to the bot next turn, so a number must survive
+    /// being read and written again; serde_json's fast float parsing was
+    /// one ulp off for some long decimals (fixed by its `float_roundtrip`
+    /// feature).
+    #[test]
+    fn globaldata_numbers_survive_a_round_trip() {
+        let text = r#"{"response":{"direction":3},"globaldata":[999955999999995255559999994999999,99999.5255559999999999999]}"#;
+        let a = parse_output(text).unwrap();
+        let written = json!({"response": {"direction": 3}, "globaldata": a.globaldata});
+        let b = parse_output(&written.to_string()).unwrap();
+        assert_eq!(a, b);
+    }
+
     #[test]
     fn truthiness_follows_python() {
         for v in [

@@ -1,0 +1,6 @@
+#![no_main]
+//! See `harness::fuzzing::jsonl_answer` for what this target checks.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| harness::fuzzing::jsonl_answer(data));

@@ -1,0 +1,58 @@
+//! Replays the committed fuzzing corpora and crash reproducers
+//! (`fuzz/corpus/<target>/`, `fuzz/artifacts/<target>/`) through the same
+//! checks the cargo-fuzz targets run ([`harness::fuzzing`]), so that every
+//! input the fuzzer found interesting stays a regression test under the
+//! ordinary `cargo test`, without nightly or cargo-fuzz.
+
+use std::path::{Path, PathBuf};
+
+/// Every file of `fuzz/corpus/<target>/` and `fuzz/artifacts/<target>/`.
+fn inputs(target: &str) -> Vec<PathBuf> {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let mut out = Vec::new();
+    for dir in ["corpus", "artifacts"] {
+        let Ok(rd) = std::fs::read_dir(fuzz.join(dir).join(target)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.path().is_file() {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn replay(target: &str, check: fn(&[u8])) {
+    let files = inputs(target);
+    assert!(
+        !files.is_empty(),
+        "no corpus for {target} under fuzz/corpus/{target}"
+    );
+    for f in files {
+        let data = std::fs::read(&f).unwrap();
+        let r = std::panic::catch_unwind(|| check(&data));
+        assert!(r.is_ok(), "{target}: {} fails its check", f.display());
+    }
+}
+
+#[test]
+fn config_toml() {
+    replay("config_toml", harness::fuzzing::config_toml);
+}
+
+#[test]
+fn jsonl_answer() {
+    replay("jsonl_answer", harness::fuzzing::jsonl_answer);
+}
+
+#[test]
+fn uci_answer() {
+    replay("uci_answer", harness::fuzzing::uci_answer);
+}
+
+#[test]
+fn botzone_answer() {
+    replay("botzone_answer", harness::fuzzing::botzone_answer);
+}
