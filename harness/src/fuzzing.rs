@@ -129,7 +129,11 @@ pub fn jsonl_answer(data: &[u8]) {
 fn uci_on(dialect: ProtocolKind, lines: &[&str]) {
     static START: OnceLock<Xiangqi> = OnceLock::new();
     let state = START.get_or_init(Xiangqi::new);
-    let mut p = Uci::new(dialect, &[("Hash".into(), "16".into())]);
+    let settings = crate::external::EngineSettings {
+        options: vec![("Hash".into(), "16".into())],
+        ..Default::default()
+    };
+    let mut p = Uci::new(dialect, &settings);
     let mut phase = Phase::Init;
     let remaining = Duration::from_millis(100);
     let _ = p.request(phase, state, 0, remaining);
