@@ -31,10 +31,7 @@ pub fn grade_command(args: &GradeArgs, out: &mut dyn Write) -> Result<i32, Harne
     };
     let class = grade(&opts, out)?;
     writeln!(out).ok();
-    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
-    for g in &class.grades {
-        *counts.entry(g.verdict.as_str()).or_default() += 1;
-    }
+    let counts = super::score::verdict_counts(&class.grades);
     let verdicts: Vec<String> = counts.iter().map(|(v, n)| format!("{v} {n}")).collect();
     writeln!(
         out,

@@ -467,22 +467,17 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
             b.finish_and_clear();
         }
         for slot in results {
-            let r = slot.into_inner().ok().flatten();
-            let result = match r {
-                Some(r) => r?,
-                None => {
-                    return Err(HarnessError::Interrupted(format!(
-                        "interrupted: finished games are kept in {}; run the same command again to continue",
-                        games_root.display()
-                    )))
-                }
+            // A run never started (Ctrl-C before its turn) or stopped early.
+            let result = match slot.into_inner().ok().flatten() {
+                Some(r) => Some(r?).filter(|r| r.complete),
+                None => None,
             };
-            if !result.complete {
+            let Some(result) = result else {
                 return Err(HarnessError::Interrupted(format!(
                     "interrupted: finished games are kept in {}; run the same command again to continue",
                     games_root.display()
                 )));
-            }
+            };
             games += result
                 .rows
                 .iter()

@@ -338,10 +338,7 @@ pub fn class_summary(a: &Assignment, class: &ClassResult, anonymize: bool) -> St
         class.prepare_seconds,
         class.play_seconds
     );
-    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
-    for g in grades {
-        *counts.entry(g.verdict.as_str()).or_default() += 1;
-    }
+    let counts = super::score::verdict_counts(grades);
     let _ = writeln!(s, "## Verdicts\n\n| verdict | students |\n|---|---:|");
     for (v, n) in &counts {
         let _ = writeln!(s, "| {v} | {n} |");

@@ -58,6 +58,15 @@ pub struct StudentGrade {
     pub failures: Vec<Failure>,
 }
 
+/// How many students got each verdict, in verdict order.
+pub fn verdict_counts(grades: &[StudentGrade]) -> std::collections::BTreeMap<&str, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for g in grades {
+        *counts.entry(g.verdict.as_str()).or_default() += 1;
+    }
+    counts
+}
+
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
