@@ -42,6 +42,7 @@ mod agent;
 mod board;
 mod fixed;
 mod lurd;
+mod matching;
 mod packing;
 mod prune;
 mod search;

@@ -35,11 +35,11 @@
 //! which is not admissible and so never proves anything by exhausting.
 
 use super::board::{Board, DistTable, INF, NONE};
+use super::matching::{Matching, BIG};
 use super::packing::{push_path, Packing};
 use super::prune::{CorralVerdict, Pruner, Verdict};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
-use pathfinding::kuhn_munkres::{kuhn_munkres, Weights};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -163,35 +163,6 @@ struct Cand {
     walk: u16,
 }
 
-/// A square cost matrix for `pathfinding::kuhn_munkres`, which maximises:
-/// entries hold negated costs.
-struct Mat {
-    n: usize,
-    w: Vec<i64>,
-}
-
-impl Weights<i64> for Mat {
-    fn rows(&self) -> usize {
-        self.n
-    }
-    fn columns(&self) -> usize {
-        self.n
-    }
-    fn at(&self, row: usize, col: usize) -> i64 {
-        self.w[row * self.n + col]
-    }
-    fn neg(&self) -> Self {
-        Mat {
-            n: self.n,
-            w: self.w.iter().map(|v| -v).collect(),
-        }
-    }
-}
-
-/// The cost standing for "impossible" in the matching (larger than any sum
-/// of real distances).
-const BIG: i64 = 1 << 40;
-
 /// The extra cost of an empty goal of an ordered goal area for a box that
 /// cannot reach the area's designated goal now (see [`Searcher::heuristic`]).
 const REDIRECT_PENALTY: u16 = 50;
@@ -227,7 +198,18 @@ pub(crate) struct Searcher {
     cur: Vec<u16>,
     child: Vec<u16>,
     cands: Vec<Cand>,
-    mat: Mat,
+    /// The matching of the state being computed.
+    mat: Matching,
+    /// The optimal matching of the node being expanded (rows in its box
+    /// order), solved lazily for the first child that needs a bound, so
+    /// that each child only repairs the rows its push changed.
+    parent_mat: Matching,
+    /// Whether `parent_mat` holds the expanded node's matching.
+    parent_ready: bool,
+    /// The row of each box of the expanded node: its cell and the side the
+    /// player sees it from (4: none).
+    parent_rows: Vec<(u16, u8)>,
+    changed: Vec<usize>,
     redirect: Vec<usize>,
     /// The deadlock and corral pruning (forward search).
     prune: Pruner,
@@ -264,10 +246,11 @@ impl Searcher {
             cur: Vec::with_capacity(nb),
             child: Vec::with_capacity(nb),
             cands: Vec::new(),
-            mat: Mat {
-                n: nb,
-                w: vec![0; nb * nb],
-            },
+            mat: Matching::new(nb),
+            parent_mat: Matching::new(nb),
+            parent_ready: false,
+            parent_rows: Vec::with_capacity(nb),
+            changed: Vec::new(),
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes),
         };
@@ -473,39 +456,86 @@ impl Searcher {
             }
         }
         for (i, &c) in boxes.iter().enumerate() {
-            let nbr = b.nbr[c as usize];
-            let side = (0..4).find(|&d| self.sp.reached(nbr[d]));
-            let row = dist.row(c, side);
-            let mut any = false;
-            for (j, &v) in row.iter().enumerate() {
-                let v = match redirect.get(j) {
-                    Some(&col) if col != j => match row[col] {
-                        INF if v == INF => INF,
-                        INF => v.saturating_add(REDIRECT_PENALTY),
-                        w => w,
-                    },
-                    _ => v,
-                };
-                self.mat.w[i * nb + j] = if v == INF {
-                    -BIG
-                } else {
-                    any = true;
-                    -(v as i64)
-                };
-            }
-            if !any {
+            let side = self.side_of(c);
+            if !fill_row(&mut self.mat, i, dist.row(c, side), &redirect) {
                 self.redirect = redirect;
                 return DEAD_H;
             }
         }
         self.redirect = redirect;
-        for j in 0..nb {
-            if (0..nb).all(|i| self.mat.w[i * nb + j] == -BIG) {
+        let (n, w) = (nb, &mut self.mat);
+        for j in 0..n {
+            if (0..n).all(|i| w.row_mut(i)[j] == BIG) {
                 return DEAD_H;
             }
         }
-        let (total, _) = kuhn_munkres(&self.mat);
-        let cost = -total;
+        let cost = self.mat.solve();
+        if cost >= BIG {
+            DEAD_H
+        } else {
+            cost as u32
+        }
+    }
+
+    /// The first side (up, down, left, right) of the box on `c` that the
+    /// player reaches (the reach marks are the state's), if any.
+    fn side_of(&self, c: u16) -> Option<usize> {
+        let nbr = self.sh.board.nbr[c as usize];
+        (0..4).find(|&d| self.sp.reached(nbr[d]))
+    }
+
+    /// [`Searcher::child_heuristic`] of the child that moves box `cur[bi]`
+    /// from `from` to `to` (`cur` is restored).
+    fn bound_of_child(&mut self, cur: &mut [u16], bi: u16, from: u16, to: u16) -> u32 {
+        cur[bi as usize] = to;
+        let h = self.child_heuristic(cur);
+        cur[bi as usize] = from;
+        h
+    }
+
+    /// The lower bound of a child of the node being expanded: `boxes` are
+    /// the node's boxes in its order with the pushed one moved (`occ` and
+    /// the reach marks are the child's). Equal to [`Searcher::heuristic`],
+    /// but the rows that did not change keep the node's optimal matching
+    /// (see `matching.rs`), so only the changed rows are matched again.
+    fn child_heuristic(&mut self, boxes: &[u16]) -> u32 {
+        let nb = self.nb;
+        if self.use_packing || nb == 0 || self.parent_rows.len() != nb {
+            return self.heuristic(boxes);
+        }
+        let sh = Arc::clone(&self.sh);
+        let dist = Self::dist_of(&sh, self.way);
+        if !self.parent_ready {
+            for (i, &(c, sd)) in self.parent_rows.iter().enumerate() {
+                let side = (sd < 4).then_some(sd as usize);
+                fill_row(&mut self.parent_mat, i, dist.row(c, side), &[]);
+            }
+            self.parent_mat.solve();
+            self.parent_ready = true;
+        }
+        let mut changed = std::mem::take(&mut self.changed);
+        changed.clear();
+        for (i, &c) in boxes.iter().enumerate() {
+            let sd = self.side_of(c).map_or(4, |d| d as u8);
+            if self.parent_rows[i] != (c, sd) {
+                changed.push(i);
+            }
+        }
+        if changed.len() * 2 > nb {
+            self.changed = changed;
+            return self.heuristic(boxes);
+        }
+        self.mat.copy_from(&self.parent_mat);
+        let mut dead = false;
+        for &i in &changed {
+            let c = boxes[i];
+            let side = self.side_of(c);
+            if !fill_row(&mut self.mat, i, dist.row(c, side), &[]) {
+                dead = true;
+            }
+        }
+        let cost = if dead { BIG } else { self.mat.repair(&changed) };
+        self.changed = changed;
         if cost >= BIG {
             DEAD_H
         } else {
@@ -572,6 +602,12 @@ impl Searcher {
         self.sp.set(&cur);
         let moves = self.cfg.cost == Cost::Moves;
         self.sp.reach(b, node.player, moves);
+        self.parent_ready = false;
+        self.parent_rows.clear();
+        for &c in &cur {
+            let sd = self.side_of(c).map_or(4, |d| d as u8);
+            self.parent_rows.push((c, sd));
+        }
         // Candidate pushes (pulls).
         let mut cands = std::mem::take(&mut self.cands);
         cands.clear();
@@ -737,10 +773,10 @@ impl Searcher {
                                     if !marks_ok {
                                         self.sp.reach(b, player, false);
                                     }
-                                    self.heuristic(&child)
+                                    self.bound_of_child(&mut cur, cd.bi, c, to)
                                 }
                             },
-                            false => self.heuristic(&child),
+                            false => self.bound_of_child(&mut cur, cd.bi, c, to),
                         };
                         let mac_id = match mac.take() {
                             Some(m) => {
@@ -805,4 +841,29 @@ impl Searcher {
         out.reverse();
         out
     }
+}
+
+/// Fill row `i` of `mat` from the distances `row` (goal areas redirected
+/// by `redirect`, when not empty: see [`Searcher::heuristic`]); `false` when
+/// every entry is impossible.
+fn fill_row(mat: &mut Matching, i: usize, row: &[u16], redirect: &[usize]) -> bool {
+    let out = mat.row_mut(i);
+    let mut any = false;
+    for (j, &v) in row.iter().enumerate() {
+        let v = match redirect.get(j) {
+            Some(&col) if col != j => match row[col] {
+                INF if v == INF => INF,
+                INF => v.saturating_add(REDIRECT_PENALTY),
+                w => w,
+            },
+            _ => v,
+        };
+        out[j] = if v == INF {
+            BIG
+        } else {
+            any = true;
+            v as i64
+        };
+    }
+    any
 }

@@ -1,0 +1,258 @@
+//! Minimum-cost perfect matching of boxes to targets (the solver's lower
+//! bound), solved by the Hungarian algorithm with potentials (the
+//! shortest-augmenting-path form: one row added at a time in O(n²)), and
+//! repaired incrementally: when a push changes the cost rows of a few
+//! boxes, only those rows are taken out of the parent's optimal matching
+//! and added back, one augmenting path each, instead of solving the whole
+//! O(n³) problem again. The potentials of the other rows stay feasible and
+//! tight, so the result is the exact optimum of the new matrix.
+//!
+//! Costs are `i64`; an impossible pair costs [`BIG`], larger than any sum
+//! of real distances, so a total of at least `BIG` means "no matching".
+
+/// The cost standing for "impossible" (larger than any sum of real
+/// distances).
+pub(crate) const BIG: i64 = 1 << 40;
+
+/// An n×n assignment problem with its optimal solution and dual potentials.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Matching {
+    n: usize,
+    /// Row-major costs.
+    cost: Vec<i64>,
+    /// Row potentials.
+    u: Vec<i64>,
+    /// Column potentials, index 0 is the virtual column of the algorithm.
+    v: Vec<i64>,
+    /// `col_row[j]` (1-based column): the row matched to column `j`, or
+    /// `usize::MAX`.
+    col_row: Vec<usize>,
+    /// `row_col[i]`: the 1-based column matched to row `i`, or 0.
+    row_col: Vec<usize>,
+    minv: Vec<i64>,
+    way: Vec<usize>,
+    used: Vec<bool>,
+}
+
+const FREE: usize = usize::MAX;
+
+impl Matching {
+    /// An empty `n`×`n` problem (all costs 0, nothing matched).
+    pub fn new(n: usize) -> Matching {
+        Matching {
+            n,
+            cost: vec![0; n * n],
+            u: vec![0; n],
+            v: vec![0; n + 1],
+            col_row: vec![FREE; n + 1],
+            row_col: vec![0; n],
+            minv: vec![0; n + 1],
+            way: vec![0; n + 1],
+            used: vec![false; n + 1],
+        }
+    }
+
+    /// The cost row of `row`, to be filled (then [`Matching::solve`] or
+    /// [`Matching::repair`]).
+    pub fn row_mut(&mut self, row: usize) -> &mut [i64] {
+        &mut self.cost[row * self.n..(row + 1) * self.n]
+    }
+
+    /// Solve from scratch; the optimal total cost.
+    pub fn solve(&mut self) -> i64 {
+        self.u.iter_mut().for_each(|x| *x = 0);
+        self.v.iter_mut().for_each(|x| *x = 0);
+        self.col_row.iter_mut().for_each(|x| *x = FREE);
+        self.row_col.iter_mut().for_each(|x| *x = 0);
+        for i in 0..self.n {
+            self.add_row(i);
+        }
+        self.total()
+    }
+
+    /// The rows in `rows` got new costs: take them out of the current
+    /// optimal matching and add them back. The result is the optimal total
+    /// cost of the new matrix, provided the matching was optimal for the old
+    /// one (the other rows' potentials stay feasible and tight).
+    pub fn repair(&mut self, rows: &[usize]) -> i64 {
+        for &i in rows {
+            let j = self.row_col[i];
+            if j != 0 {
+                self.col_row[j] = FREE;
+                self.row_col[i] = 0;
+            }
+        }
+        for &i in rows {
+            if self.row_col[i] == 0 {
+                self.add_row(i);
+            }
+        }
+        self.total()
+    }
+
+    /// Copy another problem's matrix, matching and potentials (same size).
+    pub fn copy_from(&mut self, other: &Matching) {
+        self.n = other.n;
+        self.cost.clone_from(&other.cost);
+        self.u.clone_from(&other.u);
+        self.v.clone_from(&other.v);
+        self.col_row.clone_from(&other.col_row);
+        self.row_col.clone_from(&other.row_col);
+        self.minv.resize(other.n + 1, 0);
+        self.way.resize(other.n + 1, 0);
+        self.used.resize(other.n + 1, false);
+    }
+
+    /// The total cost of the current (complete) matching.
+    fn total(&self) -> i64 {
+        let n = self.n;
+        (0..n)
+            .map(|i| self.cost[i * n + self.row_col[i] - 1])
+            .fold(0i64, |a, c| a.saturating_add(c))
+    }
+
+    /// Add free row `i0` to the matching by one shortest augmenting path
+    /// over reduced costs, updating the potentials (the row's own potential
+    /// may start anywhere: the first step makes it feasible).
+    fn add_row(&mut self, i0: usize) {
+        let n = self.n;
+        // Column 0 is virtual and holds the new row.
+        self.col_row[0] = i0;
+        let mut j0 = 0usize;
+        self.minv.iter_mut().for_each(|x| *x = i64::MAX);
+        self.used.iter_mut().for_each(|x| *x = false);
+        loop {
+            self.used[j0] = true;
+            let i = self.col_row[j0];
+            let ui = self.u[i];
+            let row = &self.cost[i * n..(i + 1) * n];
+            let mut delta = i64::MAX;
+            let mut j1 = 0;
+            for j in 1..=n {
+                if self.used[j] {
+                    continue;
+                }
+                let cur = row[j - 1] - ui - self.v[j];
+                if cur < self.minv[j] {
+                    self.minv[j] = cur;
+                    self.way[j] = j0;
+                }
+                if self.minv[j] < delta {
+                    delta = self.minv[j];
+                    j1 = j;
+                }
+            }
+            for j in 0..=n {
+                if self.used[j] {
+                    let r = self.col_row[j];
+                    self.u[r] += delta;
+                    self.v[j] -= delta;
+                } else {
+                    self.minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if self.col_row[j0] == FREE {
+                break;
+            }
+        }
+        // Flip the path.
+        loop {
+            let j1 = self.way[j0];
+            let r = self.col_row[j1];
+            self.col_row[j0] = r;
+            self.row_col[r] = j0;
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+        self.col_row[0] = FREE;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pathfinding::kuhn_munkres::{kuhn_munkres_min, Weights};
+    use rand::{Rng, SeedableRng};
+
+    struct M(usize, Vec<i64>);
+    impl Weights<i64> for M {
+        fn rows(&self) -> usize {
+            self.0
+        }
+        fn columns(&self) -> usize {
+            self.0
+        }
+        fn at(&self, r: usize, c: usize) -> i64 {
+            self.1[r * self.0 + c]
+        }
+        fn neg(&self) -> Self {
+            M(self.0, self.1.iter().map(|x| -x).collect())
+        }
+    }
+
+    fn random_row(rng: &mut impl Rng, n: usize) -> Vec<i64> {
+        (0..n)
+            .map(|_| {
+                if rng.gen_bool(0.3) {
+                    BIG
+                } else {
+                    rng.gen_range(0..60)
+                }
+            })
+            .collect()
+    }
+
+    fn reference(n: usize, cost: &[i64]) -> i64 {
+        kuhn_munkres_min(&M(n, cost.to_vec())).0
+    }
+
+    #[test]
+    fn full_solve_matches_kuhn_munkres() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..300 {
+            let n = rng.gen_range(1..12);
+            let mut m = Matching::new(n);
+            let mut all = Vec::new();
+            for i in 0..n {
+                let r = random_row(&mut rng, n);
+                m.row_mut(i).copy_from_slice(&r);
+                all.extend(r);
+            }
+            assert_eq!(m.solve(), reference(n, &all));
+        }
+    }
+
+    #[test]
+    fn repairs_after_changed_rows_are_optimal() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..300 {
+            let n = rng.gen_range(1..14);
+            let mut m = Matching::new(n);
+            for i in 0..n {
+                let r = random_row(&mut rng, n);
+                m.row_mut(i).copy_from_slice(&r);
+            }
+            m.solve();
+            // A chain of repairs, as along a search path.
+            for _ in 0..6 {
+                let k = rng.gen_range(1..=n.min(3));
+                let mut rows: Vec<usize> = (0..k).map(|_| rng.gen_range(0..n)).collect();
+                rows.sort_unstable();
+                rows.dedup();
+                for &i in &rows {
+                    let r = random_row(&mut rng, n);
+                    m.row_mut(i).copy_from_slice(&r);
+                }
+                let mut fork = Matching::new(n);
+                fork.copy_from(&m);
+                let got = fork.repair(&rows);
+                let all: Vec<i64> = (0..n).flat_map(|i| m.row_mut(i).to_vec()).collect();
+                assert_eq!(got, reference(n, &all));
+                m = fork;
+            }
+        }
+    }
+}
