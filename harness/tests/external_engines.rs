@@ -6,7 +6,8 @@
 //! alphabeta agent, from the standard start (`position startpos`) and from
 //! four openings (`position fen`), without a protocol failure or a loss on
 //! time. Skipped, with the reason printed, only when an engine is not
-//! installed (outside CI).
+//! installed (outside CI). ElephantEye (UCCI), which Debian does not
+//! package, is an ignored test that needs `ARENA_ELEPHANTEYE`.
 
 mod common;
 mod tools;
@@ -140,6 +141,52 @@ fn fairy_stockfish_plays_ten_xiangqi_games_over_ucci() {
         "command = [\"{FAIRY_STOCKFISH}\"]\nprotocol = \"ucci\"\n\
          options = {{ \"Skill Level\" = 0, Threads = 1, Hash = 16 }}\nsandbox = \"rlimit\"\n"
     ));
+}
+
+/// ElephantEye (xqbase's UCCI engine) is not packaged by Debian, so CI
+/// cannot install it: this test runs only when asked for
+/// (`-- --ignored elephanteye`), with `ARENA_ELEPHANTEYE` naming the
+/// engine's binary. Asked for without it, it fails: it never passes
+/// without playing. ElephantEye finds its opening book `BOOK.DAT` next to
+/// its binary (through `/proc/self/exe`, not the working directory) and
+/// plays without one when it is missing.
+#[test]
+#[ignore = "needs ElephantEye, which Debian does not package: ARENA_ELEPHANTEYE=/path/to/eleeye"]
+fn elephanteye_plays_ten_xiangqi_games_over_ucci() {
+    let engine = std::env::var("ARENA_ELEPHANTEYE").unwrap_or_default();
+    assert!(
+        !engine.is_empty(),
+        "ARENA_ELEPHANTEYE is not set: set it to the path of an ElephantEye binary \
+         (ARENA_ELEPHANTEYE=/path/to/eleeye cargo test -p harness --test external_engines \
+         -- --ignored elephanteye)"
+    );
+    let path = Path::new(&engine);
+    assert!(
+        path.is_file(),
+        "ARENA_ELEPHANTEYE={engine}: no such file (it must name the ElephantEye binary)"
+    );
+    let book = path.with_file_name("BOOK.DAT");
+    println!(
+        "ElephantEye {engine}, opening book {}",
+        if book.is_file() {
+            book.display().to_string()
+        } else {
+            "missing (it plays without one)".to_string()
+        }
+    );
+    // ElephantEye's options are lower-case single words; `hashsize` is a
+    // spin from 16 (MB) up. It reads `go time <ms> movestogo 1` as a
+    // deadline in milliseconds.
+    let rows = ten_games(&format!(
+        "command = [{engine:?}]\nprotocol = \"ucci\"\n\
+         options = {{ hashsize = 16 }}\nsandbox = \"rlimit\"\n"
+    ));
+    for r in rows.iter().filter(|r| r.agent == "engine") {
+        println!(
+            "{} seat {}: {} ({}), {} plies",
+            r.level, r.seat, r.result, r.outcome, r.steps
+        );
+    }
 }
 
 #[test]

@@ -321,7 +321,7 @@ impl Protocol<Xiangqi> for Uci {
     fn answer(
         &mut self,
         phase: Phase,
-        _state: &Xiangqi,
+        state: &Xiangqi,
         _seat: Seat,
         line: &str,
     ) -> Result<Step<Move>, Failure> {
@@ -357,10 +357,20 @@ impl Protocol<Xiangqi> for Uci {
                 let mut words = line.split_whitespace();
                 match words.next() {
                     Some("bestmove") => {}
+                    // UCCI engines answer `nobestmove` for a position they
+                    // judge dead by their own rules (ElephantEye: neither
+                    // side has a chariot, horse, cannon or soldier, or 100
+                    // plies without a capture or a check); arena only asks
+                    // while its rules let the game go on, so no move is
+                    // played and the engine loses.
                     Some("nobestmove") => {
                         return Err(Failure {
                             outcome: Outcome::IllegalMove,
-                            detail: "the engine answered nobestmove".into(),
+                            detail: format!(
+                                "the engine answered nobestmove with {} legal moves left \
+                                 (a position it judges over by its own rules; arena's rules play on)",
+                                state.legal_moves().len()
+                            ),
                         })
                     }
                     _ => return Ok(Step::Continue(Vec::new())),
@@ -517,6 +527,27 @@ mod tests {
         assert_eq!(
             l,
             ["position startpos moves h2e2", "go time 800 movestogo 1"]
+        );
+    }
+
+    #[test]
+    fn nobestmove_with_legal_moves_left_is_an_illegal_move_that_says_so() {
+        // ElephantEye answers `nobestmove` for a position it judges dead by
+        // its own rules (here: neither side has a piece that can attack),
+        // where arena's rules play on.
+        let g = Xiangqi::from_fen("3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1").unwrap();
+        let mut p = Uci::new(ProtocolKind::Ucci, &EngineSettings::default());
+        lines(&mut p, &g, Phase::Init, 1000);
+        let e = Protocol::<Xiangqi>::answer(&mut p, Phase::Act, &g, 0, "nobestmove").unwrap_err();
+        assert_eq!(e.outcome, Outcome::IllegalMove);
+        let n = g.legal_moves().len();
+        assert!(n > 0);
+        assert!(
+            e.detail
+                .contains(&format!("nobestmove with {n} legal moves left"))
+                && e.detail.contains("arena's rules play on"),
+            "{}",
+            e.detail
         );
     }
 
