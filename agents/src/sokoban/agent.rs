@@ -58,6 +58,11 @@ pub const AGENTS: &[AgentInfo] = &[
         ],
     },
     AgentInfo {
+        name: "fess",
+        description: "feature-space search after FESS: cells of (boxes on goals, floor regions) in turn, advised pushes free",
+        params: &["max_nodes: states stored before giving up (20000000)"],
+    },
+    AgentInfo {
         name: "random",
         description: "uniform over the legal moves, seeded (a baseline that almost never solves a level)",
         params: &[],
@@ -90,7 +95,7 @@ pub fn options(
         Method::WeightedAStar => &["weight", "cost", "max_nodes"],
         Method::BiAStar => &["weight", "ratio", "max_nodes"],
         Method::Greedy => &["macros", "max_nodes"],
-        Method::Bfs => &["max_nodes"],
+        Method::Bfs | Method::Fess => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
     let mut opts = SolveOptions::with_method(method);

@@ -104,7 +104,7 @@ impl Matching {
     }
 
     /// The total cost of the current (complete) matching.
-    fn total(&self) -> i64 {
+    pub fn total(&self) -> i64 {
         let n = self.n;
         (0..n)
             .map(|i| self.cost[i * n + self.row_col[i] - 1])
@@ -168,6 +168,108 @@ impl Matching {
             }
         }
         self.col_row[0] = FREE;
+    }
+}
+
+/// The key of a matching row: a box's cell and the side the player sees it
+/// from (4: none), which together fix its cost row.
+pub(crate) type RowKey = (u16, u8);
+
+/// An optimal [`Matching`] whose rows are identified by [`RowKey`]s, kept
+/// from one expanded node to the next: the next node's matching is repaired
+/// from it (the rows of boxes that moved or are seen from another side)
+/// instead of solved from scratch. Consecutive expansions of a search
+/// mostly differ by a few boxes.
+pub(crate) struct KeyedMatching {
+    /// The solved matching, rows in slot order.
+    pub mat: Matching,
+    keys: Vec<RowKey>,
+    valid: bool,
+    /// Scratch by cell: the slot of the key with that cell, or `u32::MAX`.
+    slot_at: Vec<u32>,
+    /// For each box of the last [`KeyedMatching::sync`], in its order: its slot.
+    pub slot_of: Vec<usize>,
+    taken: Vec<bool>,
+    changed: Vec<usize>,
+    pending: Vec<usize>,
+}
+
+impl KeyedMatching {
+    /// For `nb` boxes on a board of `cells` floor cells.
+    pub fn new(nb: usize, cells: usize) -> KeyedMatching {
+        KeyedMatching {
+            mat: Matching::new(nb),
+            keys: vec![(u16::MAX, 0); nb],
+            valid: false,
+            slot_at: vec![u32::MAX; cells],
+            slot_of: vec![0; nb],
+            taken: vec![false; nb],
+            changed: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// The key of row `slot`.
+    pub fn key(&self, slot: usize) -> RowKey {
+        self.keys[slot]
+    }
+
+    /// Make [`KeyedMatching::mat`] the optimal matching of a state whose
+    /// boxes have the keys `keys` (in any order; [`KeyedMatching::slot_of`]
+    /// then maps them to rows). `fill(key, row)` writes the cost row of a
+    /// key. Rows whose key is unchanged are kept; the others are filled and
+    /// repaired, or everything is solved again when most rows changed.
+    pub fn sync(&mut self, keys: &[RowKey], mut fill: impl FnMut(RowKey, &mut [i64])) {
+        let nb = keys.len();
+        self.changed.clear();
+        self.pending.clear();
+        self.taken.iter_mut().for_each(|t| *t = false);
+        if self.valid {
+            for (s, &(c, _)) in self.keys.iter().enumerate() {
+                self.slot_at[c as usize] = s as u32;
+            }
+            for (i, &k) in keys.iter().enumerate() {
+                match self.slot_at[k.0 as usize] {
+                    u32::MAX => self.pending.push(i),
+                    s => {
+                        let s = s as usize;
+                        self.taken[s] = true;
+                        self.slot_of[i] = s;
+                        if self.keys[s] != k {
+                            self.keys[s] = k;
+                            self.changed.push(s);
+                        }
+                    }
+                }
+            }
+            for &(c, _) in &self.keys {
+                self.slot_at[c as usize] = u32::MAX;
+            }
+        } else {
+            self.pending.extend(0..nb);
+        }
+        let mut free = (0..nb).filter(|&s| !self.taken[s]);
+        for &i in &self.pending {
+            let s = free.next().expect("as many slots as boxes");
+            self.slot_of[i] = s;
+            self.keys[s] = keys[i];
+            self.changed.push(s);
+        }
+        let full = !self.valid || self.changed.len() * 2 > nb;
+        let slots: Vec<usize> = if full {
+            (0..nb).collect()
+        } else {
+            self.changed.clone()
+        };
+        for &s in &slots {
+            fill(self.keys[s], self.mat.row_mut(s));
+        }
+        if full {
+            self.mat.solve();
+        } else if !slots.is_empty() {
+            self.mat.repair(&slots);
+        }
+        self.valid = true;
     }
 }
 
@@ -253,6 +355,41 @@ mod tests {
                 assert_eq!(got, reference(n, &all));
                 m = fork;
             }
+        }
+    }
+
+    #[test]
+    fn keyed_matching_follows_a_sequence_of_states() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let cells = 30usize;
+        // A fixed random cost row per (cell, side).
+        let table: Vec<Vec<i64>> = (0..cells * 5).map(|_| random_row(&mut rng, 6)).collect();
+        let row_of = |k: RowKey| &table[k.0 as usize * 5 + k.1 as usize];
+        let mut km = KeyedMatching::new(6, cells);
+        let mut keys: Vec<RowKey> = (0..6).map(|i| (i as u16 * 4, 0)).collect();
+        for _ in 0..400 {
+            // Move a box to a free cell, change some sides, shuffle the order.
+            let i = rng.gen_range(0..6);
+            let c = loop {
+                let c = rng.gen_range(0..cells as u16);
+                if keys.iter().all(|k| k.0 != c) {
+                    break c;
+                }
+            };
+            keys[i] = (c, rng.gen_range(0..5));
+            if rng.gen_bool(0.3) {
+                let j = rng.gen_range(0..6);
+                keys[j].1 = rng.gen_range(0..5);
+            }
+            if rng.gen_bool(0.3) {
+                keys.swap(rng.gen_range(0..6), rng.gen_range(0..6));
+            }
+            km.sync(&keys, |k, out| out.copy_from_slice(row_of(k)));
+            for (i, &k) in keys.iter().enumerate() {
+                assert_eq!(km.key(km.slot_of[i]), k);
+            }
+            let all: Vec<i64> = keys.iter().flat_map(|&k| row_of(k).clone()).collect();
+            assert_eq!(km.mat.total(), reference(6, &all));
         }
     }
 }

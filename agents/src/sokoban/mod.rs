@@ -40,6 +40,7 @@
 
 mod agent;
 mod board;
+mod fess;
 mod fixed;
 mod lurd;
 mod matching;
@@ -69,12 +70,16 @@ pub enum Method {
     Greedy,
     /// Bidirectional: forward push search and backward pull search.
     BiAStar,
+    /// The feature-space search of `fess.rs` (after FESS): cells of boxes on
+    /// goals and floor regions in turn.
+    Fess,
 }
 
 impl Method {
     /// Every method, strongest first.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 6] = [
         Method::BiAStar,
+        Method::Fess,
         Method::Greedy,
         Method::WeightedAStar,
         Method::AStar,
@@ -89,6 +94,7 @@ impl Method {
             Method::WeightedAStar => "wastar",
             Method::Greedy => "greedy",
             Method::BiAStar => "biastar",
+            Method::Fess => "fess",
         }
     }
 
@@ -457,6 +463,7 @@ impl Solver {
             Method::AStar => Order::AStar { weight10: 10 },
             Method::WeightedAStar | Method::BiAStar => Order::AStar { weight10 },
             Method::Greedy => Order::Greedy,
+            Method::Fess => Order::Fess,
         };
         let cfg = Config {
             cost,

@@ -35,7 +35,8 @@
 //! which is not admissible and so never proves anything by exhausting.
 
 use super::board::{Board, DistTable, INF, NONE};
-use super::matching::{Matching, BIG};
+use super::fess::{self, FessQueue};
+use super::matching::{KeyedMatching, Matching, RowKey, BIG};
 use super::packing::{push_path, Packing};
 use super::prune::{CorralVerdict, Pruner, Verdict};
 /// Re-exported: the solver's tests reach it as `search::Space`.
@@ -93,6 +94,10 @@ pub(crate) enum Order {
     },
     /// Best-first on `h` alone, then smaller `g` (goal test on generation).
     Greedy,
+    /// The feature-space order of `fess.rs`: cells `(boxes on goals,
+    /// regions)` in turn, the least path weight then `h` within a cell (`g`
+    /// holds the weight; goal test on generation).
+    Fess,
 }
 
 /// Tuning of one search.
@@ -200,19 +205,22 @@ pub(crate) struct Searcher {
     cands: Vec<Cand>,
     /// The matching of the state being computed.
     mat: Matching,
-    /// The optimal matching of the node being expanded (rows in its box
-    /// order), solved lazily for the first child that needs a bound, so
-    /// that each child only repairs the rows its push changed.
-    parent_mat: Matching,
-    /// Whether `parent_mat` holds the expanded node's matching.
+    /// The optimal matching of the node being expanded, brought up to date
+    /// lazily (repaired from the last expanded node's) for the first child
+    /// that needs a bound, so that each child only repairs the rows its
+    /// push changed.
+    parent: KeyedMatching,
+    /// Whether `parent` holds the expanded node's matching.
     parent_ready: bool,
-    /// The row of each box of the expanded node: its cell and the side the
-    /// player sees it from (4: none).
-    parent_rows: Vec<(u16, u8)>,
+    /// The row key of each box of the expanded node, in its box order.
+    parent_rows: Vec<RowKey>,
     changed: Vec<usize>,
+    changed_rows: Vec<(usize, u16, Option<usize>)>,
     redirect: Vec<usize>,
     /// The deadlock and corral pruning (forward search).
     prune: Pruner,
+    /// The open list of [`Order::Fess`] (`open` is unused then).
+    fess: Option<FessQueue>,
 }
 
 impl Searcher {
@@ -247,12 +255,14 @@ impl Searcher {
             child: Vec::with_capacity(nb),
             cands: Vec::new(),
             mat: Matching::new(nb),
-            parent_mat: Matching::new(nb),
+            parent: KeyedMatching::new(nb, n),
             parent_ready: false,
             parent_rows: Vec::with_capacity(nb),
             changed: Vec::new(),
+            changed_rows: Vec::new(),
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes),
+            fess: (cfg.order == Order::Fess).then(FessQueue::default),
         };
         match way {
             Way::Forward => {
@@ -327,6 +337,7 @@ impl Searcher {
         {
             h = DEAD_H;
         }
+        let cell = self.fess.is_some().then(|| self.cell_of(&sorted));
         self.sp.clear(&sorted);
         let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
         if self.lookup(hash, &sorted, p).is_some() {
@@ -346,9 +357,32 @@ impl Searcher {
             },
             &sorted,
         );
+        if let (Some(q), Some(cell)) = (&mut self.fess, cell) {
+            q.cell.push(cell);
+        }
         if h != DEAD_H {
-            let key = self.key(0, h);
-            self.open.push(Reverse((key, id)));
+            self.enqueue(id, 0, h);
+        }
+    }
+
+    /// The feature-space cell of `boxes` (sorted, `occ` set).
+    fn cell_of(&mut self, boxes: &[u16]) -> u32 {
+        let b = &self.sh.board;
+        let packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
+        fess::cell_of(packed, self.sp.regions(b))
+    }
+
+    /// Put node `id` (cost `g`, bound `h`) on the open list.
+    fn enqueue(&mut self, id: NodeId, g: u32, h: u32) {
+        match &mut self.fess {
+            Some(q) => {
+                let cell = q.cell[id as usize];
+                q.push(id, cell, g, h);
+            }
+            None => {
+                let key = self.key(g, h);
+                self.open.push(Reverse((key, id)));
+            }
         }
     }
 
@@ -419,7 +453,7 @@ impl Searcher {
                 let f = 10 * g + weight10 as u128 * h;
                 (f << 64) | (u32::MAX as u128 - g)
             }
-            Order::Greedy => (h << 64) | g,
+            Order::Greedy | Order::Fess => (h << 64) | g,
         }
     }
 
@@ -457,7 +491,7 @@ impl Searcher {
         }
         for (i, &c) in boxes.iter().enumerate() {
             let side = self.side_of(c);
-            if !fill_row(&mut self.mat, i, dist.row(c, side), &redirect) {
+            if !fill_costs(self.mat.row_mut(i), dist.row(c, side), &redirect) {
                 self.redirect = redirect;
                 return DEAD_H;
             }
@@ -479,9 +513,15 @@ impl Searcher {
 
     /// The first side (up, down, left, right) of the box on `c` that the
     /// player reaches (the reach marks are the state's), if any.
+    /// Sides the player can walk between around the box (the same
+    /// `side_class`) have the same distances; the first of them stands for
+    /// all, so that a matching row changes only when the distances do.
     fn side_of(&self, c: u16) -> Option<usize> {
-        let nbr = self.sh.board.nbr[c as usize];
-        (0..4).find(|&d| self.sp.reached(nbr[d]))
+        let b = &self.sh.board;
+        let nbr = b.nbr[c as usize];
+        let d = (0..4).find(|&d| self.sp.reached(nbr[d]))?;
+        let cls = b.side_class[c as usize];
+        (0..4).find(|&e| cls[e] == cls[d])
     }
 
     /// [`Searcher::child_heuristic`] of the child that moves box `cur[bi]`
@@ -506,47 +546,61 @@ impl Searcher {
         let sh = Arc::clone(&self.sh);
         let dist = Self::dist_of(&sh, self.way);
         if !self.parent_ready {
-            for (i, &(c, sd)) in self.parent_rows.iter().enumerate() {
-                let side = (sd < 4).then_some(sd as usize);
-                fill_row(&mut self.parent_mat, i, dist.row(c, side), &[]);
-            }
-            self.parent_mat.solve();
+            let keys = std::mem::take(&mut self.parent_rows);
+            self.parent.sync(&keys, |(c, sd), out| {
+                fill_costs(out, dist.row(c, (sd < 4).then_some(sd as usize)), &[]);
+            });
+            self.parent_rows = keys;
             self.parent_ready = true;
         }
         let mut changed = std::mem::take(&mut self.changed);
+        let mut rows = std::mem::take(&mut self.changed_rows);
         changed.clear();
+        rows.clear();
         for (i, &c) in boxes.iter().enumerate() {
-            let sd = self.side_of(c).map_or(4, |d| d as u8);
-            if self.parent_rows[i] != (c, sd) {
-                changed.push(i);
-            }
-        }
-        if changed.len() * 2 > nb {
-            self.changed = changed;
-            return self.heuristic(boxes);
-        }
-        self.mat.copy_from(&self.parent_mat);
-        let mut dead = false;
-        for &i in &changed {
-            let c = boxes[i];
             let side = self.side_of(c);
-            if !fill_row(&mut self.mat, i, dist.row(c, side), &[]) {
-                dead = true;
+            let slot = self.parent.slot_of[i];
+            if self.parent.key(slot) != (c, side.map_or(4, |d| d as u8)) {
+                changed.push(slot);
+                rows.push((slot, c, side));
             }
         }
-        let cost = if dead { BIG } else { self.mat.repair(&changed) };
-        self.changed = changed;
-        if cost >= BIG {
-            DEAD_H
+        let cost = if changed.len() * 2 > nb {
+            None
         } else {
-            cost as u32
-        }
+            self.mat.copy_from(&self.parent.mat);
+            let mut dead = false;
+            for &(slot, c, side) in &rows {
+                dead |= !fill_costs(self.mat.row_mut(slot), dist.row(c, side), &[]);
+            }
+            Some(if dead { BIG } else { self.mat.repair(&changed) })
+        };
+        self.changed = changed;
+        self.changed_rows = rows;
+        let Some(cost) = cost else {
+            return self.heuristic(boxes);
+        };
+        let h = if cost >= BIG { DEAD_H } else { cost as u32 };
+        // The solver's unit tests check every repaired bound against a
+        // fresh one.
+        #[cfg(test)]
+        assert_eq!(h, self.heuristic(boxes), "repaired bound of {boxes:?}");
+        h
     }
 
     /// Pop the best open node and expand it.
     pub fn step(&mut self) -> Step {
         self.fresh.clear();
         let id = loop {
+            if let Some(q) = &mut self.fess {
+                let Some(id) = q.pop() else {
+                    return Step::Exhausted;
+                };
+                if self.nodes[id as usize].closed {
+                    continue;
+                }
+                break id;
+            }
             let Some(Reverse((key, id))) = self.open.pop() else {
                 return Step::Exhausted;
             };
@@ -571,7 +625,10 @@ impl Searcher {
 
     /// Whether the search has nothing left to expand.
     pub fn is_exhausted(&self) -> bool {
-        self.open.is_empty()
+        match &self.fess {
+            Some(q) => q.is_empty(),
+            None => self.open.is_empty(),
+        }
     }
 
     /// Whether node `id` is a goal of this search (for a root: whether the
@@ -735,7 +792,7 @@ impl Searcher {
                 match self.lookup(hash, &child, p) {
                     Some(old) => {
                         let o = self.nodes[old as usize];
-                        let reopen = !matches!(self.cfg.order, Order::Greedy);
+                        let reopen = !matches!(self.cfg.order, Order::Greedy | Order::Fess);
                         if reopen && g < o.g && o.h != DEAD_H {
                             let mac_id = match mac.take() {
                                 Some(m) => {
@@ -751,8 +808,7 @@ impl Searcher {
                             n.dir = d as u8;
                             n.mac = mac_id;
                             n.closed = false;
-                            let key = self.key(g, o.h);
-                            self.open.push(Reverse((key, old)));
+                            self.enqueue(old, g, o.h);
                         }
                     }
                     None => {
@@ -785,6 +841,20 @@ impl Searcher {
                             }
                             None => u32::MAX,
                         };
+                        // Feature-space search: the child's cell, and its
+                        // path weight (a push the advisors recommend, one
+                        // that puts a box on a goal or joins two regions,
+                        // costs nothing).
+                        let mut g = g;
+                        let mut cell = None;
+                        if let Some(q) = &self.fess {
+                            let parent = fess::features(q.cell[id as usize]);
+                            let here = self.cell_of(&child);
+                            let (packed, regions) = fess::features(here);
+                            let advised = packed > parent.0 || regions < parent.1;
+                            g = node.g + u32::from(!advised);
+                            cell = Some(here);
+                        }
                         let nid = self.push_node(
                             Node {
                                 hash,
@@ -799,13 +869,15 @@ impl Searcher {
                             },
                             &child,
                         );
+                        if let (Some(q), Some(cell)) = (&mut self.fess, cell) {
+                            q.cell.push(cell);
+                        }
                         if h != DEAD_H {
                             let early = !matches!(self.cfg.order, Order::AStar { .. });
                             if early && self.is_goal(nid) {
                                 result = Step::Goal(nid);
                             } else {
-                                let key = self.key(g, h);
-                                self.open.push(Reverse((key, nid)));
+                                self.enqueue(nid, g, h);
                             }
                         }
                     }
@@ -843,11 +915,10 @@ impl Searcher {
     }
 }
 
-/// Fill row `i` of `mat` from the distances `row` (goal areas redirected
+/// Fill the cost row `out` from the distances `row` (goal areas redirected
 /// by `redirect`, when not empty: see [`Searcher::heuristic`]); `false` when
 /// every entry is impossible.
-fn fill_row(mat: &mut Matching, i: usize, row: &[u16], redirect: &[usize]) -> bool {
-    let out = mat.row_mut(i);
+fn fill_costs(out: &mut [i64], row: &[u16], redirect: &[usize]) -> bool {
     let mut any = false;
     for (j, &v) in row.iter().enumerate() {
         let v = match redirect.get(j) {

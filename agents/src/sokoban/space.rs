@@ -20,6 +20,8 @@ pub(crate) struct Space {
     queue: Vec<u16>,
     wall_mark: Vec<u32>,
     wall_stamp: u32,
+    region_mark: Vec<u32>,
+    region_stamp: u32,
 }
 
 impl Space {
@@ -33,6 +35,8 @@ impl Space {
             queue: Vec::with_capacity(n),
             wall_mark: vec![0; n],
             wall_stamp: 0,
+            region_mark: vec![0; n],
+            region_stamp: 0,
         }
     }
 
@@ -83,6 +87,39 @@ impl Space {
             }
         }
         min
+    }
+
+    /// Into how many regions the boxes cut the free floor (the reach marks
+    /// are left alone).
+    pub fn regions(&mut self, b: &Board) -> u32 {
+        if self.region_stamp == u32::MAX {
+            self.region_mark.fill(0);
+            self.region_stamp = 0;
+        }
+        self.region_stamp += 1;
+        let st = self.region_stamp;
+        let mut count = 0;
+        let mut stack = std::mem::take(&mut self.queue);
+        for c in 0..b.n {
+            if self.occ[c] != 0 || self.region_mark[c] == st {
+                continue;
+            }
+            count += 1;
+            self.region_mark[c] = st;
+            stack.clear();
+            stack.push(c as u16);
+            while let Some(x) = stack.pop() {
+                for &y in &b.nbr[x as usize] {
+                    if y != NONE && self.region_mark[y as usize] != st && self.occ[y as usize] == 0
+                    {
+                        self.region_mark[y as usize] = st;
+                        stack.push(y);
+                    }
+                }
+            }
+        }
+        self.queue = stack;
+        count
     }
 
     /// Whether cell `c` was reached by the last [`Space::reach`].
