@@ -24,8 +24,8 @@ gc.disable()
 MARGIN_MS = 30.0  # answer this long before the soft limit (Python, a busy machine)
 
 
-def cells(grid, chars):
-    return [(c, r) for r, row in enumerate(grid.split("/")) for c, ch in enumerate(row) if ch in chars]
+def cells(grid, chars):  # [(row, column)], as the view's positions
+    return [(r, c) for r, row in enumerate(grid.split("/")) for c, ch in enumerate(row) if ch in chars]
 
 
 class AStar:
@@ -45,12 +45,12 @@ class AStar:
 
     def h(self, s):
         view = json.loads(s.to_json())
-        (c, r) = view["avatar"]
+        (r, c) = view["avatar"]  # [row, column] (arena-jsonl/2)
         dist = lambda a, b: abs(a[0] - b[0]) + abs(a[1] - b[1])  # noqa: E731
         to_door = lambda p: min((dist(p, d) for d in self.doors), default=0)  # noqa: E731
         if view["has_key"] or not self.keys:
-            return to_door((c, r))
-        return min(dist((c, r), k) + to_door(k) for k in self.keys)
+            return to_door((r, c))
+        return min(dist((r, c), k) + to_door(k) for k in self.keys)
 
     def search(self, timer):
         while self.open:
