@@ -107,7 +107,8 @@ class PyBait:
         self.avatar = avatar
 
     def summary(self):
-        return (self.avatar % self.w, self.avatar // self.w, self.score, self.has_key, self.alive, self.over, self.tick)
+        # The avatar as [row, column], as the view has it (arena-jsonl/2).
+        return (self.avatar // self.w, self.avatar % self.w, self.score, self.has_key, self.alive, self.over, self.tick)
 
 
 def summary(s):

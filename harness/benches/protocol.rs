@@ -1,4 +1,4 @@
-//! Round-trip overhead of the `arena-jsonl/1` protocol per act, against an
+//! Round-trip overhead of the `arena-jsonl/2` protocol per act, against an
 //! in-process agent; then, on Snake, the cost of a turn under Botzone's
 //! protocol: keep-running (one process) and traditional (a fresh process per
 //! turn, with and without a sandbox) next to jsonl and in-process.
@@ -53,7 +53,7 @@ fn act(c: &mut dyn Contestant<Bait>, state: &Bait) -> Duration {
     r.wall
 }
 
-/// An `arena-jsonl/1` conversation for a game on `level`.
+/// An `arena-jsonl/2` conversation for a game on `level`.
 fn jsonl<G: harness::view::GameView>(
     level: &str,
 ) -> Box<dyn harness::external::protocol::Protocol<G>> {
@@ -100,7 +100,7 @@ fn main() {
 
     let (mi, me) = (median(t_in), median(t_ext));
     let us = |d: Duration| d.as_secs_f64() * 1e6;
-    println!("arena-jsonl/1 round trip per act, Bait level 1 ({msg_len}-byte act message), {ACTS} acts each:");
+    println!("arena-jsonl/2 round trip per act, Bait level 1 ({msg_len}-byte act message), {ACTS} acts each:");
     println!(
         "  in-process agent (worker thread): median {:8.1} µs",
         us(mi)

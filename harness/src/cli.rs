@@ -143,7 +143,7 @@ Every replay is re-played with the game's rules; a replay whose states or outcom
 is reported and arena exits with code 4."
 )]
 pub struct ReplayArgs {
-    /// A replay file: a run's replays.jsonl.gz, or JSON lines (arena-replay/1).
+    /// A replay file: a run's replays.jsonl.gz, or JSON lines (arena-replay/2).
     pub file: PathBuf,
     /// Only this episode (its index in the run).
     #[arg(long)]

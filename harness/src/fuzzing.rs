@@ -86,7 +86,7 @@ pub fn config_toml(data: &[u8]) {
     }
 }
 
-/// One game's `arena-jsonl/1` answers: every line is read as the answer to
+/// One game's `arena-jsonl/2` answers: every line is read as the answer to
 /// `start` and to `act`; an accepted action's name parses back to it.
 fn jsonl_on<G: GameView>(state: &G, lines: &[&str]) {
     for line in lines {
@@ -103,7 +103,7 @@ fn jsonl_on<G: GameView>(state: &G, lines: &[&str]) {
     }
 }
 
-/// `arena-jsonl/1` answer lines, read in the states of four games.
+/// `arena-jsonl/2` answer lines, read in the states of four games.
 pub fn jsonl_answer(data: &[u8]) {
     let t = text(data);
     let lines: Vec<&str> = t.lines().take(64).collect();

@@ -1,7 +1,7 @@
 //! Replays: every episode of a run written so that it can be watched
 //! (the viewer in [`crate::html`]) and checked (`arena replay`).
 //!
-//! # Format (`arena-replay/1`)
+//! # Format (`arena-replay/2`)
 //! `replays.jsonl.gz` in the run's folder: one JSON object per episode, one
 //! per line, each line its own gzip member appended as the episode
 //! finishes (so a stopped run keeps every finished episode, and the file
@@ -16,7 +16,11 @@
 //! does to check a file.
 //!
 //! Readers must refuse a `schema` whose major version (`arena-replay/N`)
-//! they do not know; fields may be added within a version.
+//! they do not know; fields may be added within a version. Version 2
+//! differs from 1 only in the states, which are the views of
+//! `arena-jsonl/2`: Bait's `avatar` is `[row, column]` (it was `[column,
+//! row]`). [`read`] still reads version 1 and turns its Bait states into
+//! version 2's, so old replays load, check and show as before.
 
 use crate::config::{AgentKind, RunConfig};
 use crate::error::HarnessError;
@@ -35,7 +39,10 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The schema of this version, the `schema` field of every replay.
-pub const SCHEMA: &str = "arena-replay/1";
+pub const SCHEMA: &str = "arena-replay/2";
+
+/// The earlier schema [`read`] still accepts (see [`upgrade_v1`]).
+pub const SCHEMA_V1: &str = "arena-replay/1";
 
 /// The file name of a run's replays.
 pub const FILE_NAME: &str = "replays.jsonl.gz";
@@ -243,8 +250,24 @@ pub fn gzip_line(replay: &Replay) -> Vec<u8> {
     enc.finish().unwrap_or_default()
 }
 
+/// Turn a replay of schema [`SCHEMA_V1`] into one of [`SCHEMA`]: its Bait
+/// states get `avatar` as `[row, column]`; nothing else changed.
+pub fn upgrade_v1(replay: &mut Replay) {
+    if replay.game == "bait" {
+        for state in &mut replay.states {
+            if let Some(Value::Array(a)) = state.get_mut("avatar") {
+                if a.len() == 2 {
+                    a.swap(0, 1);
+                }
+            }
+        }
+    }
+    replay.schema = SCHEMA.to_string();
+}
+
 /// Read every replay of a file: `replays.jsonl.gz` (gzip'd JSON lines), or
-/// plain JSON lines. Refuses schemas of another major version.
+/// plain JSON lines. Replays of [`SCHEMA_V1`] are upgraded
+/// ([`upgrade_v1`]); other major versions are refused.
 pub fn read(path: &Path) -> Result<Vec<Replay>, HarnessError> {
     let io = |e| HarnessError::io(path, e);
     let mut bytes = Vec::new();
@@ -267,12 +290,18 @@ pub fn read(path: &Path) -> Result<Vec<Replay>, HarnessError> {
         };
         let v: Value = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
         let schema = v.get("schema").and_then(Value::as_str).unwrap_or("");
-        if schema.split('.').next() != Some(SCHEMA) {
+        let major = schema.split('.').next();
+        if major != Some(SCHEMA) && major != Some(SCHEMA_V1) {
             return Err(bad(format!(
-                "schema `{schema}` is not {SCHEMA} (this arena reads {SCHEMA})"
+                "schema `{schema}` is not {SCHEMA} (this arena reads {SCHEMA} and {SCHEMA_V1})"
             )));
         }
-        out.push(serde_json::from_value(v).map_err(|e| bad(e.to_string()))?);
+        let v1 = major == Some(SCHEMA_V1);
+        let mut replay: Replay = serde_json::from_value(v).map_err(|e| bad(e.to_string()))?;
+        if v1 {
+            upgrade_v1(&mut replay);
+        }
+        out.push(replay);
     }
     Ok(out)
 }
@@ -460,4 +489,85 @@ pub fn check_file(
         }
     }
     Ok((replays, failures))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A replay of Bait level 0 as this version writes it.
+    fn bait_replay() -> Replay {
+        let moves: Vec<String> = [
+            "DOWN", "RIGHT", "DOWN", "LEFT", "DOWN", "UP", "UP", "UP", "LEFT",
+        ]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+        let game = crate::games::find("bait").unwrap();
+        let sim = game.replay("0", 1, None, &moves).unwrap();
+        let limits = Limits::of(&TimeLimits::default());
+        Replay {
+            schema: SCHEMA.to_string(),
+            run: "t".into(),
+            game: "bait".into(),
+            level: LevelRef {
+                spec: "0".into(),
+                text: None,
+            },
+            run_seed: 1,
+            episode: 0,
+            repetition: 0,
+            seed: 1,
+            max_steps: None,
+            seats: vec![SeatInfo {
+                agent: "a".into(),
+                player: "built-in astar".into(),
+                limits,
+                result: "win".into(),
+                outcome: "normal".into(),
+                detail: String::new(),
+                score: sim.scores[0],
+                init_ms: 0.0,
+                init_overrun: false,
+                last_act_ms: None,
+                leaked: 0,
+            }],
+            ticks: moves
+                .iter()
+                .map(|m| Tick {
+                    actions: m.clone(),
+                    act_ms: vec![Some(0.1)],
+                    overrun: vec![false],
+                })
+                .collect(),
+            states: sim.states,
+        }
+    }
+
+    #[test]
+    fn a_version_1_bait_replay_is_read_with_row_first_avatars_and_checks() {
+        let now = bait_replay();
+        assert!(check(&now).is_ok());
+        assert_eq!(now.states[0]["avatar"], serde_json::json!([1, 2]));
+        // The same episode as arena-replay/1 wrote it: avatar [column, row].
+        let mut old = serde_json::to_value(&now).unwrap();
+        old["schema"] = SCHEMA_V1.into();
+        for s in old["states"].as_array_mut().unwrap() {
+            let (r, c) = (s["avatar"][0].clone(), s["avatar"][1].clone());
+            s["avatar"] = Value::Array(vec![c, r]);
+        }
+        assert_eq!(old["states"][0]["avatar"], serde_json::json!([2, 1]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.jsonl");
+        std::fs::write(&path, format!("{old}\n")).unwrap();
+        let read_back = read(&path).unwrap();
+        assert_eq!(read_back, vec![now]);
+        assert!(check(&read_back[0]).is_ok());
+
+        // Another major version is refused, naming the versions read.
+        old["schema"] = "arena-replay/3".into();
+        std::fs::write(&path, format!("{old}\n")).unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("arena-replay/2 and arena-replay/1"), "{e}");
+    }
 }

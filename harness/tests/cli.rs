@@ -19,14 +19,27 @@ fn trace_bait_prints_one_json_object_per_tick_and_stops_at_the_end() {
     let lines: Vec<&str> = out.lines().collect();
     // Initial state plus 9 actions; the two after the win are not played.
     assert_eq!(lines.len(), 10);
+    // `avatar` is [row, column] since arena-jsonl/2 (this line had GVGAI's
+    // x, y order, [2,1], before): the avatar's letter is in row 1, column 2.
     assert_eq!(
         lines[0],
-        r#"{"tick":0,"avatar":[2,1],"has_key":false,"alive":true,"score":0.0,"over":false,"result":"none","grid":"wwwww/wgAww/ww..w/w.11w/wwk.w/wwwww"}"#
+        r#"{"tick":0,"avatar":[1,2],"has_key":false,"alive":true,"score":0.0,"over":false,"result":"none","grid":"wwwww/wgAww/ww..w/w.11w/wwk.w/wwwww"}"#
     );
     assert_eq!(
         lines[9],
         r#"{"tick":9,"avatar":[1,1],"has_key":true,"alive":true,"score":5.0,"over":true,"result":"win","grid":"wwwww/wB.ww/ww..w/w1..w/ww.1w/wwwww"}"#
     );
+    // On every line the avatar is where the grid draws it (`A`, or `B` with the key).
+    for line in &lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let grid: Vec<&str> = v["grid"].as_str().unwrap().split('/').collect();
+        let (r, c) = (
+            v["avatar"][0].as_u64().unwrap() as usize,
+            v["avatar"][1].as_u64().unwrap() as usize,
+        );
+        let ch = grid[r].as_bytes()[c];
+        assert!(ch == b'A' || ch == b'B', "{line}");
+    }
 }
 
 #[test]
@@ -251,4 +264,50 @@ fn an_agent_that_cannot_start_stops_the_run_before_it_plays() {
         stdout.contains("warning: nope failed every one of its 1 games"),
         "{stdout}"
     );
+}
+
+#[test]
+fn an_agent_announcing_protocol_version_1_is_stopped_with_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    // A /1 agent that says so in its ready; the same agent naming /2 plays.
+    let agent = "import json, sys\n\
+                 version = sys.argv[1]\n\
+                 for line in sys.stdin:\n\
+                 \x20   m = json.loads(line)\n\
+                 \x20   if m['type'] == 'start':\n\
+                 \x20       print(json.dumps({'type': 'ready', 'protocol': version}), flush=True)\n\
+                 \x20   elif m['type'] == 'act':\n\
+                 \x20       print(json.dumps({'action': m['legal'][0]}), flush=True)\n\
+                 \x20   else:\n\
+                 \x20       break\n";
+    std::fs::write(dir.path().join("agent.py"), agent).unwrap();
+    for (version, code) in [("arena-jsonl/1", 2), ("arena-jsonl/2", 0)] {
+        let cfg = dir.path().join("v.toml");
+        std::fs::write(
+            &cfg,
+            format!(
+                "game = \"bait\"\nlevels = [0]\nmax_steps = 3\n[[agents]]\nname = \"old\"\n\
+                 command = [\"python3\", \"agent.py\", \"{version}\"]\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join(format!("out{code}"));
+        let (got, _, err) = arena(&[
+            "run",
+            "-q",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(got, code, "{version}: {err}");
+        if code == 2 {
+            assert!(
+                err.contains("agents[0] (old) cannot start a game: bad-output")
+                    && err
+                        .contains("the agent speaks \"arena-jsonl/1\", arena speaks arena-jsonl/2")
+                    && err.contains("Bait's `avatar` is [row, column]"),
+                "{err}"
+            );
+        }
+    }
 }

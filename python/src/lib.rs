@@ -7,7 +7,7 @@
 //! One Python class, `State`, serves every game: inside it a boxed
 //! [`DynGame`], implemented once for every [`ArenaGame`]. Actions cross the
 //! boundary as their names (`Game::action_name`), the same strings the
-//! `arena-jsonl/1` protocol uses.
+//! `arena-jsonl/2` protocol uses.
 
 use games::Game;
 use harness::games::{ArenaGame, GameView};
@@ -364,7 +364,7 @@ impl State {
     }
 
     /// The state as JSON text, as seen by `seat`: exactly the `state` of
-    /// the harness's `arena-jsonl/1` messages.
+    /// the harness's `arena-jsonl/2` messages.
     #[pyo3(signature = (seat=0))]
     fn to_json(&self, seat: usize) -> PyResult<String> {
         Ok(self.inner.state_json(self.check_seat(seat)?))
@@ -441,5 +441,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    // The protocol version whose views `to_json` gives (`arena.PROTOCOL`).
+    m.add("PROTOCOL", harness::external::jsonl::VERSION)?;
     Ok(())
 }

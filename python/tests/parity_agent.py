@@ -1,4 +1,4 @@
-"""An arena-jsonl/1 agent that checks the `arena` package against the harness.
+"""An arena-jsonl/2 agent that checks the `arena` package against the harness.
 
 At every act: the state arena.agent.Session rebuilt must give exactly the
 harness's `state` (the same JSON text), the same `legal` list (same order),

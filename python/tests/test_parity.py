@@ -8,7 +8,7 @@ the package installed and the `arena` binary built (``ARENA_BIN``, default
 - random playouts of every game (several levels and seeds) give, line by
   line, the same states as ``arena trace`` fed the same actions, and
   legal moves, results and the position identity behave at every tick;
-- `arena run` plays every game with ``parity_agent.py``, an arena-jsonl/1
+- `arena run` plays every game with ``parity_agent.py``, an arena-jsonl/2
   agent on ``arena.agent``, which checks at every act that its rebuilt
   state, legal moves and tick are the harness's own (JSON text equality),
   and at the end the result and score.
@@ -183,24 +183,33 @@ def test_jsonl_agent_rebuilds_the_harness_state():
     print("jsonl parity: %d episodes" % episodes)
 
 
-def main():
-    tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
-    passed = failed = 0
-    for t in tests:
-        try:
-            t()
-            passed += 1
-            print("PASS %s" % t.__name__)
-        except Exception as e:  # noqa: BLE001 - report every failure
-            failed += 1
-            print("FAIL %s: %s" % (t.__name__, e))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+def test_bait_view_is_row_first_and_the_agent_names_its_protocol():
+    import io
 
+    import arena.agent
 
-if __name__ == "__main__":
-    sys.exit(main())
-
+    assert arena.PROTOCOL == "arena-jsonl/2"
+    # Level 0's avatar is in row 1, column 2 of the grid: [row, column].
+    for level in ("0", "1", "2", "3", "4"):
+        v = json.loads(arena.load("bait", level).to_json())
+        r, c = v["avatar"]
+        assert v["grid"].split("/")[r][c] == "A", (level, v)
+    v = json.loads(arena.load("bait", "0").to_json())
+    assert v["avatar"] == [1, 2], v
+    # arena.agent's ready names the version; a start of another version is refused.
+    start = {"type": "start", "protocol": arena.PROTOCOL, "game": "bait", "level": "0",
+             "seat": 0, "players": 1, "time": {}, "state": v}
+    out = io.StringIO()
+    arena.agent.run(lambda state, timer: "NIL", stdin=io.StringIO(json.dumps(start) + "\n"), stdout=out)
+    assert json.loads(out.getvalue()) == {"type": "ready", "protocol": "arena-jsonl/2"}
+    start["protocol"] = "arena-jsonl/1"
+    try:
+        arena.agent.run(lambda state, timer: "NIL", stdin=io.StringIO(json.dumps(start) + "\n"),
+                        stdout=io.StringIO())
+    except arena.agent.RebuildError as e:
+        assert "arena speaks arena-jsonl/1, this arena package arena-jsonl/2" in str(e), e
+    else:
+        raise AssertionError("a start message of arena-jsonl/1 was accepted")
 
 def _world_readable(path):
     """Open `path` and the folders above it to others (a sandboxed agent
@@ -248,3 +257,22 @@ def test_examples_play_under_the_default_rules_plain_and_in_bwrap():
         for r in rows:
             assert r["outcome"] == "normal", (sandbox, r)
             assert r["result"] == "win", (sandbox, r)
+
+
+def main():
+    tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
+    passed = failed = 0
+    for t in tests:
+        try:
+            t()
+            passed += 1
+            print("PASS %s" % t.__name__)
+        except Exception as e:  # noqa: BLE001 - report every failure
+            failed += 1
+            print("FAIL %s: %s" % (t.__name__, e))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

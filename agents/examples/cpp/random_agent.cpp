@@ -1,4 +1,4 @@
-// A random agent for arena, speaking the line-JSON protocol arena-jsonl/1.
+// A random agent for arena, speaking the line-JSON protocol arena-jsonl/2.
 //
 // Works for every game: it picks one of the action names the harness lists
 // in each request's "legal" field. No JSON library is needed for that; a

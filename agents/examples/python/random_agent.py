@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A random agent for arena, speaking the line-JSON protocol arena-jsonl/1.
+"""A random agent for arena, speaking the line-JSON protocol arena-jsonl/2.
 
 Works for every game: it picks one of the action names the harness lists in
 each request's "legal" field. Copy this file and replace choose() with your

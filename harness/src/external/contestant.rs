@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// An external agent, kept alive for one game, driven through its
-/// [`Protocol`] (`arena-jsonl/1`, UCI, UCCI).
+/// [`Protocol`] (`arena-jsonl/2`, UCI, UCCI).
 ///
 /// The process is started by [`Subprocess::spawn`]; each request writes the
 /// protocol's lines and reads lines until the protocol has its answer. Any failure stops the process group at once; a timeout

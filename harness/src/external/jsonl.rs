@@ -1,9 +1,14 @@
-//! The generic line-JSON protocol `arena-jsonl/1` (specified in
+//! The generic line-JSON protocol `arena-jsonl/2` (specified in
 //! `docs/protocol.md`): one JSON object per line in each direction.
 //!
 //! Harness → agent: `start` (once), `act` (once per decision), `end` (once).
-//! Agent → harness: `{"type":"ready"}` after `start`, `{"action":"NAME"}`
+//! Agent → harness: `{"type":"ready"}` after `start` (optionally naming the
+//! version it speaks, `"protocol":"arena-jsonl/2"`), `{"action":"NAME"}`
 //! after each `act`, nothing after `end`.
+//!
+//! Version 2 differs from 1 in one thing: Bait's `avatar` is `[row,
+//! column]` (it was `[column, row]`), so every position of every game's
+//! view is row first.
 
 use super::protocol::{Protocol, Step};
 use crate::outcome::Outcome;
@@ -16,9 +21,16 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 /// The protocol's name and version, sent in the start message.
-pub const VERSION: &str = "arena-jsonl/1";
+pub const VERSION: &str = "arena-jsonl/2";
 
-/// `arena-jsonl/1` as a [`Protocol`].
+/// What changed since each earlier version, for the error an agent gets
+/// when it announces that version in its `ready`.
+const CHANGES: &[(&str, &str)] = &[(
+    "arena-jsonl/1",
+    "since arena-jsonl/2 Bait's `avatar` is [row, column], no longer [column, row]",
+)];
+
+/// `arena-jsonl/2` as a [`Protocol`].
 pub struct Jsonl {
     /// The level spec sent in the start message.
     pub level: String,
@@ -141,16 +153,37 @@ fn parse_object(line: &str) -> Result<serde_json::Map<String, Value>, Failure> {
     }
 }
 
-/// Check the answer to the start message: `{"type":"ready"}` (other keys
-/// are ignored).
+/// Check the answer to the start message: `{"type":"ready"}`, optionally
+/// with `"protocol"`, the version the agent speaks, which must then be
+/// [`VERSION`] (an agent written for an earlier version would misread the
+/// states: it is stopped with what changed). Other keys are ignored.
 pub fn parse_ready(line: &str) -> Result<(), Failure> {
     let m = parse_object(line)?;
-    match m.get("type").and_then(Value::as_str) {
-        Some("ready") => Ok(()),
-        _ => Err(bad_output(format!(
+    if m.get("type").and_then(Value::as_str) != Some("ready") {
+        return Err(bad_output(format!(
             "expected {{\"type\":\"ready\"}} after start, got {}",
             quote(line)
-        ))),
+        )));
+    }
+    match m.get("protocol") {
+        None => Ok(()),
+        Some(Value::String(v)) if v == VERSION => Ok(()),
+        Some(v) => {
+            let v = v
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string());
+            let v: String = v.chars().take(40).collect();
+            let change = CHANGES
+                .iter()
+                .find(|(old, _)| *old == v)
+                .map(|(_, what)| format!(" ({what})"))
+                .unwrap_or_default();
+            Err(bad_output(format!(
+                "the agent speaks {v:?}, arena speaks {VERSION}{change}: update the agent \
+                 (docs/protocol.md), or leave \"protocol\" out of its ready"
+            )))
+        }
     }
 }
 
@@ -223,7 +256,7 @@ mod tests {
         let start: Value =
             serde_json::from_str(&start_message(&s, "0", 0, &TimeLimits::default())).unwrap();
         assert_eq!(start["type"], "start");
-        assert_eq!(start["protocol"], "arena-jsonl/1");
+        assert_eq!(start["protocol"], "arena-jsonl/2");
         assert_eq!(start["game"], "bait");
         assert_eq!(start["time"]["act_ms"], 40.0);
         assert_eq!(start["time"]["act_hard_ms"], 50.0);
@@ -256,9 +289,25 @@ mod tests {
         assert_eq!(o(r#"{"action":3}"#), Outcome::BadOutput);
         assert_eq!(o(r#"{"action":"JUMP"}"#), Outcome::IllegalMove);
         assert!(parse_ready(r#"{"type":"ready","name":"x"}"#).is_ok());
+        assert!(parse_ready(r#"{"type":"ready","protocol":"arena-jsonl/2"}"#).is_ok());
         assert_eq!(
             parse_ready(r#"{"action":"UP"}"#).unwrap_err().outcome,
             Outcome::BadOutput
         );
+    }
+
+    #[test]
+    fn an_agent_announcing_version_1_is_told_what_changed() {
+        let e = parse_ready(r#"{"type":"ready","protocol":"arena-jsonl/1"}"#).unwrap_err();
+        assert_eq!(e.outcome, Outcome::BadOutput);
+        assert!(
+            e.detail
+                .contains("speaks \"arena-jsonl/1\", arena speaks arena-jsonl/2")
+                && e.detail.contains("`avatar` is [row, column]"),
+            "{}",
+            e.detail
+        );
+        let e = parse_ready(r#"{"type":"ready","protocol":3}"#).unwrap_err();
+        assert!(e.detail.contains("speaks \"3\""), "{}", e.detail);
     }
 }

@@ -8,7 +8,7 @@
 //!   stdout line reader, capped stderr logger), kills the whole group with
 //!   SIGTERM, a grace period, then SIGKILL, always reaps it, and checks after
 //!   every game that nothing of it survives.
-//! - [`jsonl`]: the generic line-JSON protocol `arena-jsonl/1` (see
+//! - [`jsonl`]: the generic line-JSON protocol `arena-jsonl/2` (see
 //!   `docs/protocol.md`).
 //! - [`botzone`]: Botzone's bot protocol for Snake (a process per turn, or
 //!   kept running), with its own contestant [`botzone::BotzoneBot`].
@@ -57,7 +57,7 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 /// checked when a config is validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProtocolKind {
-    /// `arena-jsonl/1`: one JSON object per line, every game (docs/protocol.md).
+    /// `arena-jsonl/2`: one JSON object per line, every game (docs/protocol.md).
     Jsonl,
     /// Botzone's bot protocol (see [`botzone`]).
     Botzone,
@@ -108,7 +108,7 @@ impl ProtocolKind {
 /// A config's protocol with its own options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Protocol {
-    /// `arena-jsonl/1` (docs/protocol.md).
+    /// `arena-jsonl/2` (docs/protocol.md).
     Jsonl,
     /// Botzone's bot protocol.
     Botzone {

@@ -44,7 +44,7 @@ pub struct ExternalCtx<'a> {
     pub keep: &'a GlobalData,
 }
 
-/// Start an `arena-jsonl/1` agent: what every game speaks.
+/// Start an `arena-jsonl/2` agent: what every game speaks.
 pub fn jsonl_contestant<G: ArenaGame>(
     ctx: ExternalCtx<'_>,
 ) -> Result<Box<dyn Contestant<G>>, Failure> {
@@ -116,7 +116,7 @@ pub trait ArenaGame: GameView + Sized {
     const PROTOCOLS: &'static [ProtocolKind] = &[ProtocolKind::Jsonl];
 
     /// Start an external agent whose protocol is one of
-    /// [`ArenaGame::PROTOCOLS`] (default: `arena-jsonl/1`).
+    /// [`ArenaGame::PROTOCOLS`] (default: `arena-jsonl/2`).
     fn external_contestant(ctx: ExternalCtx<'_>) -> Result<Box<dyn Contestant<Self>>, Failure> {
         match ctx.spec.protocol {
             Protocol::Jsonl => jsonl_contestant(ctx),

@@ -14,11 +14,14 @@ use std::time::{Duration, Instant};
 
 impl GameView for Bait {
     const NAME: &'static str = "bait";
+    /// The view of docs/protocol.md: `avatar` is `[row, column]`, like every
+    /// position in every game's view since `arena-jsonl/2` (`/1` had
+    /// `[column, row]`, GVGAI's x, y; `Bait::avatar` is still column first).
     fn state_json(&self, _seat: usize) -> serde_json::Value {
         let (c, r) = self.avatar();
         json!({
             "tick": self.tick(),
-            "avatar": [c, r],
+            "avatar": [r, c],
             "has_key": self.has_key(),
             "alive": self.alive(),
             "score": self.score(0),
@@ -318,4 +321,47 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     )
     .map_err(io)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `[row, column]` of the avatar's letter in the view's grid.
+    fn avatar_in_grid(view: &serde_json::Value) -> Option<[u64; 2]> {
+        let grid = view["grid"].as_str()?;
+        grid.split('/').enumerate().find_map(|(r, row)| {
+            row.chars()
+                .position(|ch| matches!(ch, 'A' | 'B' | 'X' | 'Y'))
+                .map(|c| [r as u64, c as u64])
+        })
+    }
+
+    #[test]
+    fn the_view_puts_the_avatar_at_row_then_column_as_the_grid_does() {
+        // Level 0's avatar starts at row 1, column 2: the two orders differ.
+        let s = Bait::level(0).unwrap();
+        let v = s.state_json(0);
+        assert_eq!(v["avatar"], json!([1, 2]));
+        assert_eq!(avatar_in_grid(&v), Some([1, 2]));
+
+        // Every built-in level, along a walk that visits many cells.
+        let moves = ["DOWN", "RIGHT", "DOWN", "LEFT", "DOWN", "UP", "RIGHT", "RIGHT", "UP"];
+        for i in 0..LEVELS.len() {
+            let mut s = Bait::level(i).unwrap();
+            let mut off_diagonal = 0;
+            for (t, m) in moves.iter().cycle().take(60).enumerate() {
+                let v = s.state_json(0);
+                let a = &v["avatar"];
+                let at = [a[0].as_u64().unwrap(), a[1].as_u64().unwrap()];
+                assert_eq!(Some(at), avatar_in_grid(&v), "level {i} tick {t}: {v}");
+                off_diagonal += usize::from(at[0] != at[1]);
+                if s.is_over() {
+                    break;
+                }
+                s.advance(&[BaitAction::parse(m).unwrap()]);
+            }
+            assert!(off_diagonal > 0, "level {i}: the walk never left the diagonal");
+        }
+    }
 }

@@ -1,4 +1,4 @@
-// arena replay viewer: draws every game's replays (arena-replay/1) from the
+// arena replay viewer: draws every game's replays (arena-replay/2) from the
 // replays embedded in the page (<script id="arena-replays">), with play,
 // pause, step, scrub and speed. The URL fragment `#episode=N&tick=K` (K a
 // number or `end`) selects what is shown. The state drawn is written into

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A misbehaving arena-jsonl/1 agent for the zoo test (harness/tests/external_zoo.rs).
+"""A misbehaving arena-jsonl/2 agent for the zoo test (harness/tests/external_zoo.rs).
 
 Usage: zoo.py MODE MARKER [ARG]. MARKER only tags the command line (and so
 every forked child) so that the test can find leaked processes in /proc.

@@ -1,4 +1,4 @@
-"""The arena-jsonl/1 protocol loop (docs/protocol.md), so that an agent is one
+"""The arena-jsonl/2 protocol loop (docs/protocol.md), so that an agent is one
 function::
 
     import arena.agent
@@ -12,6 +12,11 @@ function::
 ``act`` once per ``act`` message with the harness's state rebuilt as an
 ``arena.State`` (a fresh copy: change it freely) and a :class:`Timer`, writes
 the action name it returns, and returns after ``end``.
+
+The ``ready`` names the protocol version the package speaks
+(``arena.PROTOCOL``), so an arena of another version stops the agent with
+a clear message; a start message of another version raises
+:class:`RebuildError` here, for the same reason (its views differ).
 
 How the state is rebuilt (:class:`Session`): the start message's level is
 loaded (``arena.load``, with its ``seed`` and ``max_steps`` when the message
@@ -29,7 +34,7 @@ import json
 import sys
 import time
 
-from ._native import load
+from ._native import PROTOCOL, load
 
 __all__ = ["run", "Timer", "Session", "RebuildError"]
 
@@ -90,6 +95,12 @@ class Session:
     MAX_STATES = 200000
 
     def __init__(self, start, seed=None, max_steps=None):
+        spoken = start.get("protocol", PROTOCOL)
+        if spoken != PROTOCOL:
+            raise RebuildError(
+                "arena speaks %s, this arena package %s: use the package built with your arena "
+                "(python/build.sh; docs/protocol.md says what changed)" % (spoken, PROTOCOL)
+            )
         self.game = start["game"]
         self.seat = start["seat"]
         self.players = start["players"]
@@ -182,7 +193,7 @@ def _send(out, obj):
 
 
 def run(act, init=None, end=None, seed=None, max_steps=None, stdin=None, stdout=None):
-    """Play one game over arena-jsonl/1 on stdin/stdout.
+    """Play one game over arena-jsonl/2 on stdin/stdout.
 
     ``act(state, timer)`` returns an action name; ``init(state, timer)``
     (optional) runs before ``ready`` with the init budget; ``end(state,
@@ -210,7 +221,7 @@ def run(act, init=None, end=None, seed=None, max_steps=None, stdin=None, stdout=
                     session.state.clone(),
                     Timer(t.get("init_ms", 1000.0), session.seat, session.players, session.game, msg, start),
                 )
-            _send(stdout, {"type": "ready"})
+            _send(stdout, {"type": "ready", "protocol": PROTOCOL})
         elif kind == "act":
             if session is None:
                 raise RebuildError("act before start")
