@@ -115,6 +115,26 @@ fn same_name(a: &str, b: &str) -> bool {
     norm(a) == norm(b)
 }
 
+/// A bounded list of names an engine advertised, for an error message: at
+/// most 24 of them, each cut at 40 characters, then how many more there are
+/// (an engine's output is outside input: the detail must stay short).
+fn listed<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
+    const MAX_ITEMS: usize = 24;
+    const MAX_CHARS: usize = 40;
+    let total = items.len();
+    let mut out: Vec<String> = items
+        .take(MAX_ITEMS)
+        .map(|s| match s.char_indices().nth(MAX_CHARS) {
+            Some((i, _)) => format!("{}…", &s[..i]),
+            None => s.to_string(),
+        })
+        .collect();
+    if total > MAX_ITEMS {
+        out.push(format!("and {} more", total - MAX_ITEMS));
+    }
+    out.join(", ")
+}
+
 /// Check a configured option against what the engine offers; the name and
 /// value to send.
 fn resolve_option(
@@ -123,13 +143,12 @@ fn resolve_option(
     value: &str,
 ) -> Result<(String, Option<String>), String> {
     let Some(o) = offered.iter().find(|o| same_name(&o.name, key)) else {
-        let names: Vec<&str> = offered.iter().map(|o| o.name.as_str()).collect();
-        return Err(if names.is_empty() {
+        return Err(if offered.is_empty() {
             format!("options.{key}: the engine offers no options at all")
         } else {
             format!(
                 "options.{key}: the engine has no such option; it offers {}",
-                names.join(", ")
+                listed(offered.iter().map(|o| o.name.as_str()))
             )
         });
     };
@@ -163,7 +182,10 @@ fn resolve_option(
         "combo" if !o.vars.is_empty() => {
             match o.vars.iter().find(|v| v.eq_ignore_ascii_case(value)) {
                 Some(v) => Ok((o.name.clone(), Some(v.clone()))),
-                None => bad(format!("expected one of {}", o.vars.join(", "))),
+                None => bad(format!(
+                    "expected one of {}",
+                    listed(o.vars.iter().map(String::as_str))
+                )),
             }
         }
         "button" => Ok((o.name.clone(), None)),
@@ -240,7 +262,7 @@ impl Uci {
             if !v.vars.is_empty() && !v.vars.iter().any(|x| x == "xiangqi") {
                 return Err(format!(
                     "the engine's UCI_Variant does not offer xiangqi (it offers {})",
-                    v.vars.join(", ")
+                    listed(v.vars.iter().map(String::as_str))
                 ));
             }
             out.push(self.setoption(&v.name, Some("xiangqi")));
@@ -576,6 +598,40 @@ mod tests {
         check(&[("hash", "x")], "expected a whole number");
         check(&[("Ponder", "1")], "expected true or false");
         check(&[("Style", "c")], "expected one of a, b");
+    }
+
+    #[test]
+    fn the_engines_lists_in_an_error_are_bounded() {
+        // Found by the uci_answer fuzz target: an engine that advertises
+        // hundreds of options (or UCI_Variant values) made a detail of
+        // 4.7 KB; lists are cut at 24 names of at most 40 characters.
+        let g = Xiangqi::new();
+        let long = "x".repeat(300);
+        let vars: String = (0..400).map(|i| format!(" var v{i}{long}")).collect();
+        for (opts, extra) in [
+            (vec![("Nope", "1")], String::new()),
+            (
+                vec![],
+                format!("option name UCI_Variant type combo default v0{vars}"),
+            ),
+        ] {
+            let mut p = Uci::new(ProtocolKind::Uci, &settings(&opts));
+            lines(&mut p, &g, Phase::Init, 1000);
+            for i in 0..400 {
+                step(
+                    &mut p,
+                    &g,
+                    &format!("option name O{i}{long} type check default true"),
+                )
+                .unwrap();
+            }
+            if !extra.is_empty() {
+                step(&mut p, &g, &extra).unwrap();
+            }
+            let e = step(&mut p, &g, "uciok").unwrap_err();
+            assert!(e.detail.len() < 2048, "{} bytes", e.detail.len());
+            assert!(e.detail.contains("more"), "{}", e.detail);
+        }
     }
 
     #[test]
