@@ -52,6 +52,11 @@ impl Matching {
         }
     }
 
+    /// The cost of `row` for column `col`.
+    pub fn cost(&self, row: usize, col: usize) -> i64 {
+        self.cost[row * self.n + col]
+    }
+
     /// The cost row of `row`, to be filled (then [`Matching::solve`] or
     /// [`Matching::repair`]).
     pub fn row_mut(&mut self, row: usize) -> &mut [i64] {
@@ -256,18 +261,16 @@ impl KeyedMatching {
             self.changed.push(s);
         }
         let full = !self.valid || self.changed.len() * 2 > nb;
-        let slots: Vec<usize> = if full {
-            (0..nb).collect()
-        } else {
-            self.changed.clone()
-        };
-        for &s in &slots {
-            fill(self.keys[s], self.mat.row_mut(s));
-        }
         if full {
+            for s in 0..nb {
+                fill(self.keys[s], self.mat.row_mut(s));
+            }
             self.mat.solve();
-        } else if !slots.is_empty() {
-            self.mat.repair(&slots);
+        } else if !self.changed.is_empty() {
+            for &s in &self.changed {
+                fill(self.keys[s], self.mat.row_mut(s));
+            }
+            self.mat.repair(&self.changed);
         }
         self.valid = true;
     }

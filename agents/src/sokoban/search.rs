@@ -497,9 +497,8 @@ impl Searcher {
             }
         }
         self.redirect = redirect;
-        let (n, w) = (nb, &mut self.mat);
-        for j in 0..n {
-            if (0..n).all(|i| w.row_mut(i)[j] == BIG) {
+        for j in 0..nb {
+            if (0..nb).all(|i| self.mat.cost(i, j) == BIG) {
                 return DEAD_H;
             }
         }
@@ -511,11 +510,11 @@ impl Searcher {
         }
     }
 
-    /// The first side (up, down, left, right) of the box on `c` that the
-    /// player reaches (the reach marks are the state's), if any.
-    /// Sides the player can walk between around the box (the same
-    /// `side_class`) have the same distances; the first of them stands for
-    /// all, so that a matching row changes only when the distances do.
+    /// The side (up, down, left, right) from which the player sees the box
+    /// on `c` (the reach marks are the state's), if any. Sides the player
+    /// can walk between around the box (the same `side_class`) have the
+    /// same distances, so the first of them stands for all: a matching row
+    /// changes only when its distances do.
     fn side_of(&self, c: u16) -> Option<usize> {
         let b = &self.sh.board;
         let nbr = b.nbr[c as usize];
@@ -548,7 +547,7 @@ impl Searcher {
         if !self.parent_ready {
             let keys = std::mem::take(&mut self.parent_rows);
             self.parent.sync(&keys, |(c, sd), out| {
-                fill_costs(out, dist.row(c, (sd < 4).then_some(sd as usize)), &[]);
+                fill_costs(out, dist.row(c, key_side(sd)), &[]);
             });
             self.parent_rows = keys;
             self.parent_ready = true;
@@ -560,7 +559,7 @@ impl Searcher {
         for (i, &c) in boxes.iter().enumerate() {
             let side = self.side_of(c);
             let slot = self.parent.slot_of[i];
-            if self.parent.key(slot) != (c, side.map_or(4, |d| d as u8)) {
+            if self.parent.key(slot) != (c, side_key(side)) {
                 changed.push(slot);
                 rows.push((slot, c, side));
             }
@@ -662,7 +661,7 @@ impl Searcher {
         self.parent_ready = false;
         self.parent_rows.clear();
         for &c in &cur {
-            let sd = self.side_of(c).map_or(4, |d| d as u8);
+            let sd = side_key(self.side_of(c));
             self.parent_rows.push((c, sd));
         }
         // Candidate pushes (pulls).
@@ -913,6 +912,16 @@ impl Searcher {
         out.reverse();
         out
     }
+}
+
+/// The side part of a [`RowKey`]: the direction, or 4 for none.
+fn side_key(side: Option<usize>) -> u8 {
+    side.map_or(4, |d| d as u8)
+}
+
+/// The side a [`RowKey`] stands for (the inverse of [`side_key`]).
+fn key_side(sd: u8) -> Option<usize> {
+    (sd < 4).then_some(sd as usize)
 }
 
 /// Fill the cost row `out` from the distances `row` (goal areas redirected
