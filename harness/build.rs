@@ -1,14 +1,40 @@
 //! Records the git commit arena is built from (`meta.json`'s `git_commit`).
+//!
+//! Cargo reruns this script when HEAD or a branch moves. The paths come from
+//! git itself: in a worktree `.git` is a file, and a path that does not exist
+//! would make cargo rerun the script, and rebuild the crate, on every build.
+//! Outside a git checkout the commit is "unknown" and only this file counts.
 
-fn main() {
-    let commit = std::process::Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
+use std::path::Path;
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .args(args)
         .output()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into());
+        .filter(|s| !s.is_empty())
+}
+
+fn main() {
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=ARENA_GIT_COMMIT={commit}");
-    println!("cargo:rerun-if-changed=../.git/HEAD");
-    println!("cargo:rerun-if-changed=../.git/refs/heads");
+    println!("cargo:rerun-if-changed=build.rs");
+    let dirs = [
+        git(&["rev-parse", "--path-format=absolute", "--git-dir"]),
+        git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    ];
+    let mut watched = Vec::new();
+    for dir in dirs.into_iter().flatten() {
+        for name in ["HEAD", "refs/heads", "packed-refs"] {
+            let path = Path::new(&dir).join(name);
+            // Only paths that exist: a missing one counts as always changed.
+            if path.exists() && !watched.contains(&path) {
+                println!("cargo:rerun-if-changed={}", path.display());
+                watched.push(path);
+            }
+        }
+    }
 }
