@@ -11,7 +11,7 @@ use std::sync::Arc;
 pub const DEFAULT_MAX_STEPS: u32 = 10_000;
 
 /// The longest LURD string (after run-length expansion) [`parse_lurd`] accepts.
-const MAX_LURD: usize = 10_000_000;
+pub(crate) const MAX_LURD: usize = 10_000_000;
 
 const NONE: u16 = u16::MAX;
 
@@ -569,10 +569,18 @@ pub struct ReplayReport {
 /// direction with whether it is written as a push.
 pub fn parse_lurd(text: &str) -> Result<Vec<(Dir, bool)>, ReplayError> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let expanded = rle::expand(&compact, MAX_LURD).map_err(|(col, m)| ReplayError {
+    let rle_error = |(col, m): (usize, String)| ReplayError {
         step: 0,
         reason: format!("bad run-length encoding at character {col} (blanks removed): {m}"),
-    })?;
+    };
+    // Straight into moves, repeats copied in bulk...
+    let fast: LurdMoves = rle::expand_into(&compact, MAX_LURD).map_err(rle_error)?;
+    if !fast.bad {
+        return Ok(fast.moves);
+    }
+    // ...and, for a letter that is not LURD, expanded as text to find the
+    // number of the first bad move.
+    let expanded = rle::expand(&compact, MAX_LURD).map_err(rle_error)?;
     expanded
         .chars()
         .enumerate()
@@ -583,6 +591,35 @@ pub fn parse_lurd(text: &str) -> Result<Vec<(Dir, bool)>, ReplayError> {
             })
         })
         .collect()
+}
+
+/// A LURD text expanded into moves; `bad` when some letter is not LURD.
+#[derive(Default)]
+struct LurdMoves {
+    moves: Vec<(Dir, bool)>,
+    bad: bool,
+}
+
+impl rle::Out for LurdMoves {
+    fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn run_len(_: char, n: usize) -> usize {
+        n
+    }
+
+    fn push_run(&mut self, c: char, n: usize) {
+        match Dir::from_letter(c) {
+            Some(m) => rle::push_repeated(&mut self.moves, &[m], n),
+            None => self.bad = true,
+        }
+    }
+
+    fn push_group(&mut self, group: &Self, n: usize) {
+        self.bad |= group.bad;
+        rle::push_repeated(&mut self.moves, &group.moves, n);
+    }
 }
 
 /// Replay a LURD solution on `level` and check it move by move: every move

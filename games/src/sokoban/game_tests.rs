@@ -247,6 +247,27 @@ fn replay_checks_legality_and_the_case_of_every_letter() {
     assert_eq!(parse_lurd("2(lU)d").unwrap().len(), 5);
 }
 
+proptest! {
+    /// `parse_lurd` expands straight into moves; it must agree with
+    /// expanding the text first and reading it letter by letter, errors
+    /// included.
+    #[test]
+    fn lurd_expands_into_moves_as_it_does_into_text(
+        text in "[lurdLURD2-9()xé ]{0,24}"
+    ) {
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let by_text = rle::expand(&compact, game::MAX_LURD).map(|t| {
+            t.chars().enumerate().map(|(i, c)| Dir::from_letter(c).ok_or(i + 1)).collect::<Result<Vec<_>, _>>()
+        });
+        match (parse_lurd(&text), by_text) {
+            (Ok(moves), Ok(Ok(want))) => prop_assert_eq!(moves, want),
+            (Err(e), Ok(Err(step))) => prop_assert_eq!(e.step, step),
+            (Err(e), Err(_)) => prop_assert_eq!(e.step, 0),
+            (got, want) => prop_assert!(false, "{:?} against {:?}", got, want),
+        }
+    }
+}
+
 #[test]
 fn every_listed_microban_solution_replays_with_its_push_count() {
     let levels = parse_levels(MICROBAN).unwrap();

@@ -10,15 +10,69 @@ const MAX_DEPTH: usize = 32;
 /// `limit` characters. On error: the 1-based column (in characters) and a
 /// message.
 pub(crate) fn expand(text: &str, limit: usize) -> Result<String, (usize, String)> {
+    expand_into(text, limit)
+}
+
+/// Expand `text` into any [`Out`]: the same grammar, limit and errors as
+/// [`expand`], but a LURD solution can be expanded straight into moves.
+pub(crate) fn expand_into<O: Out>(text: &str, limit: usize) -> Result<O, (usize, String)> {
     let chars: Vec<char> = text.chars().collect();
     let mut pos = 0;
-    let mut out = String::new();
+    let mut out = O::default();
     seq(&chars, &mut pos, 0, limit, &mut out)?;
     if pos < chars.len() {
         // `seq` stops only at the end or at a `)` it did not open.
         return Err((pos + 1, "`)` without a matching `(`".to_string()));
     }
     Ok(out)
+}
+
+/// Where an expansion goes. Repeats are copied in bulk (doubling copies),
+/// never one element at a time: a count of ten million costs a few
+/// `memcpy`s.
+pub(crate) trait Out: Default {
+    /// The length so far, as the limit counts it.
+    fn len(&self) -> usize;
+    /// The length that `n` copies of `c` add.
+    fn run_len(c: char, n: usize) -> usize;
+    /// Append `n` copies of `c`.
+    fn push_run(&mut self, c: char, n: usize);
+    /// Append `n` copies of a group expanded into its own `Out`.
+    fn push_group(&mut self, group: &Self, n: usize);
+}
+
+impl Out for String {
+    fn len(&self) -> usize {
+        String::len(self)
+    }
+
+    fn run_len(c: char, n: usize) -> usize {
+        n.saturating_mul(c.len_utf8())
+    }
+
+    fn push_run(&mut self, c: char, n: usize) {
+        let mut buf = [0u8; 4];
+        self.push_str(&c.encode_utf8(&mut buf).repeat(n));
+    }
+
+    fn push_group(&mut self, group: &Self, n: usize) {
+        self.push_str(&group.repeat(n));
+    }
+}
+
+/// Append `n` copies of `part` to `v`, doubling what is already copied.
+pub(crate) fn push_repeated<T: Copy>(v: &mut Vec<T>, part: &[T], n: usize) {
+    let total = part.len().saturating_mul(n);
+    if total == 0 {
+        return;
+    }
+    let start = v.len();
+    v.reserve(total);
+    v.extend_from_slice(part);
+    while v.len() - start < total {
+        let have = v.len() - start;
+        v.extend_from_within(start..start + have.min(total - have));
+    }
 }
 
 /// Whether `text` uses run-length encoding at all (digits or parentheses).
@@ -35,12 +89,12 @@ fn too_long(col: usize, limit: usize) -> (usize, String) {
 }
 
 /// Expand a sequence until the end of the text or a `)` (not consumed).
-fn seq(
+fn seq<O: Out>(
     chars: &[char],
     pos: &mut usize,
     depth: usize,
     limit: usize,
-    out: &mut String,
+    out: &mut O,
 ) -> Result<(), (usize, String)> {
     while *pos < chars.len() {
         let start = *pos;
@@ -85,7 +139,7 @@ fn seq(
                 }
                 let open = *pos;
                 *pos += 1;
-                let mut group = String::new();
+                let mut group = O::default();
                 seq(chars, pos, depth + 1, limit, &mut group)?;
                 if chars.get(*pos) != Some(&')') {
                     return Err((open + 1, "`(` without a matching `)`".to_string()));
@@ -94,18 +148,14 @@ fn seq(
                 if group.len().saturating_mul(n) + out.len() > limit {
                     return Err(too_long(start + 1, limit));
                 }
-                for _ in 0..n {
-                    out.push_str(&group);
-                }
+                out.push_group(&group, n);
             }
             _ => {
                 *pos += 1;
-                if out.len() + n * c.len_utf8() > limit {
+                if out.len().saturating_add(O::run_len(c, n)) > limit {
                     return Err(too_long(start + 1, limit));
                 }
-                for _ in 0..n {
-                    out.push(c);
-                }
+                out.push_run(c, n);
             }
         }
     }
@@ -133,5 +183,24 @@ mod tests {
         let deep = "(".repeat(40) + "#" + &")".repeat(40);
         assert!(expand(&deep, 1000).is_err());
         assert!(is_encoded("3#") && is_encoded("(#)") && !is_encoded("#@$"));
+        assert_eq!(expand("2é3(ab)", 100).unwrap(), "ééababab");
+        assert!(expand("3é", 5).is_err() && expand("3é", 6).is_ok());
+    }
+
+    #[test]
+    fn repeats_are_copied_whole() {
+        for n in [0, 1, 2, 3, 7, 8, 9, 1000, 1023] {
+            for part in [&[][..], &[1u8][..], &[1, 2, 3][..]] {
+                let mut v = vec![9u8];
+                push_repeated(&mut v, part, n);
+                let want: Vec<u8> = std::iter::once(9)
+                    .chain(std::iter::repeat(part).take(n).flatten().copied())
+                    .collect();
+                assert_eq!(v, want, "{part:?} x {n}");
+            }
+        }
+        let long = expand("9999999r", 10_000_000).unwrap();
+        assert_eq!(long.len(), 9_999_999);
+        assert!(long.bytes().all(|b| b == b'r'));
     }
 }
