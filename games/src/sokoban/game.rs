@@ -573,51 +573,68 @@ pub fn parse_lurd(text: &str) -> Result<Vec<(Dir, bool)>, ReplayError> {
         step: 0,
         reason: format!("bad run-length encoding at character {col} (blanks removed): {m}"),
     };
-    // Straight into moves, repeats copied in bulk...
-    let fast: LurdMoves = rle::expand_into(&compact, MAX_LURD).map_err(rle_error)?;
-    if !fast.bad {
-        return Ok(fast.moves);
+    // Straight into moves, repeats copied in bulk.
+    let out = rle::expand_into(&compact, MAX_LURD, LurdMoves::default()).map_err(rle_error)?;
+    match out.bad {
+        None => Ok(out.moves),
+        Some((step, c)) => Err(ReplayError {
+            step,
+            reason: format!("{c:?} is not a LURD letter (l u r d, L U R D for pushes)"),
+        }),
     }
-    // ...and, for a letter that is not LURD, expanded as text to find the
-    // number of the first bad move.
-    let expanded = rle::expand(&compact, MAX_LURD).map_err(rle_error)?;
-    expanded
-        .chars()
-        .enumerate()
-        .map(|(i, c)| {
-            Dir::from_letter(c).ok_or_else(|| ReplayError {
-                step: i + 1,
-                reason: format!("{c:?} is not a LURD letter (l u r d, L U R D for pushes)"),
-            })
-        })
-        .collect()
 }
 
-/// A LURD text expanded into moves; `bad` when some letter is not LURD.
+/// A LURD text expanded into moves: `base` letters come before the first
+/// of these (in a group, the letters before the group), `bad` is the
+/// 1-based letter number and the letter of the first one that is not LURD.
+/// Letters that are not LURD are not stored, only counted (in letters and
+/// in UTF-8 bytes), so that the limit and the letter numbers are those of
+/// the expanded text.
 #[derive(Default)]
 struct LurdMoves {
+    base: usize,
     moves: Vec<(Dir, bool)>,
-    bad: bool,
+    skipped_letters: usize,
+    skipped_bytes: usize,
+    bad: Option<(usize, char)>,
 }
 
 impl rle::Out for LurdMoves {
     fn len(&self) -> usize {
-        self.moves.len()
+        self.moves.len().saturating_add(self.skipped_bytes)
     }
 
-    fn run_len(_: char, n: usize) -> usize {
-        n
+    fn group(&self) -> Self {
+        LurdMoves {
+            base: self.base + self.moves.len() + self.skipped_letters,
+            ..LurdMoves::default()
+        }
+    }
+
+    fn run_len(c: char, n: usize) -> usize {
+        n.saturating_mul(c.len_utf8())
     }
 
     fn push_run(&mut self, c: char, n: usize) {
         match Dir::from_letter(c) {
             Some(m) => rle::push_repeated(&mut self.moves, &[m], n),
-            None => self.bad = true,
+            None => {
+                if self.bad.is_none() {
+                    let step = self.base + self.moves.len() + self.skipped_letters + 1;
+                    self.bad = Some((step, c));
+                }
+                self.skipped_letters = self.skipped_letters.saturating_add(n);
+                self.skipped_bytes = self.skipped_bytes.saturating_add(Self::run_len(c, n));
+            }
         }
     }
 
     fn push_group(&mut self, group: &Self, n: usize) {
-        self.bad |= group.bad;
+        self.bad = self.bad.or(group.bad);
+        self.skipped_letters =
+            (self.skipped_letters).saturating_add(group.skipped_letters.saturating_mul(n));
+        self.skipped_bytes =
+            (self.skipped_bytes).saturating_add(group.skipped_bytes.saturating_mul(n));
         rle::push_repeated(&mut self.moves, &group.moves, n);
     }
 }

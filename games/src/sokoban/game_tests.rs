@@ -247,24 +247,50 @@ fn replay_checks_legality_and_the_case_of_every_letter() {
     assert_eq!(parse_lurd("2(lU)d").unwrap().len(), 5);
 }
 
+/// `parse_lurd` as it was before it expanded straight into moves: expand to
+/// text, then read letter by letter. `Err(0)`: bad run-length encoding.
+fn lurd_by_text(text: &str) -> Result<Vec<(Dir, bool)>, usize> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let t = rle::expand(&compact, game::MAX_LURD).map_err(|_| 0usize)?;
+    t.chars()
+        .enumerate()
+        .map(|(i, c)| Dir::from_letter(c).ok_or(i + 1))
+        .collect()
+}
+
+fn same_as_by_text(text: &str) -> Result<(), String> {
+    let got = parse_lurd(text).map_err(|e| e.step);
+    let want = lurd_by_text(text);
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("{text:?}: {got:?} against {want:?}"))
+    }
+}
+
 proptest! {
     /// `parse_lurd` expands straight into moves; it must agree with
     /// expanding the text first and reading it letter by letter, errors
-    /// included.
+    /// (and the number of the first bad letter) included.
     #[test]
     fn lurd_expands_into_moves_as_it_does_into_text(
         text in "[lurdLURD2-9()xé ]{0,24}"
     ) {
-        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        let by_text = rle::expand(&compact, game::MAX_LURD).map(|t| {
-            t.chars().enumerate().map(|(i, c)| Dir::from_letter(c).ok_or(i + 1)).collect::<Result<Vec<_>, _>>()
-        });
-        match (parse_lurd(&text), by_text) {
-            (Ok(moves), Ok(Ok(want))) => prop_assert_eq!(moves, want),
-            (Err(e), Ok(Err(step))) => prop_assert_eq!(e.step, step),
-            (Err(e), Err(_)) => prop_assert_eq!(e.step, 0),
-            (got, want) => prop_assert!(false, "{:?} against {:?}", got, want),
-        }
+        prop_assert_eq!(same_as_by_text(&text), Ok(()));
+    }
+}
+
+#[test]
+fn lurd_limits_and_bad_letters_count_as_in_the_text() {
+    for text in [
+        "9999999é",         // 2 bytes a letter: past the limit
+        "5000000é",         // exactly at the limit: a bad letter
+        "3(l2(ux)d)x",      // the first bad letter inside nested groups
+        "9999999r9999999x", // past the limit, with a bad letter
+        "2(3(lU)x)",
+        "9999999r",
+    ] {
+        assert_eq!(same_as_by_text(text), Ok(()));
     }
 }
 

@@ -10,15 +10,18 @@ const MAX_DEPTH: usize = 32;
 /// `limit` characters. On error: the 1-based column (in characters) and a
 /// message.
 pub(crate) fn expand(text: &str, limit: usize) -> Result<String, (usize, String)> {
-    expand_into(text, limit)
+    expand_into(text, limit, String::new())
 }
 
 /// Expand `text` into any [`Out`]: the same grammar, limit and errors as
 /// [`expand`], but a LURD solution can be expanded straight into moves.
-pub(crate) fn expand_into<O: Out>(text: &str, limit: usize) -> Result<O, (usize, String)> {
+pub(crate) fn expand_into<O: Out>(
+    text: &str,
+    limit: usize,
+    mut out: O,
+) -> Result<O, (usize, String)> {
     let chars: Vec<char> = text.chars().collect();
     let mut pos = 0;
-    let mut out = O::default();
     seq(&chars, &mut pos, 0, limit, &mut out)?;
     if pos < chars.len() {
         // `seq` stops only at the end or at a `)` it did not open.
@@ -30,9 +33,11 @@ pub(crate) fn expand_into<O: Out>(text: &str, limit: usize) -> Result<O, (usize,
 /// Where an expansion goes. Repeats are copied in bulk (doubling copies),
 /// never one element at a time: a count of ten million costs a few
 /// `memcpy`s.
-pub(crate) trait Out: Default {
+pub(crate) trait Out: Sized {
     /// The length so far, as the limit counts it.
     fn len(&self) -> usize;
+    /// An empty `Out` for a group that starts at the current end.
+    fn group(&self) -> Self;
     /// The length that `n` copies of `c` add.
     fn run_len(c: char, n: usize) -> usize;
     /// Append `n` copies of `c`.
@@ -44,6 +49,10 @@ pub(crate) trait Out: Default {
 impl Out for String {
     fn len(&self) -> usize {
         String::len(self)
+    }
+
+    fn group(&self) -> Self {
+        String::new()
     }
 
     fn run_len(c: char, n: usize) -> usize {
@@ -139,7 +148,7 @@ fn seq<O: Out>(
                 }
                 let open = *pos;
                 *pos += 1;
-                let mut group = O::default();
+                let mut group = out.group();
                 seq(chars, pos, depth + 1, limit, &mut group)?;
                 if chars.get(*pos) != Some(&')') {
                     return Err((open + 1, "`(` without a matching `)`".to_string()));
@@ -194,7 +203,7 @@ mod tests {
                 let mut v = vec![9u8];
                 push_repeated(&mut v, part, n);
                 let want: Vec<u8> = std::iter::once(9)
-                    .chain(std::iter::repeat(part).take(n).flatten().copied())
+                    .chain(std::iter::repeat_n(part, n).flatten().copied())
                     .collect();
                 assert_eq!(v, want, "{part:?} x {n}");
             }
