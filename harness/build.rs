@@ -22,19 +22,26 @@ fn main() {
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=ARENA_GIT_COMMIT={commit}");
     println!("cargo:rerun-if-changed=build.rs");
-    let dirs = [
-        git(&["rev-parse", "--path-format=absolute", "--git-dir"]),
-        git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]),
-    ];
+    // HEAD (per worktree), the branch it names and packed-refs (shared by
+    // all worktrees): not the whole refs folder, which every commit on any
+    // branch touches.
+    let git_dir = git(&["rev-parse", "--path-format=absolute", "--git-dir"]);
+    let common = git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+    let branch = git(&["symbolic-ref", "-q", "HEAD"]);
     let mut watched = Vec::new();
-    for dir in dirs.into_iter().flatten() {
-        for name in ["HEAD", "refs/heads", "packed-refs"] {
-            let path = Path::new(&dir).join(name);
-            // Only paths that exist: a missing one counts as always changed.
-            if path.exists() && !watched.contains(&path) {
-                println!("cargo:rerun-if-changed={}", path.display());
-                watched.push(path);
-            }
+    if let Some(dir) = &git_dir {
+        watched.push(Path::new(dir).join("HEAD"));
+    }
+    if let Some(dir) = &common {
+        if let Some(branch) = &branch {
+            watched.push(Path::new(dir).join(branch));
+        }
+        watched.push(Path::new(dir).join("packed-refs"));
+    }
+    for path in watched {
+        // Only paths that exist: a missing one counts as always changed.
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
         }
     }
 }
