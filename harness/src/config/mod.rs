@@ -127,6 +127,25 @@ mod tests {
     }
 
     #[test]
+    fn durations_beyond_a_week_are_errors_not_panics() {
+        // The config_toml fuzz target's find: `from_secs_f64` panicked.
+        for act in [
+            "\"888888888888888888888888888880s\"",
+            "1e300",
+            "9223372036854775807",
+            "\"18446744073709551615\"",
+            "\"8days\"",
+        ] {
+            let e = p(&format!(
+                "game = \"bait\"\n[time]\nact = {act}\n[[agents]]\nagent = \"random\"\n"
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains("7 days") && e.contains("test.toml:3:"), "{act}: {e}");
+        }
+    }
+
+    #[test]
     fn negative_and_inverted_limits_are_rejected() {
         let e = p("game = \"bait\"\n[time]\nact = -5\n[[agents]]\nagent = \"random\"\n")
             .unwrap_err()

@@ -91,12 +91,12 @@ pub(super) fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Dur
         }
         fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
             // A bare number means milliseconds, as an integer does.
-            if let Ok(v) = s.trim().parse::<u64>() {
-                return Ok(Some(Duration::from_millis(v)));
+            match s.trim().parse::<u64>() {
+                Ok(v) => self.visit_u64(v),
+                Err(_) => crate::timing::parse_duration(s)
+                    .map(Some)
+                    .map_err(E::custom),
             }
-            crate::timing::parse_duration(s)
-                .map(Some)
-                .map_err(E::custom)
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
             if v < 0 {
@@ -104,20 +104,16 @@ pub(super) fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Dur
                     "{v} ms is negative; expected a duration of 0 ms or more"
                 )))
             } else {
-                Ok(Some(Duration::from_millis(v as u64)))
+                self.visit_u64(v as u64)
             }
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(Duration::from_millis(v)))
+            crate::timing::at_most_max(Duration::from_millis(v), &format!("{v} ms"))
+                .map(Some)
+                .map_err(E::custom)
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-            if v < 0.0 || !v.is_finite() {
-                Err(E::custom(format!(
-                    "{v} ms is not a duration of 0 ms or more"
-                )))
-            } else {
-                Ok(Some(Duration::from_secs_f64(v / 1000.0)))
-            }
+            crate::timing::millis(v).map(Some).map_err(E::custom)
         }
     }
     d.deserialize_any(V)
