@@ -102,7 +102,8 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// computed from the registry ([`crate::games::GAMES`]), so they cannot
 /// drift from what the games offer.
 pub fn clap_command() -> clap::Command {
-    let which: [(&str, fn(&dyn GameEntry) -> bool); 6] = [
+    type Offers = fn(&dyn GameEntry) -> bool;
+    let which: [(&str, Offers); 6] = [
         ("trace", |_| true),
         ("solve", |g| g.solve().is_some()),
         ("generate", |g| g.generate().is_some()),

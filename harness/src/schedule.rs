@@ -244,7 +244,7 @@ pub trait Schedule {
     /// index, the same for both games.
     fn plan(&self, input: PlanInput<'_>) -> Vec<Episode> {
         let lineups = self.lineups(input.agents, input.players);
-        let paired = input.pairs && input.players == 2 && lineups.len() % 2 == 0;
+        let paired = input.pairs && input.players == 2 && lineups.len().is_multiple_of(2);
         let rounds: Vec<(String, u32)> = match input.openings {
             Some(op) => (0..input.repetitions)
                 .map(|r| (op.pick(r, input.seed).to_string(), r))

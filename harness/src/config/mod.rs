@@ -141,7 +141,10 @@ mod tests {
             ))
             .unwrap_err()
             .to_string();
-            assert!(e.contains("7 days") && e.contains("test.toml:3:"), "{act}: {e}");
+            assert!(
+                e.contains("7 days") && e.contains("test.toml:3:"),
+                "{act}: {e}"
+            );
         }
     }
 

@@ -46,14 +46,13 @@ impl SprtTally {
             return;
         };
         self.wdl.add(result);
-        match (self.paired, r.pair) {
-            (true, Some(p)) => match self.open.remove(&p) {
+        if let (true, Some(p)) = (self.paired, r.pair) {
+            match self.open.remove(&p) {
                 Some(first) => self.penta.add_pair(first, result),
                 None => {
                     self.open.insert(p, result);
                 }
-            },
-            _ => {}
+            }
         }
     }
 

@@ -263,7 +263,7 @@ proptest::proptest! {
         };
         let fit = bradley_terry(4, &enc, &opts).unwrap();
         for r in &fit.ratings {
-            proptest::prop_assert!(r.rating.map_or(true, |x| !x.is_nan()));
+            proptest::prop_assert!(r.rating.is_none_or(|x| !x.is_nan()));
             if let Some((lo, hi)) = r.interval {
                 proptest::prop_assert!(lo <= hi);
             }
