@@ -587,14 +587,14 @@ pub fn parse_lurd(text: &str) -> Result<Vec<(Dir, bool)>, ReplayError> {
 /// A LURD text expanded into moves: `base` letters come before the first
 /// of these (in a group, the letters before the group), `bad` is the
 /// 1-based letter number and the letter of the first one that is not LURD.
-/// Letters that are not LURD are not stored, only counted (in letters and
-/// in UTF-8 bytes), so that the limit and the letter numbers are those of
-/// the expanded text.
+/// Letters that are not LURD are not stored, only counted in UTF-8 bytes,
+/// so that the limit is that of the expanded text. Letter numbers need no
+/// such count: until the first bad letter every letter is a stored move,
+/// and after it no number is taken any more.
 #[derive(Default)]
 struct LurdMoves {
     base: usize,
     moves: Vec<(Dir, bool)>,
-    skipped_letters: usize,
     skipped_bytes: usize,
     bad: Option<(usize, char)>,
 }
@@ -606,7 +606,7 @@ impl rle::Out for LurdMoves {
 
     fn group(&self) -> Self {
         LurdMoves {
-            base: self.base + self.moves.len() + self.skipped_letters,
+            base: self.base + self.moves.len(),
             ..LurdMoves::default()
         }
     }
@@ -620,10 +620,8 @@ impl rle::Out for LurdMoves {
             Some(m) => rle::push_repeated(&mut self.moves, &[m], n),
             None => {
                 if self.bad.is_none() {
-                    let step = self.base + self.moves.len() + self.skipped_letters + 1;
-                    self.bad = Some((step, c));
+                    self.bad = Some((self.base + self.moves.len() + 1, c));
                 }
-                self.skipped_letters = self.skipped_letters.saturating_add(n);
                 self.skipped_bytes = self.skipped_bytes.saturating_add(Self::run_len(c, n));
             }
         }
@@ -631,8 +629,6 @@ impl rle::Out for LurdMoves {
 
     fn push_group(&mut self, group: &Self, n: usize) {
         self.bad = self.bad.or(group.bad);
-        self.skipped_letters =
-            (self.skipped_letters).saturating_add(group.skipped_letters.saturating_mul(n));
         self.skipped_bytes =
             (self.skipped_bytes).saturating_add(group.skipped_bytes.saturating_mul(n));
         rle::push_repeated(&mut self.moves, &group.moves, n);
