@@ -2,7 +2,7 @@
 //! that per-game command implementations in [`crate::games`] take them as
 //! parameters.
 
-use crate::timing::parse_duration;
+use crate::timing::{parse_duration, seconds};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -406,8 +406,8 @@ pub struct PerftArgs {
 pub struct BenchArgs {
     /// The game (the games that have this command are listed by `--help`).
     pub game: String,
-    /// Seconds per measurement.
-    #[arg(long, default_value_t = 1.0)]
+    /// Seconds per measurement (at most a week).
+    #[arg(long, default_value_t = 1.0, value_parser = seconds)]
     pub seconds: f64,
     /// Depth (perft benchmarks).
     #[arg(long)]

@@ -236,6 +236,19 @@ pub fn millis(ms: f64) -> Result<Duration, String> {
     at_most_max(d, &format!("{ms} ms"))
 }
 
+/// A number of seconds given on the command line (`--seconds 2`, `0.5`):
+/// finite, 0 or more, and at most [`MAX_DURATION`].
+pub fn seconds(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let v = t
+        .parse::<f64>()
+        .ok()
+        .filter(|v| *v >= 0.0 && v.is_finite())
+        .ok_or_else(|| format!("`{t}` is not a number of seconds of 0 or more, like 1 or 0.5"))?;
+    let d = Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX);
+    at_most_max(d, &format!("{t} s")).map(|d| d.as_secs_f64())
+}
+
 /// `d` if it is at most [`MAX_DURATION`]; else an error that shows it as
 /// `shown`.
 pub fn at_most_max(d: Duration, shown: &str) -> Result<Duration, String> {
@@ -279,5 +292,11 @@ mod tests {
         assert_eq!(millis(40.0).unwrap(), Duration::from_millis(40));
         assert!(millis(1e300).is_err() && millis(-1.0).is_err() && millis(f64::NAN).is_err());
         assert!(millis(u64::MAX as f64).unwrap_err().contains("7 days"));
+        // `arena bench --seconds`: a huge or infinite number panicked in
+        // the benches' Duration::from_secs_f64.
+        assert_eq!(seconds("0.5").unwrap(), 0.5);
+        assert!(seconds("1e300").unwrap_err().contains("7 days"));
+        assert!(seconds("inf").is_err() && seconds("-1").is_err() && seconds("NaN").is_err());
+        assert!(seconds("fast").is_err());
     }
 }
