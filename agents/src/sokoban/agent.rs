@@ -24,6 +24,7 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "weight: the heuristic's weight on both sides (3)",
             "ratio: backward expansions per forward expansion (1)",
+            "prepass: states stored by a feature-space search with box moves run after the first 16384 expansions (10000; 0: none)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
@@ -59,8 +60,11 @@ pub const AGENTS: &[AgentInfo] = &[
     },
     AgentInfo {
         name: "fess",
-        description: "feature-space search after FESS: cells of (boxes on goals, floor regions) in turn, advised pushes free",
-        params: &["max_nodes: states stored before giving up (20000000)"],
+        description: "feature-space search after FESS: cells of (boxes on goals, floor regions) in turn, advised moves free; a move takes one box to any cell it can reach",
+        params: &[
+            "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
+            "max_nodes: states stored before giving up (20000000)",
+        ],
     },
     AgentInfo {
         name: "random",
@@ -93,9 +97,10 @@ pub fn options(
     let keys: &[&str] = match method {
         Method::AStar => &["cost", "max_nodes"],
         Method::WeightedAStar => &["weight", "cost", "max_nodes"],
-        Method::BiAStar => &["weight", "ratio", "max_nodes"],
+        Method::BiAStar => &["weight", "ratio", "prepass", "max_nodes"],
         Method::Greedy => &["macros", "max_nodes"],
-        Method::Bfs | Method::Fess => &["max_nodes"],
+        Method::Fess => &["box_moves", "max_nodes"],
+        Method::Bfs => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
     let mut opts = SolveOptions::with_method(method);
@@ -139,6 +144,13 @@ pub fn options(
     }
     if keys.contains(&"macros") {
         opts.macros = params.bool(name, "macros", opts.macros)?;
+    }
+    if keys.contains(&"box_moves") {
+        opts.box_moves = params.bool(name, "box_moves", opts.box_moves)?;
+    }
+    if keys.contains(&"prepass") {
+        let n = params.u64(name, "prepass", opts.prepass as u64)?;
+        opts.prepass = n.min(u32::MAX as u64 - 1) as usize;
     }
     let max = params.u64(name, "max_nodes", opts.max_nodes as u64)?;
     opts.max_nodes = max.clamp(1, u32::MAX as u64 - 1) as usize;

@@ -17,6 +17,13 @@ pub(crate) struct Lurd {
 /// Play `pushes` (`(box cell, direction)`, in order) from the start of
 /// `board`; `None` if one of them is impossible (which would be a solver bug).
 pub(crate) fn pushes_to_lurd(board: &Board, pushes: &[(u16, u8)]) -> Option<Lurd> {
+    let (lurd, occ) = play(board, pushes)?;
+    board.goals.iter().all(|&g| occ[g as usize]).then_some(lurd)
+}
+
+/// [`pushes_to_lurd`] without the check that the level ends solved: the
+/// moves, and which cells hold a box at the end.
+pub(crate) fn play(board: &Board, pushes: &[(u16, u8)]) -> Option<(Lurd, Vec<bool>)> {
     let n = board.n;
     let mut occ = vec![false; n];
     for &c in &board.start_boxes {
@@ -72,13 +79,11 @@ pub(crate) fn pushes_to_lurd(board: &Board, pushes: &[(u16, u8)]) -> Option<Lurd
         occ[to as usize] = true;
         player = c;
     }
-    if !board.goals.iter().all(|&g| occ[g as usize]) {
-        return None;
-    }
     let moves = text.len();
-    Some(Lurd {
+    let lurd = Lurd {
         text,
         moves,
         pushes: pushes.len(),
-    })
+    };
+    Some((lurd, occ))
 }

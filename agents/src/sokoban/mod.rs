@@ -17,7 +17,10 @@
 //!   bidirectional search, weighted A* forward (pushes from the start) and
 //!   backward (pulls from the solved positions, one root per player
 //!   region), `ratio` backward expansions per forward one, until a state is
-//!   in both transposition tables.
+//!   in both transposition tables; after its first expansions, a short
+//!   [`Method::Fess`] pre-pass ([`SolveOptions::prepass`]);
+//! - [`Method::Fess`]: the feature-space search of `fess.rs`, with box
+//!   moves (a move takes one box to any cell it can reach).
 //!
 //! Exhausting a search proves the level unsolvable (all pruning is sound),
 //! except for the macro search of `greedy`.
@@ -28,10 +31,12 @@
 //! - `agent.rs`: the agents (plan with a [`Solver`], replay the plan);
 //! - this file: [`solve`], [`Solver`] and its engines (one search or a
 //!   bidirectional pair);
-//! - `search.rs`: one search: node arena, transposition table, lower
-//!   bound, expansion, path recovery;
+//! - `search.rs`: one search: node arena, transposition table, expansion
+//!   (single pushes or pulls, or box moves), path recovery; its child
+//!   `search/bound.rs` holds the matching lower bound;
 //! - `prune.rs`: deadlock and corral pruning of the forward search;
-//! - `packing.rs`: goal areas, their packing orders, single-box push paths;
+//! - `packing.rs`: goal areas, their packing orders, single-box push paths
+//!   and box moves (every cell one box can be pushed to);
 //! - `space.rs`: scratch space over the cells: boxes, the player's reach,
 //!   the freeze and removal tests;
 //! - `lurd.rs`: pushes to a LURD string;
@@ -56,6 +61,14 @@ use games::Timer;
 use packing::Packing;
 use search::{Config, Cost, Order, Searcher, Shared, Step, Way};
 use std::sync::Arc;
+
+/// The default [`SolveOptions::prepass`]: states stored by the
+/// feature-space pre-pass of the bidirectional search.
+pub const PREPASS: usize = 10_000;
+
+/// Expansions of the bidirectional search before its pre-pass runs: most
+/// levels it solves are solved by then, and pay nothing for the pre-pass.
+const PREPASS_AFTER: u64 = 16_384;
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,6 +142,16 @@ pub struct SolveOptions {
     /// default: on Microban, Microban II and Sasquatch I it costs more time
     /// than it saves).
     pub macros: bool,
+    /// Feature-space search: a move takes one box to any cell it can be
+    /// pushed to (on by default for [`Method::Fess`]; other methods ignore
+    /// it).
+    pub box_moves: bool,
+    /// Bidirectional search: after its first 16,384 expansions, run a
+    /// feature-space search with box moves that stores at most this many
+    /// states (0: none), then go on. It solves some goal-room levels in a
+    /// few hundred expansions that the bidirectional search cannot solve
+    /// at all, and costs little where it fails.
+    pub prepass: usize,
 }
 
 /// The default is the strongest method: [`Method::BiAStar`] with weight 3
@@ -145,6 +168,8 @@ impl Default for SolveOptions {
             corral_nodes: 20,
             max_nodes: 20_000_000,
             macros: false,
+            box_moves: false,
+            prepass: PREPASS,
         }
     }
 }
@@ -159,6 +184,7 @@ impl SolveOptions {
                 Method::WeightedAStar | Method::BiAStar => 3.0,
                 _ => 1.0,
             },
+            box_moves: method == Method::Fess,
             ..SolveOptions::default()
         }
     }
@@ -244,6 +270,10 @@ pub struct Solver {
     board: Option<Arc<Shared>>,
     engines: Vec<Engine>,
     next: usize,
+    /// Instead of turns: the first engine runs alone until it has made this
+    /// many expansions, then the second one until it stops, then the first
+    /// again (the bidirectional search and its pre-pass).
+    switch_after: Option<u64>,
     done: Option<SolveResult>,
     /// Expansions of engines already dropped.
     retired: u64,
@@ -418,6 +448,7 @@ impl Solver {
             board: None,
             engines: Vec::new(),
             next: 0,
+            switch_after: None,
             done: Some(SolveResult::unsolved(status, 0, note)),
             retired: 0,
         };
@@ -472,6 +503,7 @@ impl Solver {
             corral_nodes: opts.corral_nodes,
             max_nodes: opts.max_nodes.max(1),
             macros: false,
+            box_moves: opts.box_moves && method == Method::Fess,
         };
         let mut engines = Vec::new();
         if bidirectional {
@@ -486,6 +518,18 @@ impl Solver {
                 ratio: opts.ratio.max(1),
                 f_proves: true,
             });
+            if opts.prepass > 0 {
+                let pcfg = Config {
+                    order: Order::Fess,
+                    box_moves: true,
+                    max_nodes: opts.prepass.min(cfg.max_nodes),
+                    ..cfg
+                };
+                engines.push(Engine::Single {
+                    s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, pcfg)),
+                    proves: true,
+                });
+            }
         } else {
             if method == Method::Greedy && !sh.packing.is_empty() {
                 let mcfg = Config {
@@ -506,6 +550,7 @@ impl Solver {
             board: Some(sh),
             engines,
             next: 0,
+            switch_after: bidirectional.then_some(PREPASS_AFTER),
             done: None,
             retired: 0,
         };
@@ -556,13 +601,21 @@ impl Solver {
                     return false;
                 }
             }
-            let k = self.next % self.engines.len();
+            let k = match self.switch_after {
+                Some(after) if self.engines.len() > 1 => {
+                    usize::from(self.engines[0].expanded() >= after)
+                }
+                _ => self.next % self.engines.len(),
+            };
             // Single engines run a slice between looks at the timer; the
             // portfolio turns to the next engine after `SLICE` expansions.
             let before = self.engines[k].expanded();
             let event = self.engines[k].run(POLL);
             since_poll += POLL;
-            if self.engines.len() > 1 && self.engines[k].expanded() / SLICE != before / SLICE {
+            if self.switch_after.is_none()
+                && self.engines.len() > 1
+                && self.engines[k].expanded() / SLICE != before / SLICE
+            {
                 self.next += 1;
             }
             match event {

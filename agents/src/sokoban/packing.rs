@@ -222,3 +222,83 @@ pub(crate) fn push_path(
     out.reverse();
     Some(out)
 }
+
+/// A place the box on some cell can be pushed to (see [`box_destinations`]).
+pub(crate) struct BoxMove {
+    /// The box's new cell.
+    pub to: u16,
+    /// The player's cell after the last push (the box's cell before it).
+    pub player: u16,
+    /// The pushes, `(box cell, direction)` each, first push first.
+    pub pushes: Vec<(u16, u8)>,
+}
+
+/// Every cell the box on `c` can be pushed to, with every player region it
+/// can end up with there: a breadth-first search over the pushes of that
+/// box alone, the other boxes fixed (`sp.occ` holds every box, this one
+/// included), the player starting in the region normalised to `player`.
+/// The first push goes in one of the directions `firsts`; no push enters a
+/// dead square. `sp.occ` is unchanged afterwards; the reach marks are not.
+pub(crate) fn box_destinations(
+    b: &Board,
+    sp: &mut Space,
+    dead: &[bool],
+    c: u16,
+    player: u16,
+    firsts: &[u8],
+) -> Vec<BoxMove> {
+    let tag = sp.occ[c as usize];
+    sp.occ[c as usize] = 0;
+    // State: (box cell, normalised player); parent index and direction.
+    let mut states: Vec<(u16, u16, u32, u8)> = vec![(c, player, u32::MAX, 0)];
+    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
+    seen.insert((c, player), ());
+    let mut head = 0;
+    while head < states.len() {
+        let (bx, pl, _, _) = states[head];
+        sp.occ[bx as usize] = tag;
+        sp.reach(b, pl, false);
+        let mut next = [None; 4];
+        for (d, slot) in next.iter_mut().enumerate() {
+            let p = b.nbr[bx as usize][d ^ 1];
+            let t = b.nbr[bx as usize][d];
+            let ok = p != NONE
+                && t != NONE
+                && sp.reached(p)
+                && sp.occ[t as usize] == 0
+                && !dead[t as usize]
+                && (head > 0 || firsts.contains(&(d as u8)));
+            if ok {
+                *slot = Some((t, d as u8));
+            }
+        }
+        sp.occ[bx as usize] = 0;
+        for (t, d) in next.into_iter().flatten() {
+            sp.occ[t as usize] = tag;
+            let norm = sp.reach(b, bx, false);
+            sp.occ[t as usize] = 0;
+            if seen.insert((t, norm), ()).is_none() {
+                states.push((t, norm, head as u32, d));
+            }
+        }
+        head += 1;
+    }
+    sp.occ[c as usize] = tag;
+    (1..states.len())
+        .map(|i| {
+            let mut pushes = Vec::new();
+            let mut x = i;
+            while states[x].2 != u32::MAX {
+                let parent = states[x].2 as usize;
+                pushes.push((states[parent].0, states[x].3));
+                x = parent;
+            }
+            pushes.reverse();
+            BoxMove {
+                to: states[i].0,
+                player: pushes.last().map_or(c, |&(from, _)| from),
+                pushes,
+            }
+        })
+        .collect()
+}

@@ -8,7 +8,8 @@
 //! Zobrist-hashed open-addressing transposition table of node indices.
 //!
 //! This file holds the search itself: the node arena and transposition
-//! table, the matching lower bound, the expansion loop and path recovery.
+//! table, the expansion loop and path recovery; the matching lower bound is
+//! in its child `search/bound.rs`.
 //! The scratch space over the cells (box occupancy, reach, freeze and
 //! removal tests) is in `space.rs`, the deadlock and corral pruning in
 //! `prune.rs`, the goal macros' packing orders in `packing.rs`.
@@ -37,13 +38,16 @@
 use super::board::{Board, DistTable, INF, NONE};
 use super::fess::{self, FessQueue};
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
-use super::packing::{push_path, Packing};
+use super::packing::{box_destinations, push_path, Packing};
 use super::prune::{CorralVerdict, Pruner, Verdict};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
+
+mod bound;
+use bound::side_key;
 
 /// What every search of one level shares: the board, the distance tables
 /// and the packing orders.
@@ -116,6 +120,11 @@ pub(crate) struct Config {
     /// Goal macros from the packing orders (forward search with push
     /// costs only; not admissible).
     pub macros: bool,
+    /// Box moves: a move takes one box to any cell it can be pushed to
+    /// with the other boxes where they are (forward search with push costs
+    /// only). Every single push is still a move, so exhausting the search
+    /// still proves a level unsolvable.
+    pub box_moves: bool,
 }
 
 /// One stored state.
@@ -167,10 +176,6 @@ struct Cand {
     /// Walking distance to the player cell the move starts from (move costs).
     walk: u16,
 }
-
-/// The extra cost of an empty goal of an ordered goal area for a box that
-/// cannot reach the area's designated goal now (see [`Searcher::heuristic`]).
-const REDIRECT_PENALTY: u16 = 50;
 
 /// The search: node arena, transposition table, open list and scratch space.
 pub(crate) struct Searcher {
@@ -457,136 +462,6 @@ impl Searcher {
         }
     }
 
-    /// The lower bound of `boxes` (with `occ` set and the player's region
-    /// marked): a minimum-cost perfect matching of boxes to targets over the
-    /// one-box push distances, each box seen from the player's side when the
-    /// player stands next to it; [`DEAD_H`] when no matching exists.
-    fn heuristic(&mut self, boxes: &[u16]) -> u32 {
-        let sh = Arc::clone(&self.sh);
-        let b = &sh.board;
-        let dist = Self::dist_of(&sh, self.way);
-        let nb = self.nb;
-        if nb == 0 {
-            return 0;
-        }
-        // With goal macros, a box can only enter an ordered goal area at its
-        // designated goal: empty goals of such an area are priced as the
-        // distance to the designated one (plus a penalty when that is out
-        // of reach), which steers boxes to where they can be packed next.
-        let mut redirect = std::mem::take(&mut self.redirect);
-        redirect.clear();
-        if self.use_packing {
-            let pk = &sh.packing;
-            for (j, &g) in b.goals.iter().enumerate() {
-                let k = pk.area[g as usize];
-                let col = if k != NONE && self.sp.occ[g as usize] == 0 {
-                    pk.designated(k, &self.sp.occ)
-                        .and_then(|des| b.goals.iter().position(|&x| x == des))
-                        .unwrap_or(j)
-                } else {
-                    j
-                };
-                redirect.push(col);
-            }
-        }
-        for (i, &c) in boxes.iter().enumerate() {
-            let side = self.side_of(c);
-            if !fill_costs(self.mat.row_mut(i), dist.row(c, side), &redirect) {
-                self.redirect = redirect;
-                return DEAD_H;
-            }
-        }
-        self.redirect = redirect;
-        for j in 0..nb {
-            if (0..nb).all(|i| self.mat.cost(i, j) == BIG) {
-                return DEAD_H;
-            }
-        }
-        let cost = self.mat.solve();
-        if cost >= BIG {
-            DEAD_H
-        } else {
-            cost as u32
-        }
-    }
-
-    /// The side (up, down, left, right) from which the player sees the box
-    /// on `c` (the reach marks are the state's), if any. Sides the player
-    /// can walk between around the box (the same `side_class`) have the
-    /// same distances, so the first of them stands for all: a matching row
-    /// changes only when its distances do.
-    fn side_of(&self, c: u16) -> Option<usize> {
-        let b = &self.sh.board;
-        let nbr = b.nbr[c as usize];
-        let d = (0..4).find(|&d| self.sp.reached(nbr[d]))?;
-        let cls = b.side_class[c as usize];
-        (0..4).find(|&e| cls[e] == cls[d])
-    }
-
-    /// [`Searcher::child_heuristic`] of the child that moves box `cur[bi]`
-    /// from `from` to `to` (`cur` is restored).
-    fn bound_of_child(&mut self, cur: &mut [u16], bi: u16, from: u16, to: u16) -> u32 {
-        cur[bi as usize] = to;
-        let h = self.child_heuristic(cur);
-        cur[bi as usize] = from;
-        h
-    }
-
-    /// The lower bound of a child of the node being expanded: `boxes` are
-    /// the node's boxes in its order with the pushed one moved (`occ` and
-    /// the reach marks are the child's). Equal to [`Searcher::heuristic`],
-    /// but the rows that did not change keep the node's optimal matching
-    /// (see `matching.rs`), so only the changed rows are matched again.
-    fn child_heuristic(&mut self, boxes: &[u16]) -> u32 {
-        let nb = self.nb;
-        if self.use_packing || nb == 0 || self.parent_rows.len() != nb {
-            return self.heuristic(boxes);
-        }
-        let sh = Arc::clone(&self.sh);
-        let dist = Self::dist_of(&sh, self.way);
-        if !self.parent_ready {
-            let keys = std::mem::take(&mut self.parent_rows);
-            self.parent.sync(&keys, |(c, sd), out| {
-                fill_costs(out, dist.row(c, key_side(sd)), &[]);
-            });
-            self.parent_rows = keys;
-            self.parent_ready = true;
-        }
-        let mut changed = std::mem::take(&mut self.changed);
-        let mut rows = std::mem::take(&mut self.changed_rows);
-        changed.clear();
-        rows.clear();
-        for (i, &c) in boxes.iter().enumerate() {
-            let side = self.side_of(c);
-            let slot = self.parent.slot_of[i];
-            if self.parent.key(slot) != (c, side_key(side)) {
-                changed.push(slot);
-                rows.push((slot, c, side));
-            }
-        }
-        let cost = if changed.len() * 2 > nb {
-            None
-        } else {
-            self.mat.copy_from(&self.parent.mat);
-            let mut dead = false;
-            for &(slot, c, side) in &rows {
-                dead |= !fill_costs(self.mat.row_mut(slot), dist.row(c, side), &[]);
-            }
-            Some(if dead { BIG } else { self.mat.repair(&changed) })
-        };
-        self.changed = changed;
-        self.changed_rows = rows;
-        let Some(cost) = cost else {
-            return self.heuristic(boxes);
-        };
-        let h = if cost >= BIG { DEAD_H } else { cost as u32 };
-        // The solver's unit tests check every repaired bound against a
-        // fresh one.
-        #[cfg(test)]
-        assert_eq!(h, self.heuristic(boxes), "repaired bound of {boxes:?}");
-        h
-    }
-
     /// Pop the best open node and expand it.
     pub fn step(&mut self) -> Step {
         self.fresh.clear();
@@ -728,7 +603,32 @@ impl Searcher {
         }
         let mut result = Step::Continue;
         let mut child = std::mem::take(&mut self.child);
-        for cd in &cands {
+        let box_moves = self.cfg.box_moves && self.way == Way::Forward && !moves;
+        let mut far = Vec::new();
+        if box_moves {
+            for (bi, &c) in cur.iter().enumerate() {
+                let firsts: Vec<u8> = cands
+                    .iter()
+                    .filter(|cd| cd.bi as usize == bi)
+                    .map(|cd| cd.d)
+                    .collect();
+                if firsts.is_empty() {
+                    continue;
+                }
+                for m in box_destinations(b, &mut self.sp, fwd_dead, c, node.player, &firsts) {
+                    let cand = Cand {
+                        bi: bi as u16,
+                        c,
+                        d: m.pushes[0].1,
+                        walk: 0,
+                    };
+                    far.push((cand, m));
+                }
+            }
+        }
+        let count = if box_moves { far.len() } else { cands.len() };
+        for k in 0..count {
+            let cd = &if box_moves { far[k].0 } else { cands[k] };
             let c = cd.c;
             let d = cd.d as usize;
             let (mut to, mut player) = match self.way {
@@ -739,6 +639,14 @@ impl Searcher {
                 }
             };
             let mut mac: Option<Vec<(u16, u8)>> = None;
+            if box_moves {
+                let m = &mut far[k].1;
+                to = m.to;
+                player = m.player;
+                if m.pushes.len() > 1 {
+                    mac = Some(std::mem::take(&mut m.pushes));
+                }
+            }
             if self.use_packing {
                 let pk = &sh.packing;
                 let k = pk.area[to as usize];
@@ -912,38 +820,4 @@ impl Searcher {
         out.reverse();
         out
     }
-}
-
-/// The side part of a [`RowKey`]: the direction, or 4 for none.
-fn side_key(side: Option<usize>) -> u8 {
-    side.map_or(4, |d| d as u8)
-}
-
-/// The side a [`RowKey`] stands for (the inverse of [`side_key`]).
-fn key_side(sd: u8) -> Option<usize> {
-    (sd < 4).then_some(sd as usize)
-}
-
-/// Fill the cost row `out` from the distances `row` (goal areas redirected
-/// by `redirect`, when not empty: see [`Searcher::heuristic`]); `false` when
-/// every entry is impossible.
-fn fill_costs(out: &mut [i64], row: &[u16], redirect: &[usize]) -> bool {
-    let mut any = false;
-    for (j, &v) in row.iter().enumerate() {
-        let v = match redirect.get(j) {
-            Some(&col) if col != j => match row[col] {
-                INF if v == INF => INF,
-                INF => v.saturating_add(REDIRECT_PENALTY),
-                w => w,
-            },
-            _ => v,
-        };
-        out[j] = if v == INF {
-            BIG
-        } else {
-            any = true;
-            v as i64
-        };
-    }
-    any
 }
