@@ -24,7 +24,8 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "weight: the heuristic's weight on both sides (3)",
             "ratio: backward expansions per forward expansion (1)",
-            "prepass: states stored by a feature-space search with box moves run after the first 16384 expansions (10000; 0: none)",
+            "prepass: states stored by a feature-space search with box moves run after the first 16384 expansions (150000; 0: none)",
+            "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
@@ -63,6 +64,7 @@ pub const AGENTS: &[AgentInfo] = &[
         description: "feature-space search after FESS: cells of (boxes on goals, floor regions) in turn, advised moves free; a move takes one box to any cell it can reach",
         params: &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
+            "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "max_nodes: states stored before giving up (20000000)",
         ],
     },
@@ -97,9 +99,9 @@ pub fn options(
     let keys: &[&str] = match method {
         Method::AStar => &["cost", "max_nodes"],
         Method::WeightedAStar => &["weight", "cost", "max_nodes"],
-        Method::BiAStar => &["weight", "ratio", "prepass", "max_nodes"],
+        Method::BiAStar => &["weight", "ratio", "prepass", "alternate", "max_nodes"],
         Method::Greedy => &["macros", "max_nodes"],
-        Method::Fess => &["box_moves", "max_nodes"],
+        Method::Fess => &["box_moves", "alternate", "max_nodes"],
         Method::Bfs => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
@@ -147,6 +149,9 @@ pub fn options(
     }
     if keys.contains(&"box_moves") {
         opts.box_moves = params.bool(name, "box_moves", opts.box_moves)?;
+    }
+    if keys.contains(&"alternate") {
+        opts.alternate = params.bool(name, "alternate", opts.alternate)?;
     }
     if keys.contains(&"prepass") {
         let n = params.u64(name, "prepass", opts.prepass as u64)?;

@@ -13,6 +13,11 @@
 //! progress on some feature as much effort as the crowd at the start,
 //! which a best-first order on the lower bound alone never does.
 //!
+//! As in FESS's engine, every other expansion may instead come from the
+//! *best* non-empty cell ([`rank`]: most boxes on goals, then fewest
+//! regions), so that half the effort goes on from the most advanced states
+//! ([`FessQueue::new`]).
+//!
 //! The order is not admissible; exhausting it still proves unsolvability
 //! (every generated state is expanded in the end).
 
@@ -24,10 +29,24 @@ use std::collections::{BinaryHeap, HashMap};
 pub(crate) struct FessQueue {
     cells: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
     slot_of: HashMap<u32, usize>,
+    /// The cell of each slot.
+    keys: Vec<u32>,
     cursor: usize,
     len: usize,
     /// The cell of every node, by node id (dead nodes included).
     pub cell: Vec<u32>,
+    /// Every other pop takes the best non-empty cell.
+    alternate: bool,
+    pops: u64,
+    /// The slot of the best cell seen (see [`rank`]), while `alternate`.
+    best: Option<usize>,
+}
+
+/// The rank of a cell, higher is better: more boxes on goals first, then
+/// fewer regions.
+pub(crate) fn rank(cell: u32) -> u32 {
+    let (p, r) = features(cell);
+    (p << 16) | (0xffff - r)
 }
 
 /// The cell of a state with `packed` boxes on goals whose boxes cut the free
@@ -42,22 +61,57 @@ pub(crate) fn features(cell: u32) -> (u32, u32) {
 }
 
 impl FessQueue {
+    /// An empty queue. With `alternate`, every other [`FessQueue::pop`]
+    /// takes the best node of the best non-empty cell instead of the next
+    /// cell in turn.
+    pub fn new(alternate: bool) -> FessQueue {
+        FessQueue {
+            alternate,
+            ..FessQueue::default()
+        }
+    }
+
     /// Queue node `id` of cell `cell` with path weight `w` and bound `h`.
     pub fn push(&mut self, id: u32, cell: u32, w: u32, h: u32) {
         let slot = match self.slot_of.get(&cell) {
             Some(&s) => s,
             None => {
                 self.cells.push(BinaryHeap::new());
+                self.keys.push(cell);
                 self.slot_of.insert(cell, self.cells.len() - 1);
                 self.cells.len() - 1
             }
         };
         self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
         self.len += 1;
+        if self.alternate {
+            let better = match self.best {
+                None => true,
+                Some(b) => rank(cell) > rank(self.keys[b]),
+            };
+            if better {
+                self.best = Some(slot);
+            }
+        }
     }
 
-    /// The next node: the best of the next non-empty cell in turn.
+    /// The next node: the best of the next non-empty cell in turn, or
+    /// (every other call, with `alternate`) of the best non-empty cell.
     pub fn pop(&mut self) -> Option<u32> {
+        self.pops += 1;
+        if self.alternate && self.pops % 2 == 0 {
+            if self.best.is_some_and(|b| self.cells[b].is_empty()) {
+                self.best = (0..self.cells.len())
+                    .filter(|&s| !self.cells[s].is_empty())
+                    .max_by_key(|&s| rank(self.keys[s]));
+            }
+            if let Some(b) = self.best {
+                if let Some(Reverse((_, id))) = self.cells[b].pop() {
+                    self.len -= 1;
+                    return Some(id);
+                }
+            }
+        }
         let n = self.cells.len();
         for k in 0..n {
             let slot = (self.cursor + k) % n;
@@ -92,6 +146,26 @@ mod tests {
         // Cell a, then b, then a, then b: the least weight first, then the bound.
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![2, 4, 1, 3]);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn alternation_takes_every_other_node_from_the_best_cell() {
+        let mut q = FessQueue::new(true);
+        // Best: more boxes on goals; among equals, fewer regions.
+        let (start, fewer, packed) = (cell_of(0, 2), cell_of(0, 1), cell_of(1, 3));
+        assert!(rank(packed) > rank(fewer) && rank(fewer) > rank(start));
+        for id in 1..=3 {
+            q.push(id, start, id, 0);
+        }
+        q.push(10, fewer, 0, 0);
+        q.push(20, packed, 0, 0);
+        q.push(21, packed, 1, 0);
+        // Odd pops visit the cells in turn (start, fewer, packed, ...);
+        // even pops take the best cell (packed, then, once it is empty, the
+        // best non-empty one: fewer, then start).
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![1, 20, 10, 21, 2, 3]);
         assert!(q.is_empty());
     }
 }

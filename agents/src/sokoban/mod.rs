@@ -64,7 +64,7 @@ use std::sync::Arc;
 
 /// The default [`SolveOptions::prepass`]: states stored by the
 /// feature-space pre-pass of the bidirectional search.
-pub const PREPASS: usize = 10_000;
+pub const PREPASS: usize = 150_000;
 
 /// Expansions of the bidirectional search before its pre-pass runs: most
 /// levels it solves are solved by then, and pay nothing for the pre-pass.
@@ -146,6 +146,11 @@ pub struct SolveOptions {
     /// pushed to (on by default for [`Method::Fess`]; other methods ignore
     /// it).
     pub box_moves: bool,
+    /// Feature-space search (and the bidirectional search's pre-pass):
+    /// every other expansion comes from the best non-empty cell of the
+    /// feature space (most boxes on goals, then fewest regions), as in
+    /// FESS; the others visit the cells in turn (on by default).
+    pub alternate: bool,
     /// Bidirectional search: after its first 16,384 expansions, run a
     /// feature-space search with box moves that stores at most this many
     /// states (0: none), then go on. It solves some goal-room levels in a
@@ -169,6 +174,7 @@ impl Default for SolveOptions {
             max_nodes: 20_000_000,
             macros: false,
             box_moves: false,
+            alternate: true,
             prepass: PREPASS,
         }
     }
@@ -504,6 +510,7 @@ impl Solver {
             max_nodes: opts.max_nodes.max(1),
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
+            alternate: opts.alternate,
         };
         let mut engines = Vec::new();
         if bidirectional {

@@ -229,6 +229,8 @@ pub(crate) struct BoxMove {
     pub to: u16,
     /// The player's cell after the last push (the box's cell before it).
     pub player: u16,
+    /// The player's region there, normalised (its smallest cell).
+    pub norm: u16,
     /// The pushes, `(box cell, direction)` each, first push first.
     pub pushes: Vec<(u16, u8)>,
 }
@@ -249,37 +251,45 @@ pub(crate) fn box_destinations(
 ) -> Vec<BoxMove> {
     let tag = sp.occ[c as usize];
     sp.occ[c as usize] = 0;
-    // State: (box cell, normalised player); parent index and direction.
-    let mut states: Vec<(u16, u16, u32, u8)> = vec![(c, player, u32::MAX, 0)];
-    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
-    seen.insert((c, player), ());
-    let mut head = 0;
-    while head < states.len() {
-        let (bx, pl, _, _) = states[head];
-        sp.occ[bx as usize] = tag;
-        sp.reach(b, pl, false);
-        let mut next = [None; 4];
-        for (d, slot) in next.iter_mut().enumerate() {
-            let p = b.nbr[bx as usize][d ^ 1];
-            let t = b.nbr[bx as usize][d];
+    // The pushes the box on `at` can make (bit d: direction d), with the
+    // player's region marked by the last reach (`sp.occ` holds the box).
+    let pushable = |sp: &Space, at: u16| {
+        (0..4).fold(0u8, |m, d| {
+            let p = b.nbr[at as usize][d ^ 1];
+            let t = b.nbr[at as usize][d];
             let ok = p != NONE
                 && t != NONE
                 && sp.reached(p)
                 && sp.occ[t as usize] == 0
-                && !dead[t as usize]
-                && (head > 0 || firsts.contains(&(d as u8)));
-            if ok {
-                *slot = Some((t, d as u8));
+                && !dead[t as usize];
+            m | (u8::from(ok) << d)
+        })
+    };
+    sp.occ[c as usize] = tag;
+    sp.reach(b, player, false);
+    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & pushable(sp, c);
+    sp.occ[c as usize] = 0;
+    // State: (box cell, normalised player, parent index, direction, the
+    // pushes it can make). Each state's region is flooded once, when it is
+    // found.
+    let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
+    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
+    seen.insert((c, player), ());
+    let mut head = 0;
+    while head < states.len() {
+        let (bx, _, _, _, mask) = states[head];
+        for d in 0..4u8 {
+            if mask & (1 << d) == 0 {
+                continue;
             }
-        }
-        sp.occ[bx as usize] = 0;
-        for (t, d) in next.into_iter().flatten() {
+            let t = b.nbr[bx as usize][d as usize];
             sp.occ[t as usize] = tag;
             let norm = sp.reach(b, bx, false);
-            sp.occ[t as usize] = 0;
             if seen.insert((t, norm), ()).is_none() {
-                states.push((t, norm, head as u32, d));
+                let m = pushable(sp, t);
+                states.push((t, norm, head as u32, d, m));
             }
+            sp.occ[t as usize] = 0;
         }
         head += 1;
     }
@@ -297,6 +307,7 @@ pub(crate) fn box_destinations(
             BoxMove {
                 to: states[i].0,
                 player: pushes.last().map_or(c, |&(from, _)| from),
+                norm: states[i].1,
                 pushes,
             }
         })

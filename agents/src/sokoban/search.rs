@@ -125,6 +125,9 @@ pub(crate) struct Config {
     /// only). Every single push is still a move, so exhausting the search
     /// still proves a level unsolvable.
     pub box_moves: bool,
+    /// Feature-space search: every other expansion comes from the best
+    /// non-empty cell, as in FESS (see [`FessQueue::new`]).
+    pub alternate: bool,
 }
 
 /// One stored state.
@@ -267,7 +270,7 @@ impl Searcher {
             changed_rows: Vec::new(),
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes),
-            fess: (cfg.order == Order::Fess).then(FessQueue::default),
+            fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
         };
         match way {
             Way::Forward => {
@@ -639,10 +642,14 @@ impl Searcher {
                 }
             };
             let mut mac: Option<Vec<(u16, u8)>> = None;
+            // The child's normalised player, when the box move knows it: the
+            // child's region is then flooded only if the child is new.
+            let mut known_norm = None;
             if box_moves {
                 let m = &mut far[k].1;
                 to = m.to;
                 player = m.player;
+                known_norm = Some(m.norm);
                 if m.pushes.len() > 1 {
                     mac = Some(std::mem::take(&mut m.pushes));
                 }
@@ -669,6 +676,7 @@ impl Searcher {
                                 let &(last, _) = seq.last().unwrap_or(&(c, 0));
                                 player = last;
                                 to = des;
+                                known_norm = None;
                                 mac = Some(seq);
                             }
                         }
@@ -687,7 +695,10 @@ impl Searcher {
                 child.extend_from_slice(&cur);
                 child[cd.bi as usize] = to;
                 child.sort_unstable();
-                let norm = self.sp.reach(b, player, false);
+                let norm = match known_norm {
+                    Some(n) => n,
+                    None => self.sp.reach(b, player, false),
+                };
                 let p = if moves { player } else { norm };
                 let hash = node.hash
                     ^ b.zob_box[c as usize]
@@ -721,6 +732,9 @@ impl Searcher {
                     None => {
                         // Dead positions are stored too (never expanded), so
                         // that meeting them again costs one lookup.
+                        if known_norm.is_some() {
+                            self.sp.reach(b, player, false);
+                        }
                         let h = match forward {
                             true => match self.prune.stuck_or_sealed(
                                 b,

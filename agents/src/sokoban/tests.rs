@@ -784,3 +784,27 @@ fn the_prepass_solves_a_goal_room_level_the_bidirectional_search_cannot() {
     );
     assert_eq!(r.status, SolveStatus::NodeLimit);
 }
+
+#[test]
+fn alternation_solves_a_level_the_cells_in_turn_cannot() {
+    // Sasquatch I level 46: `fess` with every other expansion from its best
+    // cell solves it within the pre-pass's budget; visiting the cells in
+    // turn alone runs out (docs/sokoban-solver.md, "Alternation").
+    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
+    let lv = &set[45];
+    let fess = SolveOptions {
+        max_nodes: PREPASS,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    assert!(fess.alternate, "alternation is the default");
+    let r = solve(lv, &fess, &UnlimitedTimer);
+    check_solved(lv, &r);
+    let in_turn = SolveOptions {
+        alternate: false,
+        ..fess
+    };
+    assert_eq!(
+        solve(lv, &in_turn, &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+}
