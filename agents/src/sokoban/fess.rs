@@ -99,7 +99,7 @@ impl FessQueue {
     /// (every other call, with `alternate`) of the best non-empty cell.
     pub fn pop(&mut self) -> Option<u32> {
         self.pops += 1;
-        if self.alternate && self.pops % 2 == 0 {
+        if self.alternate && self.pops.is_multiple_of(2) {
             if self.best.is_some_and(|b| self.cells[b].is_empty()) {
                 self.best = (0..self.cells.len())
                     .filter(|&s| !self.cells[s].is_empty())
