@@ -26,6 +26,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "ratio: backward expansions per forward expansion (1)",
             "prepass: states stored by a feature-space search with box moves run after the first 16384 expansions (150000; 0: none)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
+            "hotspots: the pre-pass's hotspot advisor (false)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
@@ -65,6 +66,7 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
+            "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "max_nodes: states stored before giving up (20000000)",
         ],
     },
@@ -99,9 +101,16 @@ pub fn options(
     let keys: &[&str] = match method {
         Method::AStar => &["cost", "max_nodes"],
         Method::WeightedAStar => &["weight", "cost", "max_nodes"],
-        Method::BiAStar => &["weight", "ratio", "prepass", "alternate", "max_nodes"],
+        Method::BiAStar => &[
+            "weight",
+            "ratio",
+            "prepass",
+            "alternate",
+            "hotspots",
+            "max_nodes",
+        ],
         Method::Greedy => &["macros", "max_nodes"],
-        Method::Fess => &["box_moves", "alternate", "max_nodes"],
+        Method::Fess => &["box_moves", "alternate", "hotspots", "max_nodes"],
         Method::Bfs => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
@@ -152,6 +161,9 @@ pub fn options(
     }
     if keys.contains(&"alternate") {
         opts.alternate = params.bool(name, "alternate", opts.alternate)?;
+    }
+    if keys.contains(&"hotspots") {
+        opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;
     }
     if keys.contains(&"prepass") {
         let n = params.u64(name, "prepass", opts.prepass as u64)?;

@@ -35,6 +35,9 @@ pub(crate) struct FessQueue {
     len: usize,
     /// The cell of every node, by node id (dead nodes included).
     pub cell: Vec<u32>,
+    /// The number of hotspots of every node, by node id, when the hotspot
+    /// advisor is on (else empty).
+    pub hot: Vec<u32>,
     /// Every other pop takes the best non-empty cell.
     alternate: bool,
     pops: u64,

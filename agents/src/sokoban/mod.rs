@@ -47,6 +47,7 @@ mod agent;
 mod board;
 mod fess;
 mod fixed;
+mod hotspot;
 mod lurd;
 mod matching;
 mod packing;
@@ -58,6 +59,7 @@ pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
 use games::sokoban::Level;
 use games::Timer;
+use hotspot::Hotspots;
 use packing::Packing;
 use search::{Config, Cost, Order, Searcher, Shared, Step, Way};
 use std::sync::Arc;
@@ -151,6 +153,11 @@ pub struct SolveOptions {
     /// feature space (most boxes on goals, then fewest regions), as in
     /// FESS; the others visit the cells in turn (on by default).
     pub alternate: bool,
+    /// Feature-space search (and the pre-pass): FESS's hotspot advisor
+    /// also recommends moves that lower the number of hotspots (boxes that
+    /// take goals away from other boxes, see `hotspot.rs`). Off by default:
+    /// on Sasquatch I it loses level 46 and gains none.
+    pub hotspots: bool,
     /// Bidirectional search: after its first 16,384 expansions, run a
     /// feature-space search with box moves that stores at most this many
     /// states (0: none), then go on. It solves some goal-room levels in a
@@ -175,6 +182,7 @@ impl Default for SolveOptions {
             macros: false,
             box_moves: false,
             alternate: true,
+            hotspots: false,
             prepass: PREPASS,
         }
     }
@@ -483,11 +491,14 @@ impl Solver {
         } else {
             Packing::default()
         };
+        let feature_space = method == Method::Fess || (bidirectional && opts.prepass > 0);
+        let hot = (feature_space && opts.hotspots).then(|| Hotspots::new(&board, &fdist.dead));
         let sh = Arc::new(Shared {
             board,
             fdist,
             bdist,
             packing,
+            hot,
         });
         let cost = if opts.moves && !bidirectional {
             Cost::Moves
@@ -511,6 +522,7 @@ impl Solver {
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
             alternate: opts.alternate,
+            hotspots: opts.hotspots,
         };
         let mut engines = Vec::new();
         if bidirectional {

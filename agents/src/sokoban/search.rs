@@ -37,6 +37,7 @@
 
 use super::board::{Board, DistTable, INF, NONE};
 use super::fess::{self, FessQueue};
+use super::hotspot::Hotspots;
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
 use super::packing::{box_destinations, push_path, Packing};
 use super::prune::{CorralVerdict, Pruner, Verdict};
@@ -60,6 +61,8 @@ pub(crate) struct Shared {
     pub bdist: Option<DistTable>,
     /// Packing orders of the goal areas (for goal macros).
     pub packing: Packing,
+    /// The hotspot table (feature-space search with the hotspot advisor).
+    pub hot: Option<Hotspots>,
 }
 
 /// A node index in a [`Searcher`].
@@ -128,6 +131,8 @@ pub(crate) struct Config {
     /// Feature-space search: every other expansion comes from the best
     /// non-empty cell, as in FESS (see [`FessQueue::new`]).
     pub alternate: bool,
+    /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
+    pub hotspots: bool,
 }
 
 /// One stored state.
@@ -346,6 +351,7 @@ impl Searcher {
             h = DEAD_H;
         }
         let cell = self.fess.is_some().then(|| self.cell_of(&sorted));
+        let hot = self.hot_of(&sorted);
         self.sp.clear(&sorted);
         let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
         if self.lookup(hash, &sorted, p).is_some() {
@@ -367,6 +373,9 @@ impl Searcher {
         );
         if let (Some(q), Some(cell)) = (&mut self.fess, cell) {
             q.cell.push(cell);
+            if let Some(hot) = hot {
+                q.hot.push(hot);
+            }
         }
         if h != DEAD_H {
             self.enqueue(id, 0, h);
@@ -378,6 +387,14 @@ impl Searcher {
         let b = &self.sh.board;
         let packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
         fess::cell_of(packed, self.sp.regions(b))
+    }
+
+    /// The number of hotspots among `boxes`, when the hotspot advisor is on.
+    fn hot_of(&self, boxes: &[u16]) -> Option<u32> {
+        match (&self.sh.hot, &self.fess) {
+            (Some(t), Some(_)) if self.cfg.hotspots => Some(t.count(&self.sh.board, boxes)),
+            _ => None,
+        }
     }
 
     /// Put node `id` (cost `g`, bound `h`) on the open list.
@@ -770,11 +787,17 @@ impl Searcher {
                         let mut cell = None;
                         if let Some(q) = &self.fess {
                             let parent = fess::features(q.cell[id as usize]);
+                            let parent_hot = q.hot.get(id as usize).copied();
                             let here = self.cell_of(&child);
                             let (packed, regions) = fess::features(here);
-                            let advised = packed > parent.0 || regions < parent.1;
+                            let hot = self.hot_of(&child);
+                            let cooler = match (hot, parent_hot) {
+                                (Some(h), Some(ph)) => h < ph && packed >= parent.0,
+                                _ => false,
+                            };
+                            let advised = packed > parent.0 || regions < parent.1 || cooler;
                             g = node.g + u32::from(!advised);
-                            cell = Some(here);
+                            cell = Some((here, hot));
                         }
                         let nid = self.push_node(
                             Node {
@@ -790,8 +813,11 @@ impl Searcher {
                             },
                             &child,
                         );
-                        if let (Some(q), Some(cell)) = (&mut self.fess, cell) {
+                        if let (Some(q), Some((cell, hot))) = (&mut self.fess, cell) {
                             q.cell.push(cell);
+                            if let Some(hot) = hot {
+                                q.hot.push(hot);
+                            }
                         }
                         if h != DEAD_H {
                             let early = !matches!(self.cfg.order, Order::AStar { .. });

@@ -808,3 +808,27 @@ fn alternation_solves_a_level_the_cells_in_turn_cannot() {
         SolveStatus::NodeLimit
     );
 }
+
+#[test]
+fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
+    // A corridor: the box nearer the goals stands in the way of the other;
+    // the other box does not stand in the way of the nearer one.
+    let lv = level(
+        "
+#########
+#..$ $ @#
+#########
+",
+    );
+    let b = board::Board::new(&lv).unwrap();
+    let dead = board::DistTable::to_targets(&b, &b.goals).dead;
+    let hot = hotspot::Hotspots::new(&b, &dead);
+    let (near, far) = (b.start_boxes[0], b.start_boxes[1]);
+    assert!(hot.blocks(near, far));
+    assert!(!hot.blocks(far, near));
+    assert_eq!(hot.count(&b, &b.start_boxes), 1);
+    // With the nearer box on a goal, nothing is in the way.
+    let goal = b.nbr[near as usize][2];
+    assert!(b.is_goal[goal as usize], "direction 2 is left");
+    assert_eq!(hot.count(&b, &[goal, far]), 0);
+}
