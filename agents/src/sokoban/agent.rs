@@ -24,7 +24,8 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "weight: the heuristic's weight on both sides (3)",
             "ratio: backward expansions per forward expansion (1)",
-            "prepass: states stored by a feature-space search with box moves run after the first 16384 expansions (150000; 0: none)",
+            "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000; 0: none)",
+            "prepass_after: expansions before the pre-pass runs (65536)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "max_nodes: states stored per side before giving up (20000000)",
@@ -105,6 +106,7 @@ pub fn options(
             "weight",
             "ratio",
             "prepass",
+            "prepass_after",
             "alternate",
             "hotspots",
             "max_nodes",
@@ -161,6 +163,9 @@ pub fn options(
     }
     if keys.contains(&"alternate") {
         opts.alternate = params.bool(name, "alternate", opts.alternate)?;
+    }
+    if keys.contains(&"prepass_after") {
+        opts.prepass_after = params.u64(name, "prepass_after", opts.prepass_after)?;
     }
     if keys.contains(&"hotspots") {
         opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;

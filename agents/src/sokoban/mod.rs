@@ -69,8 +69,9 @@ use std::sync::Arc;
 pub const PREPASS: usize = 150_000;
 
 /// Expansions of the bidirectional search before its pre-pass runs: most
-/// levels it solves are solved by then, and pay nothing for the pre-pass.
-const PREPASS_AFTER: u64 = 16_384;
+/// levels it solves are solved by then, and pay nothing for the pre-pass
+/// (on Microban, all but level 153).
+pub const PREPASS_AFTER: u64 = 65_536;
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -158,12 +159,15 @@ pub struct SolveOptions {
     /// take goals away from other boxes, see `hotspot.rs`). Off by default:
     /// on Sasquatch I it loses level 46 and gains none.
     pub hotspots: bool,
-    /// Bidirectional search: after its first 16,384 expansions, run a
-    /// feature-space search with box moves that stores at most this many
-    /// states (0: none), then go on. It solves some goal-room levels in a
-    /// few hundred expansions that the bidirectional search cannot solve
-    /// at all, and costs little where it fails.
+    /// Bidirectional search: after its first `prepass_after` expansions,
+    /// run a feature-space search with box moves that stores at most this
+    /// many states (0: none), then go on. It solves some goal-room levels
+    /// in a few thousand expansions that the bidirectional search cannot
+    /// solve at all; where it fails it costs one or two seconds.
     pub prepass: usize,
+    /// Bidirectional search: its expansions before the pre-pass runs
+    /// ([`PREPASS_AFTER`]).
+    pub prepass_after: u64,
 }
 
 /// The default is the strongest method: [`Method::BiAStar`] with weight 3
@@ -184,6 +188,7 @@ impl Default for SolveOptions {
             alternate: true,
             hotspots: false,
             prepass: PREPASS,
+            prepass_after: PREPASS_AFTER,
         }
     }
 }
@@ -569,7 +574,7 @@ impl Solver {
             board: Some(sh),
             engines,
             next: 0,
-            switch_after: bidirectional.then_some(PREPASS_AFTER),
+            switch_after: bidirectional.then_some(opts.prepass_after),
             done: None,
             retired: 0,
         };
