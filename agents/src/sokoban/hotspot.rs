@@ -18,7 +18,7 @@ pub(crate) struct Hotspots {
 }
 
 /// For every cell, how many goals a box there can be pushed to, with a
-/// wall on `wall` (or [`NONE`]); `dead` cells never count.
+/// wall on `wall` (or [`NONE`]). `seen` and `stamp` are scratch space.
 fn goals_reachable(b: &Board, wall: u16, seen: &mut [u32], stamp: &mut u32) -> Vec<u16> {
     let mut count = vec![0u16; b.n];
     let mut queue = Vec::new();

@@ -17,8 +17,9 @@
 //!   bidirectional search, weighted A* forward (pushes from the start) and
 //!   backward (pulls from the solved positions, one root per player
 //!   region), `ratio` backward expansions per forward one, until a state is
-//!   in both transposition tables; after its first expansions, a short
-//!   [`Method::Fess`] pre-pass ([`SolveOptions::prepass`]);
+//!   in both transposition tables; after its first
+//!   [`SolveOptions::prepass_after`] expansions, a [`Method::Fess`]
+//!   pre-pass of at most [`SolveOptions::prepass`] states;
 //! - [`Method::Fess`]: the feature-space search of `fess.rs`, with box
 //!   moves (a move takes one box to any cell it can reach).
 //!

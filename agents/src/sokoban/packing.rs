@@ -19,7 +19,7 @@
 
 use super::board::{Board, NONE};
 use super::space::Space;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// The packing orders of a board's goal areas.
 #[derive(Clone, Debug, Default)]
@@ -126,9 +126,8 @@ fn fill_order(b: &Board, sp: &mut Space, cells: &[u16], inside: &[bool]) -> Opti
 fn pull_out(b: &Board, sp: &mut Space, from: u16, player: u16, done: impl Fn(u16) -> bool) -> bool {
     let tag = sp.occ[from as usize];
     sp.occ[from as usize] = 0;
-    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
+    let mut seen: HashSet<(u16, u16)> = HashSet::from([(from, player)]);
     let mut queue = vec![(from, player)];
-    seen.insert((from, player), ());
     let mut found = false;
     let mut head = 0;
     while head < queue.len() {
@@ -150,7 +149,7 @@ fn pull_out(b: &Board, sp: &mut Space, from: u16, player: u16, done: impl Fn(u16
                 found = true;
                 break;
             }
-            if seen.insert((p, q), ()).is_none() {
+            if seen.insert((p, q)) {
                 queue.push((p, q));
             }
         }
@@ -178,8 +177,7 @@ pub(crate) fn push_path(
     sp.occ[from as usize] = 0;
     // State: (box cell, player cell next to it); parent index and push.
     let mut states: Vec<(u16, u16, u32, u8)> = vec![(from, player, u32::MAX, 0)];
-    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
-    seen.insert((from, player), ());
+    let mut seen: HashSet<(u16, u16)> = HashSet::from([(from, player)]);
     let mut goal = None;
     let mut head = 0;
     if from == to {
@@ -201,7 +199,7 @@ pub(crate) fn push_path(
             {
                 continue;
             }
-            if seen.insert((t, bx), ()).is_none() {
+            if seen.insert((t, bx)) {
                 states.push((t, bx, head as u32, d as u8));
                 if t == to {
                     goal = Some(states.len() - 1);
@@ -273,8 +271,7 @@ pub(crate) fn box_destinations(
     // pushes it can make). Each state's region is flooded once, when it is
     // found.
     let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
-    let mut seen: HashMap<(u16, u16), ()> = HashMap::new();
-    seen.insert((c, player), ());
+    let mut seen: HashSet<(u16, u16)> = HashSet::from([(c, player)]);
     let mut head = 0;
     while head < states.len() {
         let (bx, _, _, _, mask) = states[head];
@@ -285,7 +282,7 @@ pub(crate) fn box_destinations(
             let t = b.nbr[bx as usize][d as usize];
             sp.occ[t as usize] = tag;
             let norm = sp.reach(b, bx, false);
-            if seen.insert((t, norm), ()).is_none() {
+            if seen.insert((t, norm)) {
                 let m = pushable(sp, t);
                 states.push((t, norm, head as u32, d, m));
             }
