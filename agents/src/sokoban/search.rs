@@ -30,7 +30,11 @@
 //!   of them first);
 //! - corral deadlocks: a small search on the corral's boxes and their
 //!   neighbours alone, which proves that they can neither be packed nor
-//!   leave it nor let the player in.
+//!   leave it nor let the player in;
+//! - backward search: positions that can never be pulled back to the start
+//!   ([`Space::pull_trapped`]: the removal test with pulls; a box that can
+//!   never be pulled again off its start cell, or a player that can never
+//!   reach the start player's cell).
 //!
 //! The greedy method also runs a search with goal macros (`packing.rs`),
 //! which is not admissible and so never proves anything by exhausting.
@@ -234,6 +238,9 @@ pub(crate) struct Searcher {
     prune: Pruner,
     /// The open list of [`Order::Fess`] (`open` is unused then).
     fess: Option<FessQueue>,
+    /// Backward search: whether a box starts on each cell, for the pull
+    /// removal test (else empty).
+    is_start: Vec<bool>,
 }
 
 impl Searcher {
@@ -276,6 +283,7 @@ impl Searcher {
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes),
             fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
+            is_start: Vec::new(),
         };
         match way {
             Way::Forward => {
@@ -283,6 +291,10 @@ impl Searcher {
                 s.add_root(&boxes, b.start_player);
             }
             Way::Backward => {
+                s.is_start = vec![false; n];
+                for &c in &b.start_boxes {
+                    s.is_start[c as usize] = true;
+                }
                 let goals = b.goals.clone();
                 s.sp.set(&goals);
                 // One root per region of the free floor.
@@ -770,7 +782,27 @@ impl Searcher {
                                     self.bound_of_child(&mut cur, cd.bi, c, to)
                                 }
                             },
-                            false => self.bound_of_child(&mut cur, cd.bi, c, to),
+                            false => {
+                                // The pull removal test (space.rs): a
+                                // position that can never be pulled back to
+                                // the start is dead.
+                                let (trapped, clobbered) = self.sp.pull_trapped(
+                                    b,
+                                    &dist.dead,
+                                    &self.is_start,
+                                    &child,
+                                    player,
+                                    true,
+                                );
+                                if trapped {
+                                    DEAD_H
+                                } else {
+                                    if clobbered {
+                                        self.sp.reach(b, player, false);
+                                    }
+                                    self.bound_of_child(&mut cur, cd.bi, c, to)
+                                }
+                            }
                         };
                         let mac_id = match mac.take() {
                             Some(m) => {

@@ -2,7 +2,8 @@
 //! which box stands where ([`Space::occ`]), the player's reachable region
 //! ([`Space::reach`]), the freeze-deadlock test ([`Space::freeze`]) and the
 //! removal tests that find boxes that can never move again
-//! ([`Space::immovable`], [`Space::immovable_with_player`]).
+//! ([`Space::immovable`], [`Space::immovable_with_player`]) or never be
+//! pulled again ([`Space::pull_trapped`], for the backward search).
 
 use super::board::{Board, NONE};
 
@@ -292,4 +293,102 @@ impl Space {
         }
         left
     }
+
+    /// The removal test of the backward search (pulls). Repeatedly remove
+    /// every box the player (starting on `player`) can pull onto a cell
+    /// that is not `dead`; removed boxes vanish, which can only open the
+    /// board up, so the boxes that remain can never be pulled, and the
+    /// player never gets beyond the last region found. The position can
+    /// never be pulled back to the start when a box that remains is off its
+    /// start cell (`is_start`) or when that region misses the start player's
+    /// cell.
+    /// `occ` must hold exactly `boxes`; it is restored. When `marked` is
+    /// set, the reach marks are already those of `player` on this board.
+    /// The second value tells whether the marks were recomputed (on a more
+    /// open board).
+    pub fn pull_trapped(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        is_start: &[bool],
+        boxes: &[u16],
+        player: u16,
+        marked: bool,
+    ) -> (bool, bool) {
+        let start_player = b.start_player;
+        if !marked {
+            self.reach(b, player, false);
+        }
+        let mut left: Vec<u16> = boxes.to_vec();
+        let mut removed: Vec<(u16, u16)> = Vec::new();
+        // Boxes left off their start cells: none, with the start player's
+        // cell reached, means the test cannot fail any more.
+        let mut off = left.iter().filter(|&&c| !is_start[c as usize]).count();
+        loop {
+            if off == 0 && self.reached(start_player) {
+                break;
+            }
+            let before = left.len();
+            let mut i = 0;
+            while i < left.len() {
+                let c = left[i];
+                let nbr = b.nbr[c as usize];
+                // The player stands on p next to the box, steps back to t
+                // and the box follows onto p.
+                let movable = (0..4).any(|d| {
+                    let p = nbr[d];
+                    p != NONE && !dead[p as usize] && self.reached(p) && {
+                        let t = b.nbr[p as usize][d];
+                        t != NONE && self.reached(t)
+                    }
+                });
+                if movable {
+                    removed.push((c, self.occ[c as usize]));
+                    self.occ[c as usize] = 0;
+                    left.swap_remove(i);
+                    off -= usize::from(!is_start[c as usize]);
+                    // The region only grows: flood on from the freed cell.
+                    self.grow(b, c);
+                } else {
+                    i += 1;
+                }
+            }
+            if left.len() == before {
+                break;
+            }
+        }
+        let trapped = off > 0 || !self.reached(start_player);
+        let clobbered = !removed.is_empty() || !marked;
+        for (c, v) in removed {
+            self.occ[c as usize] = v;
+        }
+        (trapped, clobbered)
+    }
+
+    /// Add the free cell `c`, next to the reached region, and every free
+    /// cell it leads to, to the reach marks.
+    fn grow(&mut self, b: &Board, c: u16) {
+        let st = self.stamp;
+        if self.mark[c as usize] == st {
+            return;
+        }
+        self.mark[c as usize] = st;
+        self.queue.clear();
+        self.queue.push(c);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head];
+            head += 1;
+            for &y in &b.nbr[x as usize] {
+                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
+                    self.mark[y as usize] = st;
+                    self.queue.push(y);
+                }
+            }
+        }
+    }
 }
+
+#[cfg(test)]
+#[path = "space_tests.rs"]
+mod tests;

@@ -1,0 +1,118 @@
+//! The pull removal test against an exhaustive search of pulls.
+
+use super::super::board::{Board, DistTable, NONE};
+use super::Space;
+use games::sokoban::{parse_levels, MICROBAN};
+use rand::{Rng, SeedableRng};
+use std::collections::{HashSet, VecDeque};
+
+/// Whether single player steps, each optionally pulling the box behind the
+/// player, lead from `boxes` with the player on `player` to the start (no
+/// pruning at all); panics past `cap` states.
+fn pulls_reach_start(b: &Board, boxes: &[u16], player: u16, cap: usize) -> bool {
+    let mut start = b.start_boxes.clone();
+    start.sort_unstable();
+    let mut first = boxes.to_vec();
+    first.sort_unstable();
+    let mut seen: HashSet<(u16, Vec<u16>)> = HashSet::from([(player, first.clone())]);
+    let mut queue = VecDeque::from([(player, first)]);
+    while let Some((p, bx)) = queue.pop_front() {
+        if p == b.start_player && bx == start {
+            return true;
+        }
+        assert!(seen.len() < cap, "pull search over {cap} states");
+        for d in 0..4 {
+            let q = b.nbr[p as usize][d];
+            if q == NONE || bx.contains(&q) {
+                continue;
+            }
+            // Walk to q, or pull the box behind p along (it comes onto p).
+            let behind = b.nbr[p as usize][d ^ 1];
+            let mut next = vec![bx.clone()];
+            if let Some(i) = bx.iter().position(|&c| c == behind) {
+                let mut pulled = bx.clone();
+                pulled[i] = p;
+                pulled.sort_unstable();
+                next.push(pulled);
+            }
+            for nb in next {
+                if seen.insert((q, nb.clone())) {
+                    queue.push_back((q, nb));
+                }
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn pull_trapped_positions_can_never_be_pulled_back_to_the_start() {
+    // Random positions on the small Microban boards: whenever the pull
+    // removal test says a position is trapped, no sequence of pulls takes
+    // it back to the start.
+    let levels = parse_levels(MICROBAN).expect("Microban parses");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let (mut trapped, mut free) = (0, 0);
+    let boards: Vec<Board> = levels
+        .iter()
+        .filter_map(|lv| Board::new(lv).ok())
+        .filter(|b| b.start_boxes.len() <= 3 && b.n <= 30)
+        .take(12)
+        .collect();
+    assert!(boards.len() >= 8, "small boards: {}", boards.len());
+    for b in &boards {
+        let dist = DistTable::from_sources(b, &b.start_boxes);
+        let mut is_start = vec![false; b.n];
+        for &c in &b.start_boxes {
+            is_start[c as usize] = true;
+        }
+        let mut sp = Space::new(b.n);
+        for k in 0..150 {
+            let mut cells: Vec<u16> = (0..b.n as u16).collect();
+            let nb = b.start_boxes.len();
+            for i in 0..=nb {
+                let j = rng.gen_range(i..cells.len());
+                cells.swap(i, j);
+            }
+            let mut boxes = cells[..nb].to_vec();
+            boxes.sort_unstable();
+            let mut player = cells[nb];
+            if k % 3 == 0 {
+                // Near the start: one box moved, the player anywhere free.
+                let mut near = b.start_boxes.clone();
+                if !near.contains(&player) {
+                    let i = rng.gen_range(0..nb);
+                    near[i] = player;
+                }
+                near.sort_unstable();
+                boxes = near;
+                let free_cells: Vec<u16> = (0..b.n as u16).filter(|c| !boxes.contains(c)).collect();
+                player = free_cells[rng.gen_range(0..free_cells.len())];
+            }
+            sp.set(&boxes);
+            let (t, _) = sp.pull_trapped(b, &dist.dead, &is_start, &boxes, player, false);
+            sp.clear(&boxes);
+            check(b, &boxes, player, t, &mut trapped, &mut free);
+        }
+    }
+    assert!(
+        trapped > 100,
+        "the sample has trapped positions ({trapped})"
+    );
+    assert!(
+        free > 100,
+        "the sample has positions the test lets through ({free})"
+    );
+}
+
+fn check(b: &Board, boxes: &[u16], player: u16, trapped: bool, n: &mut usize, free: &mut usize) {
+    if trapped {
+        *n += 1;
+        assert!(
+            !pulls_reach_start(b, boxes, player, 2_000_000),
+            "trapped, yet the start is reachable: boxes {boxes:?}, player {player}"
+        );
+    } else {
+        *free += 1;
+    }
+}
