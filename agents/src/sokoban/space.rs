@@ -64,14 +64,22 @@ impl Space {
             self.stamp = 0;
         }
         self.stamp += 1;
-        let st = self.stamp;
         self.queue.clear();
         self.queue.push(from);
-        self.mark[from as usize] = st;
+        self.mark[from as usize] = self.stamp;
         if dist {
             self.walk[from as usize] = 0;
         }
-        let mut min = from;
+        self.flood(b, dist).min(from)
+    }
+
+    /// Breadth-first from the queued cells (already marked with the current
+    /// stamp) over free cells, marking each and queueing it (with its
+    /// walking distance when `dist` is set). Returns the smallest cell
+    /// marked by this call, or `u16::MAX`.
+    fn flood(&mut self, b: &Board, dist: bool) -> u16 {
+        let st = self.stamp;
+        let mut min = u16::MAX;
         let mut head = 0;
         while head < self.queue.len() {
             let x = self.queue[head];
@@ -368,24 +376,13 @@ impl Space {
     /// Add the free cell `c`, next to the reached region, and every free
     /// cell it leads to, to the reach marks.
     fn grow(&mut self, b: &Board, c: u16) {
-        let st = self.stamp;
-        if self.mark[c as usize] == st {
+        if self.mark[c as usize] == self.stamp {
             return;
         }
-        self.mark[c as usize] = st;
+        self.mark[c as usize] = self.stamp;
         self.queue.clear();
         self.queue.push(c);
-        let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head];
-            head += 1;
-            for &y in &b.nbr[x as usize] {
-                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
-                    self.mark[y as usize] = st;
-                    self.queue.push(y);
-                }
-            }
-        }
+        self.flood(b, false);
     }
 }
 
