@@ -34,7 +34,9 @@
 //! - backward search: positions that can never be pulled back to the start
 //!   ([`Space::pull_trapped`]: the removal test with pulls; a box that can
 //!   never be pulled again off its start cell, or a player that can never
-//!   reach the start player's cell).
+//!   reach the start player's cell), and pockets: where a pull shuts the
+//!   player in a small region, a search of every pull from there
+//!   ([`Space::pocket_trapped`]) that never gets out.
 //!
 //! The greedy method also runs a search with goal macros (`packing.rs`),
 //! which is not admissible and so never proves anything by exhausting.
@@ -74,6 +76,12 @@ pub(crate) type NodeId = u32;
 const NO_NODE: u32 = u32::MAX;
 /// The heuristic value of a state proved dead.
 pub(crate) const DEAD_H: u32 = u32::MAX;
+
+/// Backward search: a player region of at most this many cells is a
+/// pocket, whose pulls are searched ([`Space::pocket_trapped`]).
+const POCKET_CELLS: usize = 12;
+/// The most positions that search visits.
+const POCKET_STATES: usize = 64;
 
 /// Which way a search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -565,6 +573,10 @@ impl Searcher {
         self.sp.set(&cur);
         let moves = self.cfg.cost == Cost::Moves;
         self.sp.reach(b, node.player, moves);
+        // Backward search: whether the player's region is open (large, or
+        // holding the start player's cell). A child whose pull shuts the
+        // player in a pocket is then worth a pocket search.
+        let open = self.sp.reached_count() > POCKET_CELLS || self.sp.reached(b.start_player);
         self.parent_ready = false;
         self.parent_rows.clear();
         for &c in &cur {
@@ -786,7 +798,13 @@ impl Searcher {
                                 // The pull removal test (space.rs): a
                                 // position that can never be pulled back to
                                 // the start is dead.
-                                let (trapped, clobbered) = self.sp.pull_trapped(
+                                // A pull that shut the player in a small
+                                // region away from the start player's cell
+                                // made a pocket worth a search.
+                                let pocket = open
+                                    && self.sp.reached_count() <= POCKET_CELLS
+                                    && !self.sp.reached(b.start_player);
+                                let (mut trapped, clobbered) = self.sp.pull_trapped(
                                     b,
                                     &dist.dead,
                                     &self.is_start,
@@ -794,6 +812,16 @@ impl Searcher {
                                     player,
                                     true,
                                 );
+                                if !trapped && pocket {
+                                    trapped = self.sp.pocket_trapped(
+                                        b,
+                                        &dist.dead,
+                                        &child,
+                                        player,
+                                        POCKET_STATES,
+                                        POCKET_CELLS,
+                                    );
+                                }
                                 if trapped {
                                     DEAD_H
                                 } else {

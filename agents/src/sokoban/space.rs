@@ -373,6 +373,118 @@ impl Space {
         (trapped, clobbered)
     }
 
+    /// Whether the player, shut in a small pocket, can never pull its way
+    /// out: every position reachable by pulls from `boxes` with the player
+    /// on `player` (at most `max_states` of them) keeps the player in a
+    /// region of at most `max_region` cells and is not the start. `false`
+    /// when that is not settled within the limits. `occ` must hold exactly
+    /// `boxes`; it is restored (the reach marks are not).
+    pub fn pocket_trapped(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        boxes: &[u16],
+        player: u16,
+        max_states: usize,
+        max_region: usize,
+    ) -> bool {
+        let nb = boxes.len();
+        let saved: Vec<(u16, u16)> = boxes.iter().map(|&c| (c, self.occ[c as usize])).collect();
+        self.clear(boxes);
+        // Positions as flat box lists (`nb` cells each) and their players.
+        let mut states: Vec<u16> = boxes.to_vec();
+        let mut players: Vec<u16> = vec![player];
+        let mut vis_boxes: Vec<u16> = Vec::new();
+        let mut vis_norm: Vec<u16> = Vec::new();
+        let mut head = 0;
+        let mut trapped = true;
+        let mut bx: Vec<u16> = Vec::with_capacity(nb);
+        while head < players.len() {
+            bx.clear();
+            bx.extend_from_slice(&states[head * nb..(head + 1) * nb]);
+            let pl = players[head];
+            head += 1;
+            self.set(&bx);
+            let norm = self.reach_bounded(b, pl, max_region);
+            let at_start = norm.is_some() && bx == b.start_boxes && self.reached(b.start_player);
+            let Some(norm) = norm.filter(|_| !at_start) else {
+                self.clear(&bx);
+                trapped = false;
+                break;
+            };
+            // Seen before: the same boxes with the same region.
+            let seen = (0..vis_norm.len())
+                .any(|k| vis_norm[k] == norm && vis_boxes[k * nb..(k + 1) * nb] == bx[..]);
+            if !seen {
+                vis_norm.push(norm);
+                vis_boxes.extend_from_slice(&bx);
+                for i in 0..nb {
+                    let c = bx[i];
+                    for d in 0..4 {
+                        let p = b.nbr[c as usize][d];
+                        if p == NONE || dead[p as usize] || !self.reached(p) {
+                            continue;
+                        }
+                        let t = b.nbr[p as usize][d];
+                        if t == NONE || !self.reached(t) {
+                            continue;
+                        }
+                        let at = states.len();
+                        states.extend_from_slice(&bx);
+                        states[at + i] = p;
+                        states[at..].sort_unstable();
+                        players.push(t);
+                    }
+                }
+            }
+            self.clear(&bx);
+            if players.len() > max_states {
+                trapped = false;
+                break;
+            }
+        }
+        for (c, v) in saved {
+            self.occ[c as usize] = v;
+        }
+        trapped
+    }
+
+    /// [`Space::reach`] that gives up (`None`) once more than `limit` cells
+    /// are reached; the marks are then partial.
+    fn reach_bounded(&mut self, b: &Board, from: u16, limit: usize) -> Option<u16> {
+        if self.stamp == u32::MAX {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let st = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.mark[from as usize] = st;
+        let mut min = from;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head];
+            head += 1;
+            for &y in &b.nbr[x as usize] {
+                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
+                    self.mark[y as usize] = st;
+                    min = min.min(y);
+                    self.queue.push(y);
+                    if self.queue.len() > limit {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(min)
+    }
+
+    /// The number of cells the last [`Space::reach`] marked.
+    pub fn reached_count(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Add the free cell `c`, next to the reached region, and every free
     /// cell it leads to, to the reach marks.
     fn grow(&mut self, b: &Board, c: u16) {

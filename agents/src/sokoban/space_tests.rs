@@ -1,4 +1,5 @@
-//! The pull removal test against an exhaustive search of pulls.
+//! The pull removal test and the pocket search against an exhaustive
+//! search of pulls.
 
 use super::super::board::{Board, DistTable, NONE};
 use super::Space;
@@ -48,11 +49,12 @@ fn pulls_reach_start(b: &Board, boxes: &[u16], player: u16, cap: usize) -> bool 
 #[test]
 fn pull_trapped_positions_can_never_be_pulled_back_to_the_start() {
     // Random positions on the small Microban boards: whenever the pull
-    // removal test says a position is trapped, no sequence of pulls takes
-    // it back to the start.
+    // removal test or the pocket search says a position is trapped, no
+    // sequence of pulls takes it back to the start.
     let levels = parse_levels(MICROBAN).expect("Microban parses");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let (mut trapped, mut free) = (0, 0);
+    let (mut pockets, mut pocket_only) = (0, 0);
     let boards: Vec<Board> = levels
         .iter()
         .filter_map(|lv| Board::new(lv).ok())
@@ -91,8 +93,19 @@ fn pull_trapped_positions_can_never_be_pulled_back_to_the_start() {
             }
             sp.set(&boxes);
             let (t, _) = sp.pull_trapped(b, &dist.dead, &is_start, &boxes, player, false);
+            let before: Vec<u16> = sp.occ.clone();
+            let pocket = sp.pocket_trapped(b, &dist.dead, &boxes, player, 64, 12);
+            assert_eq!(sp.occ, before, "the pocket search restores occ");
             sp.clear(&boxes);
             check(b, &boxes, player, t, &mut trapped, &mut free);
+            if pocket {
+                pockets += 1;
+                pocket_only += usize::from(!t);
+                assert!(
+                    !pulls_reach_start(b, &boxes, player, 2_000_000),
+                    "pocket trapped, yet the start is reachable: boxes {boxes:?}, player {player}"
+                );
+            }
         }
     }
     assert!(
@@ -102,6 +115,10 @@ fn pull_trapped_positions_can_never_be_pulled_back_to_the_start() {
     assert!(
         free > 100,
         "the sample has positions the test lets through ({free})"
+    );
+    assert!(
+        pockets > 20 && pocket_only > 0,
+        "the pocket search flags positions ({pockets}), some that the removal test lets through ({pocket_only})"
     );
 }
 
