@@ -7,9 +7,10 @@
 //! an arena (`nodes` + a flat `boxes` pool, each node's boxes sorted) and a
 //! Zobrist-hashed open-addressing transposition table of node indices.
 //!
-//! This file holds the search itself: the node arena and transposition
-//! table, the expansion loop and path recovery; the matching lower bound is
-//! in its child `search/bound.rs`.
+//! This file holds the search itself: its configuration, the roots and
+//! the expansion loop. Its children hold the matching lower bound
+//! (`search/bound.rs`) and the node arena, transposition table and path
+//! recovery (`search/table.rs`).
 //! The scratch space over the cells (box occupancy, reach, freeze and
 //! removal tests) is in `space.rs`, the deadlock and corral pruning in
 //! `prune.rs`, the goal macros' packing orders in `packing.rs`.
@@ -54,6 +55,7 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 mod bound;
+mod table;
 use bound::side_key;
 
 /// What every search of one level shares: the board, the distance tables
@@ -334,11 +336,6 @@ impl Searcher {
         s
     }
 
-    fn box_hash(&self, boxes: &[u16]) -> u64 {
-        let b = &self.sh.board;
-        boxes.iter().fold(0, |h, &c| h ^ b.zob_box[c as usize])
-    }
-
     /// The distances of this search's direction.
     fn dist_of(sh: &Shared, way: Way) -> &DistTable {
         match (way, &sh.bdist) {
@@ -428,63 +425,6 @@ impl Searcher {
                 let key = self.key(g, h);
                 self.open.push(Reverse((key, id)));
             }
-        }
-    }
-
-    /// The boxes of node `id`, sorted.
-    pub fn node_boxes(&self, id: NodeId) -> &[u16] {
-        let i = id as usize * self.nb;
-        &self.boxes[i..i + self.nb]
-    }
-
-    fn push_node(&mut self, node: Node, boxes: &[u16]) -> NodeId {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(node);
-        self.boxes.extend_from_slice(boxes);
-        self.insert(id);
-        self.fresh.push(id);
-        id
-    }
-
-    fn insert(&mut self, id: NodeId) {
-        if (self.table_count + 1) * 2 > self.table.len() {
-            let cap = self.table.len() * 2;
-            let mut t = vec![NO_NODE; cap];
-            let mask = cap - 1;
-            for &x in &self.table {
-                if x != NO_NODE {
-                    let mut i = (self.nodes[x as usize].hash as usize) & mask;
-                    while t[i] != NO_NODE {
-                        i = (i + 1) & mask;
-                    }
-                    t[i] = x;
-                }
-            }
-            self.table = t;
-        }
-        let mask = self.table.len() - 1;
-        let mut i = (self.nodes[id as usize].hash as usize) & mask;
-        while self.table[i] != NO_NODE {
-            i = (i + 1) & mask;
-        }
-        self.table[i] = id;
-        self.table_count += 1;
-    }
-
-    /// The node holding exactly these (sorted) boxes and player, if any.
-    pub fn lookup(&self, hash: u64, boxes: &[u16], player: u16) -> Option<NodeId> {
-        let mask = self.table.len() - 1;
-        let mut i = (hash as usize) & mask;
-        loop {
-            let x = self.table[i];
-            if x == NO_NODE {
-                return None;
-            }
-            let n = &self.nodes[x as usize];
-            if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
-                return Some(x);
-            }
-            i = (i + 1) & mask;
         }
     }
 
@@ -901,23 +841,5 @@ impl Searcher {
         self.cands = cands;
         self.child = child;
         result
-    }
-
-    /// The moves from the root to node `id`: `(box cell, direction)` of each
-    /// push (forward) or pull (backward), first move first.
-    pub fn path(&self, id: NodeId) -> Vec<(u16, u8)> {
-        let mut out = Vec::new();
-        let mut x = id;
-        while self.nodes[x as usize].parent != NO_NODE {
-            let n = &self.nodes[x as usize];
-            if n.mac != u32::MAX {
-                out.extend(self.macros[n.mac as usize].iter().rev());
-            } else {
-                out.push((n.from, n.dir));
-            }
-            x = n.parent;
-        }
-        out.reverse();
-        out
     }
 }

@@ -1,0 +1,92 @@
+//! The node arena and transposition table of a [`Searcher`]: nodes and
+//! their sorted boxes in flat vectors, a Zobrist-hashed open-addressing
+//! table of node indices (full comparison on a hit), and path recovery.
+
+use super::*;
+
+impl Searcher {
+    /// The Zobrist hash of `boxes` (the player's key is xored in apart).
+    pub(super) fn box_hash(&self, boxes: &[u16]) -> u64 {
+        let b = &self.sh.board;
+        boxes.iter().fold(0, |h, &c| h ^ b.zob_box[c as usize])
+    }
+
+    /// The boxes of node `id`, sorted.
+    pub fn node_boxes(&self, id: NodeId) -> &[u16] {
+        let i = id as usize * self.nb;
+        &self.boxes[i..i + self.nb]
+    }
+
+    /// Store `node` with its (sorted) `boxes`, index it in the table and
+    /// list it among the fresh nodes of this step.
+    pub(super) fn push_node(&mut self, node: Node, boxes: &[u16]) -> NodeId {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.boxes.extend_from_slice(boxes);
+        self.insert(id);
+        self.fresh.push(id);
+        id
+    }
+
+    /// Index node `id` in the open-addressing table (doubled when half
+    /// full).
+    pub(super) fn insert(&mut self, id: NodeId) {
+        if (self.table_count + 1) * 2 > self.table.len() {
+            let cap = self.table.len() * 2;
+            let mut t = vec![NO_NODE; cap];
+            let mask = cap - 1;
+            for &x in &self.table {
+                if x != NO_NODE {
+                    let mut i = (self.nodes[x as usize].hash as usize) & mask;
+                    while t[i] != NO_NODE {
+                        i = (i + 1) & mask;
+                    }
+                    t[i] = x;
+                }
+            }
+            self.table = t;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (self.nodes[id as usize].hash as usize) & mask;
+        while self.table[i] != NO_NODE {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = id;
+        self.table_count += 1;
+    }
+
+    /// The node holding exactly these (sorted) boxes and player, if any.
+    pub fn lookup(&self, hash: u64, boxes: &[u16], player: u16) -> Option<NodeId> {
+        let mask = self.table.len() - 1;
+        let mut i = (hash as usize) & mask;
+        loop {
+            let x = self.table[i];
+            if x == NO_NODE {
+                return None;
+            }
+            let n = &self.nodes[x as usize];
+            if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
+                return Some(x);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The moves from the root to node `id`: `(box cell, direction)` of each
+    /// push (forward) or pull (backward), first move first.
+    pub fn path(&self, id: NodeId) -> Vec<(u16, u8)> {
+        let mut out = Vec::new();
+        let mut x = id;
+        while self.nodes[x as usize].parent != NO_NODE {
+            let n = &self.nodes[x as usize];
+            if n.mac != u32::MAX {
+                out.extend(self.macros[n.mac as usize].iter().rev());
+            } else {
+                out.push((n.from, n.dir));
+            }
+            x = n.parent;
+        }
+        out.reverse();
+        out
+    }
+}
