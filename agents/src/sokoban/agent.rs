@@ -27,6 +27,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000; 0: none)",
             "prepass_after: expansions before the pre-pass runs (65536)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
+            "box_pulls: after the pre-pass, a second search whose backward half pulls whole boxes takes turns this many times shorter (0: none, the default; 3 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
@@ -109,6 +110,7 @@ pub fn options(
             "prepass_after",
             "alternate",
             "hotspots",
+            "box_pulls",
             "max_nodes",
         ],
         Method::Greedy => &["macros", "max_nodes"],
@@ -166,6 +168,9 @@ pub fn options(
     }
     if keys.contains(&"prepass_after") {
         opts.prepass_after = params.u64(name, "prepass_after", opts.prepass_after)?;
+    }
+    if keys.contains(&"box_pulls") {
+        opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;
     }
     if keys.contains(&"hotspots") {
         opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;

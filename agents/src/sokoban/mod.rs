@@ -19,7 +19,10 @@
 //!   region), `ratio` backward expansions per forward one, until a state is
 //!   in both transposition tables; after its first
 //!   [`SolveOptions::prepass_after`] expansions, a [`Method::Fess`]
-//!   pre-pass of at most [`SolveOptions::prepass`] states;
+//!   pre-pass of at most [`SolveOptions::prepass`] states; optionally
+//!   then, taking turns with it, a second bidirectional search whose
+//!   backward half pulls whole boxes ([`SolveOptions::box_pulls`], off by
+//!   default);
 //! - [`Method::Fess`]: the feature-space search of `fess.rs`, with box
 //!   moves (a move takes one box to any cell it can reach).
 //!
@@ -73,6 +76,11 @@ pub const PREPASS: usize = 150_000;
 /// levels it solves are solved by then, and pay nothing for the pre-pass
 /// (on Microban, all but level 153).
 pub const PREPASS_AFTER: u64 = 65_536;
+
+/// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
+/// the turns of the search with box pulls a third as long as the first
+/// search's. Off by default (see [`SolveOptions::box_pulls`]).
+pub const BOX_PULLS: u64 = 3;
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -169,6 +177,16 @@ pub struct SolveOptions {
     /// Bidirectional search: its expansions before the pre-pass runs
     /// ([`PREPASS_AFTER`]).
     pub prepass_after: u64,
+    /// Bidirectional search: after the pre-pass, a second bidirectional
+    /// search whose backward half moves whole boxes (a move pulls one box
+    /// to any cell it can be pulled to) takes turns with the first; its
+    /// turns are this many times shorter (its expansions cost two to four
+    /// times as much; [`BOX_PULLS`] was measured). 0, the default: no
+    /// second search. It solves levels that single pulls do not
+    /// (Sasquatch II 27), but the time it takes makes the slowest levels
+    /// the first search solves time out (Microban 153 goes over YASS's
+    /// 8.3 s for the set).
+    pub box_pulls: u64,
 }
 
 /// The default is the strongest method: [`Method::BiAStar`] with weight 3
@@ -190,6 +208,7 @@ impl Default for SolveOptions {
             hotspots: false,
             prepass: PREPASS,
             prepass_after: PREPASS_AFTER,
+            box_pulls: 0,
         }
     }
 }
@@ -297,6 +316,10 @@ pub struct Solver {
     done: Option<SolveResult>,
     /// Expansions of engines already dropped.
     retired: u64,
+    /// Bidirectional search: the turns of the search with box pulls are
+    /// this many times shorter than the first search's
+    /// ([`SolveOptions::box_pulls`]).
+    pull_share: u64,
 }
 
 /// One search of a [`Solver`].
@@ -471,6 +494,7 @@ impl Solver {
             switch_after: None,
             done: Some(SolveResult::unsolved(status, 0, note)),
             retired: 0,
+            pull_share: 1,
         };
         let board = match Board::new(level) {
             Ok(b) => b,
@@ -535,6 +559,7 @@ impl Solver {
             let bcfg = Config {
                 pi_corrals: false,
                 corral_nodes: 0,
+                box_moves: false,
                 ..cfg
             };
             engines.push(Engine::Bi {
@@ -542,6 +567,20 @@ impl Solver {
                 b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg)),
                 ratio: opts.ratio.max(1),
                 f_proves: true,
+            });
+            // The second bidirectional search, whose backward half moves
+            // whole boxes (built now, run after the pre-pass).
+            let pulls = (opts.box_pulls > 0).then(|| {
+                let mcfg = Config {
+                    box_moves: true,
+                    ..bcfg
+                };
+                Engine::Bi {
+                    f: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                    b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, mcfg)),
+                    ratio: opts.ratio.max(1),
+                    f_proves: true,
+                }
             });
             if opts.prepass > 0 {
                 let pcfg = Config {
@@ -555,6 +594,7 @@ impl Solver {
                     proves: true,
                 });
             }
+            engines.extend(pulls);
         } else {
             if method == Method::Greedy && !sh.packing.is_empty() {
                 let mcfg = Config {
@@ -578,6 +618,7 @@ impl Solver {
             switch_after: bidirectional.then_some(opts.prepass_after),
             done: None,
             retired: 0,
+            pull_share: opts.box_pulls.max(1),
         };
         if let Some(p) = solver.engines.first().and_then(Engine::start) {
             solver.finish_found(p);
@@ -626,10 +667,13 @@ impl Solver {
                     return false;
                 }
             }
+            // The pre-pass (a single search second in line) runs once the
+            // first search made `switch_after` expansions, until it stops;
+            // the searches left then take turns.
+            let prepass_live =
+                self.engines.len() > 1 && matches!(self.engines[1], Engine::Single { .. });
             let k = match self.switch_after {
-                Some(after) if self.engines.len() > 1 => {
-                    usize::from(self.engines[0].expanded() >= after)
-                }
+                Some(after) if prepass_live => usize::from(self.engines[0].expanded() >= after),
                 _ => self.next % self.engines.len(),
             };
             // Single engines run a slice between looks at the timer; the
@@ -637,9 +681,13 @@ impl Solver {
             let before = self.engines[k].expanded();
             let event = self.engines[k].run(POLL);
             since_poll += POLL;
-            if self.switch_after.is_none()
+            let slice = match (k, self.switch_after) {
+                (1, Some(_)) => (SLICE / self.pull_share).max(POLL),
+                _ => SLICE,
+            };
+            if (self.switch_after.is_none() || !prepass_live)
                 && self.engines.len() > 1
-                && self.engines[k].expanded() / SLICE != before / SLICE
+                && self.engines[k].expanded() / slice != before / slice
             {
                 self.next += 1;
             }

@@ -293,19 +293,99 @@ pub(crate) fn box_destinations(
     sp.occ[c as usize] = tag;
     (1..states.len())
         .map(|i| {
-            let mut pushes = Vec::new();
-            let mut x = i;
-            while states[x].2 != u32::MAX {
-                let parent = states[x].2 as usize;
-                pushes.push((states[parent].0, states[x].3));
-                x = parent;
-            }
-            pushes.reverse();
+            let pushes = trace(&states, i);
             BoxMove {
                 to: states[i].0,
                 player: pushes.last().map_or(c, |&(from, _)| from),
                 norm: states[i].1,
                 pushes,
+            }
+        })
+        .collect()
+}
+
+/// The moves, `(box cell, direction)` each, from the first state of a
+/// one-box search to state `i` (states: box cell, normalised player,
+/// parent index or `u32::MAX`, direction, a mask the caller keeps).
+fn trace(states: &[(u16, u16, u32, u8, u8)], i: usize) -> Vec<(u16, u8)> {
+    let mut moves = Vec::new();
+    let mut x = i;
+    while states[x].2 != u32::MAX {
+        let parent = states[x].2 as usize;
+        moves.push((states[parent].0, states[x].3));
+        x = parent;
+    }
+    moves.reverse();
+    moves
+}
+
+/// Every cell the box on `c` can be *pulled* to, with every player region
+/// it can end up with there (the backward search's box moves): a
+/// breadth-first search over the pulls of that box alone, the other boxes
+/// fixed (`sp.occ` holds every box, this one included), the player
+/// starting in the region normalised to `player`. The first pull goes in
+/// one of the directions `firsts`; no pull brings the box onto a `dead`
+/// cell. Each move's `pushes` are the pulls, `(box cell, direction)` each;
+/// its `player` is where the player stands after the last pull. `sp.occ`
+/// is unchanged afterwards; the reach marks are not.
+pub(crate) fn box_pull_destinations(
+    b: &Board,
+    sp: &mut Space,
+    dead: &[bool],
+    c: u16,
+    player: u16,
+    firsts: &[u8],
+) -> Vec<BoxMove> {
+    let tag = sp.occ[c as usize];
+    // The pulls the box on `at` can make (bit d: the player stands on the
+    // box's side d and steps back; the box follows).
+    let pullable = |sp: &Space, at: u16| {
+        (0..4).fold(0u8, |m, d| {
+            let p = b.nbr[at as usize][d];
+            let ok = p != NONE && sp.reached(p) && !dead[p as usize] && {
+                let t = b.nbr[p as usize][d];
+                t != NONE && sp.occ[t as usize] == 0
+            };
+            m | (u8::from(ok) << d)
+        })
+    };
+    sp.reach(b, player, false);
+    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & pullable(sp, c);
+    sp.occ[c as usize] = 0;
+    // State: (box cell, normalised player, parent index, direction, the
+    // pulls it can make).
+    let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
+    let mut seen: HashSet<(u16, u16)> = HashSet::from([(c, player)]);
+    let mut head = 0;
+    while head < states.len() {
+        let (bx, _, _, _, mask) = states[head];
+        for d in 0..4u8 {
+            if mask & (1 << d) == 0 {
+                continue;
+            }
+            let p = b.nbr[bx as usize][d as usize];
+            let t = b.nbr[p as usize][d as usize];
+            sp.occ[p as usize] = tag;
+            let norm = sp.reach(b, t, false);
+            if seen.insert((p, norm)) {
+                let m = pullable(sp, p);
+                states.push((p, norm, head as u32, d, m));
+            }
+            sp.occ[p as usize] = 0;
+        }
+        head += 1;
+    }
+    sp.occ[c as usize] = tag;
+    (1..states.len())
+        .map(|i| {
+            let pulls = trace(&states, i);
+            let &(last, d) = pulls.last().unwrap_or(&(c, 0));
+            let p = b.nbr[last as usize][d as usize];
+            BoxMove {
+                to: states[i].0,
+                player: b.nbr[p as usize][d as usize],
+                norm: states[i].1,
+                pushes: pulls,
             }
         })
         .collect()

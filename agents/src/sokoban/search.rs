@@ -46,7 +46,7 @@ use super::board::{Board, DistTable, INF, NONE};
 use super::fess::{self, FessQueue};
 use super::hotspot::Hotspots;
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
-use super::packing::{box_destinations, push_path, Packing};
+use super::packing::{box_destinations, box_pull_destinations, push_path, Packing};
 use super::prune::{CorralVerdict, Pruner, Verdict};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
@@ -137,10 +137,10 @@ pub(crate) struct Config {
     /// Goal macros from the packing orders (forward search with push
     /// costs only; not admissible).
     pub macros: bool,
-    /// Box moves: a move takes one box to any cell it can be pushed to
-    /// with the other boxes where they are (forward search with push costs
-    /// only). Every single push is still a move, so exhausting the search
-    /// still proves a level unsolvable.
+    /// Box moves: a move takes one box to any cell it can be pushed
+    /// (backward: pulled) to with the other boxes where they are (push
+    /// costs only). Every single push or pull is still a move, so
+    /// exhausting the search still proves a level unsolvable.
     pub box_moves: bool,
     /// Feature-space search: every other expansion comes from the best
     /// non-empty cell, as in FESS (see [`FessQueue::new`]).
@@ -587,7 +587,7 @@ impl Searcher {
         }
         let mut result = Step::Continue;
         let mut child = std::mem::take(&mut self.child);
-        let box_moves = self.cfg.box_moves && self.way == Way::Forward && !moves;
+        let box_moves = self.cfg.box_moves && !moves;
         let mut far = Vec::new();
         if box_moves {
             for (bi, &c) in cur.iter().enumerate() {
@@ -599,7 +599,15 @@ impl Searcher {
                 if firsts.is_empty() {
                     continue;
                 }
-                for m in box_destinations(b, &mut self.sp, fwd_dead, c, node.player, &firsts) {
+                let moves = match self.way {
+                    Way::Forward => {
+                        box_destinations(b, &mut self.sp, fwd_dead, c, node.player, &firsts)
+                    }
+                    Way::Backward => {
+                        box_pull_destinations(b, &mut self.sp, &dist.dead, c, node.player, &firsts)
+                    }
+                };
+                for m in moves {
                     let cand = Cand {
                         bi: bi as u16,
                         c,

@@ -309,19 +309,22 @@ fn pruning_is_sound_against_brute_force() {
         if truth.is_none() {
             unsolvable += 1;
         }
-        for m in Method::ALL {
-            let r = solve(&lv, &SolveOptions::with_method(m), &UnlimitedTimer);
+        // Every method, and the default search's second bidirectional
+        // search (box pulls) alone.
+        let mut runs: Vec<(&str, SolveResult)> = Method::ALL
+            .iter()
+            .map(|&m| {
+                let r = solve(&lv, &SolveOptions::with_method(m), &UnlimitedTimer);
+                (m.name(), r)
+            })
+            .collect();
+        runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
+        for (name, r) in runs {
             match truth {
                 Some(_) => {
                     check_solved(&lv, &r);
                 }
-                None => assert_eq!(
-                    r.status,
-                    SolveStatus::Unsolvable,
-                    "{}: {}",
-                    m.name(),
-                    lv.to_xsb()
-                ),
+                None => assert_eq!(r.status, SolveStatus::Unsolvable, "{name}: {}", lv.to_xsb()),
             }
         }
     }
@@ -655,87 +658,6 @@ fn inconsistent_levels_are_refused_without_panicking() {
     assert!(r.note.contains("3 boxes but 2 goals"), "{}", r.note);
 }
 
-/// Every cell an independent search says the box can be pushed to (the
-/// other boxes fixed, no dead squares), from the start position.
-fn push_closure(b: &board::Board, dead: &[bool], bx: u16, others: &[u16]) -> HashSet<u16> {
-    let mut seen = HashSet::from([(bx, b.start_player)]);
-    let mut queue = VecDeque::from([(bx, b.start_player)]);
-    let mut cells = HashSet::new();
-    while let Some((x, p)) = queue.pop_front() {
-        if x != bx {
-            cells.insert(x);
-        }
-        for d in 0..4 {
-            let q = b.nbr[p as usize][d];
-            if q == board::NONE || others.contains(&q) {
-                continue;
-            }
-            let next = if q == x {
-                let t = b.nbr[x as usize][d];
-                if t == board::NONE || others.contains(&t) || dead[t as usize] {
-                    continue;
-                }
-                (t, x)
-            } else {
-                (x, q)
-            };
-            if seen.insert(next) {
-                queue.push_back(next);
-            }
-        }
-    }
-    cells
-}
-
-#[test]
-fn box_moves_reach_every_cell_and_replay() {
-    let lv = level(
-        "
-#######
-#     #
-# $ # #
-#@ $  #
-#.  . #
-#######
-",
-    );
-    let b = board::Board::new(&lv).unwrap();
-    let dead = board::DistTable::to_targets(&b, &b.goals).dead;
-    let mut sp = space::Space::new(b.n);
-    for (i, &c) in b.start_boxes.iter().enumerate() {
-        let others: Vec<u16> = b.start_boxes.iter().copied().filter(|&o| o != c).collect();
-        sp.set(&b.start_boxes);
-        let norm = sp.reach(&b, b.start_player, false);
-        let moves = packing::box_destinations(&b, &mut sp, &dead, c, norm, &[0, 1, 2, 3]);
-        sp.clear(&b.start_boxes);
-        let got: HashSet<u16> = moves.iter().map(|m| m.to).filter(|&t| t != c).collect();
-        assert_eq!(got, push_closure(&b, &dead, c, &others), "box {i}");
-        for m in &moves {
-            let (lurd, _) = lurd::play(&b, &m.pushes).expect("the pushes can be played");
-            // The independent replay accepts the moves (every push letter
-            // is a real push) ...
-            replay(&lv, &lurd.text).unwrap_or_else(|e| panic!("{}: {e}", lurd.text));
-            // ... and walking them on the cells leaves this box on `to`.
-            let (mut player, mut boxes) = (b.start_player, b.start_boxes.clone());
-            for ch in lurd.text.chars() {
-                let lower = ch.to_ascii_lowercase() as u8;
-                let d = board::LETTER.iter().position(|&l| l == lower).unwrap();
-                let next = b.nbr[player as usize][d];
-                if let Some(k) = boxes.iter().position(|&x| x == next) {
-                    boxes[k] = b.nbr[next as usize][d];
-                }
-                player = next;
-            }
-            let mut want = others.clone();
-            want.push(m.to);
-            want.sort_unstable();
-            boxes.sort_unstable();
-            assert_eq!(boxes, want, "box {i}: {}", lurd.text);
-            assert_eq!(player, m.player, "box {i}: {}", lurd.text);
-        }
-    }
-}
-
 #[test]
 fn the_prepass_solves_a_goal_room_level_the_bidirectional_search_cannot() {
     // Sasquatch I level 3: ten boxes, one corridor to the goal room. The
@@ -777,6 +699,7 @@ fn the_prepass_solves_a_goal_room_level_the_bidirectional_search_cannot() {
         lv,
         &SolveOptions {
             prepass: 0,
+            box_pulls: 0,
             max_nodes: 20_000,
             ..SolveOptions::default()
         },
@@ -832,3 +755,7 @@ fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
     assert!(b.is_goal[goal as usize], "direction 2 is left");
     assert_eq!(hot.count(&b, &[goal, far]), 0);
 }
+
+#[path = "move_tests.rs"]
+mod move_tests;
+use move_tests::solve_with_box_pulls;
