@@ -59,6 +59,17 @@ impl Space {
     /// record walking distances when `dist` is set). Returns the smallest
     /// reachable cell: the normalised player.
     pub fn reach(&mut self, b: &Board, from: u16, dist: bool) -> u16 {
+        self.seed(from);
+        if dist {
+            self.walk[from as usize] = 0;
+        }
+        // No limit: the flood always finishes.
+        self.flood::<false>(b, dist, 0)
+            .map_or(from, |m| m.min(from))
+    }
+
+    /// Start a new reach from `from`: a new stamp, `from` marked and queued.
+    fn seed(&mut self, from: u16) {
         if self.stamp == u32::MAX {
             self.mark.fill(0);
             self.stamp = 0;
@@ -67,17 +78,16 @@ impl Space {
         self.queue.clear();
         self.queue.push(from);
         self.mark[from as usize] = self.stamp;
-        if dist {
-            self.walk[from as usize] = 0;
-        }
-        self.flood(b, dist).min(from)
     }
 
     /// Breadth-first from the queued cells (already marked with the current
     /// stamp) over free cells, marking each and queueing it (with its
     /// walking distance when `dist` is set). Returns the smallest cell
-    /// marked by this call, or `u16::MAX`.
-    fn flood(&mut self, b: &Board, dist: bool) -> u16 {
+    /// marked by this call (`u16::MAX` if none), or, when `LIMITED`,
+    /// `None` as soon as more than `limit` cells are queued (the marks are
+    /// then partial). `LIMITED` is a constant so that the unlimited flood
+    /// of [`Space::reach`], the solver's hottest loop, has no check.
+    fn flood<const LIMITED: bool>(&mut self, b: &Board, dist: bool, limit: usize) -> Option<u16> {
         let st = self.stamp;
         let mut min = u16::MAX;
         let mut head = 0;
@@ -92,10 +102,13 @@ impl Space {
                     }
                     min = min.min(y);
                     self.queue.push(y);
+                    if LIMITED && self.queue.len() > limit {
+                        return None;
+                    }
                 }
             }
         }
-        min
+        Some(min)
     }
 
     /// Into how many regions the boxes cut the free floor (the reach marks
@@ -452,32 +465,8 @@ impl Space {
     /// [`Space::reach`] that gives up (`None`) once more than `limit` cells
     /// are reached; the marks are then partial.
     fn reach_bounded(&mut self, b: &Board, from: u16, limit: usize) -> Option<u16> {
-        if self.stamp == u32::MAX {
-            self.mark.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        let st = self.stamp;
-        self.queue.clear();
-        self.queue.push(from);
-        self.mark[from as usize] = st;
-        let mut min = from;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head];
-            head += 1;
-            for &y in &b.nbr[x as usize] {
-                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
-                    self.mark[y as usize] = st;
-                    min = min.min(y);
-                    self.queue.push(y);
-                    if self.queue.len() > limit {
-                        return None;
-                    }
-                }
-            }
-        }
-        Some(min)
+        self.seed(from);
+        self.flood::<true>(b, false, limit).map(|m| m.min(from))
     }
 
     /// The number of cells the last [`Space::reach`] marked.
@@ -494,7 +483,7 @@ impl Space {
         self.mark[c as usize] = self.stamp;
         self.queue.clear();
         self.queue.push(c);
-        self.flood(b, false);
+        self.flood::<false>(b, false, 0);
     }
 }
 
