@@ -247,76 +247,7 @@ pub(crate) fn box_destinations(
     player: u16,
     firsts: &[u8],
 ) -> Vec<BoxMove> {
-    let tag = sp.occ[c as usize];
-    sp.occ[c as usize] = 0;
-    // The pushes the box on `at` can make (bit d: direction d), with the
-    // player's region marked by the last reach (`sp.occ` holds the box).
-    let pushable = |sp: &Space, at: u16| {
-        (0..4).fold(0u8, |m, d| {
-            let p = b.nbr[at as usize][d ^ 1];
-            let t = b.nbr[at as usize][d];
-            let ok = p != NONE
-                && t != NONE
-                && sp.reached(p)
-                && sp.occ[t as usize] == 0
-                && !dead[t as usize];
-            m | (u8::from(ok) << d)
-        })
-    };
-    sp.occ[c as usize] = tag;
-    sp.reach(b, player, false);
-    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & pushable(sp, c);
-    sp.occ[c as usize] = 0;
-    // State: (box cell, normalised player, parent index, direction, the
-    // pushes it can make). Each state's region is flooded once, when it is
-    // found.
-    let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
-    let mut seen: HashSet<(u16, u16)> = HashSet::from([(c, player)]);
-    let mut head = 0;
-    while head < states.len() {
-        let (bx, _, _, _, mask) = states[head];
-        for d in 0..4u8 {
-            if mask & (1 << d) == 0 {
-                continue;
-            }
-            let t = b.nbr[bx as usize][d as usize];
-            sp.occ[t as usize] = tag;
-            let norm = sp.reach(b, bx, false);
-            if seen.insert((t, norm)) {
-                let m = pushable(sp, t);
-                states.push((t, norm, head as u32, d, m));
-            }
-            sp.occ[t as usize] = 0;
-        }
-        head += 1;
-    }
-    sp.occ[c as usize] = tag;
-    (1..states.len())
-        .map(|i| {
-            let pushes = trace(&states, i);
-            BoxMove {
-                to: states[i].0,
-                player: pushes.last().map_or(c, |&(from, _)| from),
-                norm: states[i].1,
-                pushes,
-            }
-        })
-        .collect()
-}
-
-/// The moves, `(box cell, direction)` each, from the first state of a
-/// one-box search to state `i` (states: box cell, normalised player,
-/// parent index or `u32::MAX`, direction, a mask the caller keeps).
-fn trace(states: &[(u16, u16, u32, u8, u8)], i: usize) -> Vec<(u16, u8)> {
-    let mut moves = Vec::new();
-    let mut x = i;
-    while states[x].2 != u32::MAX {
-        let parent = states[x].2 as usize;
-        moves.push((states[parent].0, states[x].3));
-        x = parent;
-    }
-    moves.reverse();
-    moves
+    one_box_moves(b, sp, dead, c, player, firsts, false)
 }
 
 /// Every cell the box on `c` can be *pulled* to, with every player region
@@ -336,24 +267,48 @@ pub(crate) fn box_pull_destinations(
     player: u16,
     firsts: &[u8],
 ) -> Vec<BoxMove> {
+    one_box_moves(b, sp, dead, c, player, firsts, true)
+}
+
+/// [`box_destinations`] (`pull` false) and [`box_pull_destinations`]
+/// (`pull` true): a move in direction `d` takes the box on `x` to
+/// `nbr[x][d]`. A push needs the player on the box's other side and the
+/// new cell free; a pull needs the player on the new cell and a free cell
+/// behind it, onto which the player steps.
+fn one_box_moves(
+    b: &Board,
+    sp: &mut Space,
+    dead: &[bool],
+    c: u16,
+    player: u16,
+    firsts: &[u8],
+    pull: bool,
+) -> Vec<BoxMove> {
     let tag = sp.occ[c as usize];
-    // The pulls the box on `at` can make (bit d: the player stands on the
-    // box's side d and steps back; the box follows).
-    let pullable = |sp: &Space, at: u16| {
+    // The moves the box on `at` can make (bit d: direction d), with the
+    // player's region marked by the last reach (`sp.occ` holds the box).
+    let movable = |sp: &Space, at: u16| {
         (0..4).fold(0u8, |m, d| {
-            let p = b.nbr[at as usize][d];
-            let ok = p != NONE && sp.reached(p) && !dead[p as usize] && {
-                let t = b.nbr[p as usize][d];
-                t != NONE && sp.occ[t as usize] == 0
-            };
+            let t = b.nbr[at as usize][d];
+            let ok = t != NONE
+                && !dead[t as usize]
+                && if pull {
+                    let behind = b.nbr[t as usize][d];
+                    sp.reached(t) && behind != NONE && sp.occ[behind as usize] == 0
+                } else {
+                    sp.reached(b.nbr[at as usize][d ^ 1]) && sp.occ[t as usize] == 0
+                };
             m | (u8::from(ok) << d)
         })
     };
+    // Where the player stands after moving the box from `x` to `t`.
+    let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
     sp.reach(b, player, false);
-    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & pullable(sp, c);
+    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & movable(sp, c);
     sp.occ[c as usize] = 0;
     // State: (box cell, normalised player, parent index, direction, the
-    // pulls it can make).
+    // moves it can make). Each state's region is flooded once, when it is
+    // found.
     let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
     let mut seen: HashSet<(u16, u16)> = HashSet::from([(c, player)]);
     let mut head = 0;
@@ -363,30 +318,43 @@ pub(crate) fn box_pull_destinations(
             if mask & (1 << d) == 0 {
                 continue;
             }
-            let p = b.nbr[bx as usize][d as usize];
-            let t = b.nbr[p as usize][d as usize];
-            sp.occ[p as usize] = tag;
-            let norm = sp.reach(b, t, false);
-            if seen.insert((p, norm)) {
-                let m = pullable(sp, p);
-                states.push((p, norm, head as u32, d, m));
+            let t = b.nbr[bx as usize][d as usize];
+            sp.occ[t as usize] = tag;
+            let norm = sp.reach(b, after(bx, t, d as usize), false);
+            if seen.insert((t, norm)) {
+                let m = movable(sp, t);
+                states.push((t, norm, head as u32, d, m));
             }
-            sp.occ[p as usize] = 0;
+            sp.occ[t as usize] = 0;
         }
         head += 1;
     }
     sp.occ[c as usize] = tag;
     (1..states.len())
         .map(|i| {
-            let pulls = trace(&states, i);
-            let &(last, d) = pulls.last().unwrap_or(&(c, 0));
-            let p = b.nbr[last as usize][d as usize];
+            let moves = trace(&states, i);
+            let &(last, d) = moves.last().unwrap_or(&(c, 0));
             BoxMove {
                 to: states[i].0,
-                player: b.nbr[p as usize][d as usize],
+                player: after(last, states[i].0, d as usize),
                 norm: states[i].1,
-                pushes: pulls,
+                pushes: moves,
             }
         })
         .collect()
+}
+
+/// The moves, `(box cell, direction)` each, from the first state of a
+/// one-box search to state `i` (states: box cell, normalised player,
+/// parent index or `u32::MAX`, direction, a mask the caller keeps).
+fn trace(states: &[(u16, u16, u32, u8, u8)], i: usize) -> Vec<(u16, u8)> {
+    let mut moves = Vec::new();
+    let mut x = i;
+    while states[x].2 != u32::MAX {
+        let parent = states[x].2 as usize;
+        moves.push((states[parent].0, states[x].3));
+        x = parent;
+    }
+    moves.reverse();
+    moves
 }
