@@ -27,7 +27,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000; 0: none)",
             "prepass_after: expansions before the pre-pass runs (65536)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
-            "box_pulls: after the pre-pass, a second search whose backward half pulls whole boxes takes turns this many times shorter (0: none, the default; 3 was measured)",
+            "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],

@@ -20,9 +20,8 @@
 //!   in both transposition tables; after its first
 //!   [`SolveOptions::prepass_after`] expansions, a [`Method::Fess`]
 //!   pre-pass of at most [`SolveOptions::prepass`] states; optionally
-//!   then, taking turns with it, a second bidirectional search whose
-//!   backward half pulls whole boxes ([`SolveOptions::box_pulls`], off by
-//!   default);
+//!   then a second backward half that pulls whole boxes and meets the
+//!   same forward half ([`SolveOptions::box_pulls`], off by default);
 //! - [`Method::Fess`]: the feature-space search of `fess.rs`, with box
 //!   moves (a move takes one box to any cell it can reach).
 //!
@@ -78,9 +77,9 @@ pub const PREPASS: usize = 150_000;
 pub const PREPASS_AFTER: u64 = 65_536;
 
 /// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
-/// the turns of the search with box pulls a third as long as the first
-/// search's. Off by default (see [`SolveOptions::box_pulls`]).
-pub const BOX_PULLS: u64 = 3;
+/// one box-pull expansion per 8 of the other two halves. Off by default
+/// (see [`SolveOptions::box_pulls`]).
+pub const BOX_PULLS: u64 = 8;
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -177,15 +176,14 @@ pub struct SolveOptions {
     /// Bidirectional search: its expansions before the pre-pass runs
     /// ([`PREPASS_AFTER`]).
     pub prepass_after: u64,
-    /// Bidirectional search: after the pre-pass, a second bidirectional
-    /// search whose backward half moves whole boxes (a move pulls one box
-    /// to any cell it can be pulled to) takes turns with the first; its
-    /// turns are this many times shorter (its expansions cost two to four
-    /// times as much; [`BOX_PULLS`] was measured). 0, the default: no
-    /// second search. It solves levels that single pulls do not
-    /// (Sasquatch II 27), but the time it takes makes the slowest levels
-    /// the first search solves time out (Microban 153 goes over YASS's
-    /// 8.3 s for the set).
+    /// Bidirectional search: after the pre-pass, a second backward half
+    /// whose moves pull whole boxes (one box to any cell it can be pulled
+    /// to) meets the same forward half, with one expansion per this many
+    /// of the other two halves (its expansions cost about three times as
+    /// much; [`BOX_PULLS`] was measured). 0, the default: none. It solves
+    /// levels that single pulls do not (Sasquatch II 27, V 23), but the
+    /// time it takes makes some of the slowest levels the default solves
+    /// time out.
     pub box_pulls: u64,
 }
 
@@ -316,10 +314,6 @@ pub struct Solver {
     done: Option<SolveResult>,
     /// Expansions of engines already dropped.
     retired: u64,
-    /// Bidirectional search: the turns of the search with box pulls are
-    /// this many times shorter than the first search's
-    /// ([`SolveOptions::box_pulls`]).
-    pull_share: u64,
 }
 
 /// One search of a [`Solver`].
@@ -334,7 +328,22 @@ enum Engine {
         b: Box<Searcher>,
         ratio: u32,
         f_proves: bool,
+        /// A second backward half that pulls whole boxes
+        /// ([`SolveOptions::box_pulls`]); it meets the same forward half.
+        pulls: Option<BoxPulls>,
     },
+}
+
+/// The box-pull backward half of an [`Engine::Bi`] and its schedule.
+struct BoxPulls {
+    s: Box<Searcher>,
+    /// One of its expansions per this many of the other two halves'.
+    every: u64,
+    /// It starts once the other two halves made this many expansions (the
+    /// pre-pass has run by then).
+    after: u64,
+    /// Expansions of the other two halves since its last one.
+    tick: u64,
 }
 
 /// What one engine step found.
@@ -352,7 +361,9 @@ impl Engine {
     fn expanded(&self) -> u64 {
         match self {
             Engine::Single { s, .. } => s.expanded,
-            Engine::Bi { f, b, .. } => f.expanded + b.expanded,
+            Engine::Bi { f, b, pulls, .. } => {
+                f.expanded + b.expanded + pulls.as_ref().map_or(0, |p| p.s.expanded)
+            }
         }
     }
 
@@ -402,9 +413,38 @@ impl Engine {
                 b,
                 ratio,
                 f_proves,
+                pulls,
             } => {
                 let mut spent = 0;
                 while spent < budget {
+                    if let Some(p) = pulls {
+                        if p.tick >= p.every && f.expanded + b.expanded >= p.after {
+                            p.tick = 0;
+                            spent += 1;
+                            match p.s.step() {
+                                Step::Continue => {}
+                                Step::Goal(id) => return Event::Found(join(&p.s, Vec::new(), id)),
+                                Step::Exhausted => {
+                                    return Event::Stopped {
+                                        status: SolveStatus::Unsolvable,
+                                        proof: true,
+                                    }
+                                }
+                                // The other halves go on without it.
+                                Step::Full => *pulls = None,
+                            }
+                            if let Some(p) = pulls {
+                                for &bid in &p.s.fresh {
+                                    let m = &p.s.nodes[bid as usize];
+                                    if let Some(fid) =
+                                        f.lookup(m.hash, p.s.node_boxes(bid), m.player)
+                                    {
+                                        return Event::Found(join(&p.s, f.path(fid), bid));
+                                    }
+                                }
+                            }
+                        }
+                    }
                     for _ in 0..*ratio {
                         if b.is_exhausted() {
                             break;
@@ -461,9 +501,18 @@ impl Engine {
                     }
                     for &fid in &f.fresh {
                         let n = &f.nodes[fid as usize];
-                        if let Some(bid) = b.lookup(n.hash, f.node_boxes(fid), n.player) {
+                        let boxes = f.node_boxes(fid);
+                        if let Some(bid) = b.lookup(n.hash, boxes, n.player) {
                             return Event::Found(join(b, f.path(fid), bid));
                         }
+                        if let Some(p) = pulls {
+                            if let Some(bid) = p.s.lookup(n.hash, boxes, n.player) {
+                                return Event::Found(join(&p.s, f.path(fid), bid));
+                            }
+                        }
+                    }
+                    if let Some(p) = pulls {
+                        p.tick += u64::from(*ratio) + 1;
                     }
                 }
                 Event::Running
@@ -494,7 +543,6 @@ impl Solver {
             switch_after: None,
             done: Some(SolveResult::unsolved(status, 0, note)),
             retired: 0,
-            pull_share: 1,
         };
         let board = match Board::new(level) {
             Ok(b) => b,
@@ -562,25 +610,26 @@ impl Solver {
                 box_moves: false,
                 ..cfg
             };
-            engines.push(Engine::Bi {
-                f: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
-                b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg)),
-                ratio: opts.ratio.max(1),
-                f_proves: true,
-            });
-            // The second bidirectional search, whose backward half moves
-            // whole boxes (built now, run after the pre-pass).
+            // The backward half that moves whole boxes runs once the
+            // pre-pass has.
             let pulls = (opts.box_pulls > 0).then(|| {
                 let mcfg = Config {
                     box_moves: true,
                     ..bcfg
                 };
-                Engine::Bi {
-                    f: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
-                    b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, mcfg)),
-                    ratio: opts.ratio.max(1),
-                    f_proves: true,
+                BoxPulls {
+                    s: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, mcfg)),
+                    every: opts.box_pulls,
+                    after: opts.prepass_after,
+                    tick: 0,
                 }
+            });
+            engines.push(Engine::Bi {
+                f: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                b: Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg)),
+                ratio: opts.ratio.max(1),
+                f_proves: true,
+                pulls,
             });
             if opts.prepass > 0 {
                 let pcfg = Config {
@@ -594,7 +643,6 @@ impl Solver {
                     proves: true,
                 });
             }
-            engines.extend(pulls);
         } else {
             if method == Method::Greedy && !sh.packing.is_empty() {
                 let mcfg = Config {
@@ -618,7 +666,6 @@ impl Solver {
             switch_after: bidirectional.then_some(opts.prepass_after),
             done: None,
             retired: 0,
-            pull_share: opts.box_pulls.max(1),
         };
         if let Some(p) = solver.engines.first().and_then(Engine::start) {
             solver.finish_found(p);
@@ -668,12 +715,11 @@ impl Solver {
                 }
             }
             // The pre-pass (a single search second in line) runs once the
-            // first search made `switch_after` expansions, until it stops;
-            // the searches left then take turns.
-            let prepass_live =
-                self.engines.len() > 1 && matches!(self.engines[1], Engine::Single { .. });
+            // first search made `switch_after` expansions, until it stops.
             let k = match self.switch_after {
-                Some(after) if prepass_live => usize::from(self.engines[0].expanded() >= after),
+                Some(after) if self.engines.len() > 1 => {
+                    usize::from(self.engines[0].expanded() >= after)
+                }
                 _ => self.next % self.engines.len(),
             };
             // Single engines run a slice between looks at the timer; the
@@ -681,13 +727,9 @@ impl Solver {
             let before = self.engines[k].expanded();
             let event = self.engines[k].run(POLL);
             since_poll += POLL;
-            let slice = match (k, self.switch_after) {
-                (1, Some(_)) => (SLICE / self.pull_share).max(POLL),
-                _ => SLICE,
-            };
-            if (self.switch_after.is_none() || !prepass_live)
+            if self.switch_after.is_none()
                 && self.engines.len() > 1
-                && self.engines[k].expanded() / slice != before / slice
+                && self.engines[k].expanded() / SLICE != before / SLICE
             {
                 self.next += 1;
             }

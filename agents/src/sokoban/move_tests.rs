@@ -97,9 +97,27 @@ fn box_pulls_solve_a_goal_room_level_single_pulls_cannot() {
     assert!(r.expanded < 20_000, "{} expansions", r.expanded);
 }
 
-/// Solve `lv` with the default search's second bidirectional search alone
-/// (its backward half pulls whole boxes), at most `max_nodes` states per
-/// side.
+#[test]
+fn the_box_pull_half_meets_the_shared_forward_half() {
+    // The same level with all three halves from the start: the box-pull
+    // half finds the meeting the single pulls miss.
+    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
+    let lv = &set[2];
+    let opts = SolveOptions {
+        prepass: 0,
+        prepass_after: 0,
+        box_pulls: 1,
+        max_nodes: 300_000,
+        ..SolveOptions::default()
+    };
+    let r = solve(lv, &opts, &UnlimitedTimer);
+    check_solved(lv, &r);
+    assert!(r.expanded < 40_000, "{} expansions", r.expanded);
+}
+
+/// Solve `lv` with a bidirectional search whose only backward half pulls
+/// whole boxes (the box-pull half of [`SolveOptions::box_pulls`] in place
+/// of the single pulls), at most `max_nodes` states per side.
 pub(super) fn solve_with_box_pulls(lv: &Level, max_nodes: usize) -> SolveResult {
     let opts = SolveOptions {
         prepass: 0,
@@ -109,8 +127,11 @@ pub(super) fn solve_with_box_pulls(lv: &Level, max_nodes: usize) -> SolveResult 
     };
     let mut solver = Solver::new(lv, &opts);
     if solver.done.is_none() {
-        assert_eq!(solver.engines.len(), 2, "the first search and the second");
-        solver.engines.remove(0);
+        assert_eq!(solver.engines.len(), 1, "one bidirectional search");
+        let Engine::Bi { b, pulls, .. } = &mut solver.engines[0] else {
+            panic!("not a bidirectional search");
+        };
+        *b = pulls.take().expect("a box-pull half").s;
     }
     assert!(solver.run(&UnlimitedTimer));
     solver.result()

@@ -309,8 +309,8 @@ fn pruning_is_sound_against_brute_force() {
         if truth.is_none() {
             unsolvable += 1;
         }
-        // Every method, and the default search's second bidirectional
-        // search (box pulls) alone.
+        // Every method, the box-pull backward half alone with the
+        // forward half, and all three halves together from the start.
         let mut runs: Vec<(&str, SolveResult)> = Method::ALL
             .iter()
             .map(|&m| {
@@ -319,6 +319,13 @@ fn pruning_is_sound_against_brute_force() {
             })
             .collect();
         runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
+        let three = SolveOptions {
+            box_pulls: 1,
+            prepass: 0,
+            prepass_after: 0,
+            ..SolveOptions::default()
+        };
+        runs.push(("three halves", solve(&lv, &three, &UnlimitedTimer)));
         for (name, r) in runs {
             match truth {
                 Some(_) => {
