@@ -29,6 +29,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
+            "serial: after the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
@@ -111,6 +112,7 @@ pub fn options(
             "alternate",
             "hotspots",
             "box_pulls",
+            "serial",
             "max_nodes",
         ],
         Method::Greedy => &["macros", "max_nodes"],
@@ -168,6 +170,9 @@ pub fn options(
     }
     if keys.contains(&"prepass_after") {
         opts.prepass_after = params.u64(name, "prepass_after", opts.prepass_after)?;
+    }
+    if keys.contains(&"serial") {
+        opts.serial = params.bool(name, "serial", opts.serial)?;
     }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;

@@ -58,6 +58,9 @@ pub(crate) struct Board {
     pub start_boxes: Vec<u16>,
     /// The player's start cell.
     pub start_player: u16,
+    /// [`super::SolveOptions::end`] in the solver's numbering: a floor
+    /// cell that is not a goal.
+    pub end_player: Option<u16>,
     /// `side_class[c][d]`: with a box on `c` (and no other box), the
     /// connected component of the free floor that holds the neighbour in
     /// direction `d`; equal numbers mean the player can walk from one side
@@ -186,6 +189,7 @@ impl Board {
             goals,
             start_boxes,
             start_player: 0,
+            end_player: None,
             side_class: Vec::new(),
             zob_box,
             zob_player,

@@ -19,9 +19,11 @@
 //!   region), `ratio` backward expansions per forward one, until a state is
 //!   in both transposition tables; after its first
 //!   [`SolveOptions::prepass_after`] expansions, a [`Method::Fess`]
-//!   pre-pass of at most [`SolveOptions::prepass`] states; optionally
-//!   then a second backward half that pulls whole boxes and meets the
-//!   same forward half ([`SolveOptions::box_pulls`], off by default);
+//!   pre-pass of at most [`SolveOptions::prepass`] states, then, for a
+//!   level whose goals fall into separate areas with boxes of their own,
+//!   a serial decomposition (`decompose.rs`, [`SolveOptions::serial`]);
+//!   optionally a second backward half that pulls whole boxes and meets
+//!   the same forward half ([`SolveOptions::box_pulls`], off by default);
 //! - [`Method::Fess`]: the feature-space search of `fess.rs`, with box
 //!   moves (a move takes one box to any cell it can reach).
 //!
@@ -32,8 +34,10 @@
 //! Each one imports only from the ones listed after it (but this file
 //! re-exports the registry of `agent.rs`, its child):
 //! - `agent.rs`: the agents (plan with a [`Solver`], replay the plan);
-//! - this file: [`solve`], [`Solver`] and its engines (one search or a
-//!   bidirectional pair);
+//! - this file: [`solve`], [`Solver`] and its engines (one search, a
+//!   bidirectional pair, or the serial decomposition);
+//! - `decompose.rs`: the serial decomposition, a [`Solver`] per part
+//!   (its tests: `decompose_tests.rs`);
 //! - `search.rs`: one search: node arena, transposition table, expansion
 //!   (single pushes or pulls, or box moves), path recovery; its child
 //!   `search/bound.rs` holds the matching lower bound;
@@ -48,6 +52,7 @@
 
 mod agent;
 mod board;
+mod decompose;
 mod fess;
 mod fixed;
 mod hotspot;
@@ -60,6 +65,7 @@ mod space;
 
 pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
+use decompose::{Serial, SerialStep};
 use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
@@ -185,6 +191,16 @@ pub struct SolveOptions {
     /// time it takes makes some of the slowest levels the default solves
     /// time out.
     pub box_pulls: u64,
+    /// Bidirectional search: after the pre-pass, a serial decomposition
+    /// (`decompose.rs`): a level whose goals fall into separate areas is
+    /// solved area by area, the others' boxes as walls.
+    pub serial: bool,
+    /// The player must end in the region of this grid cell (a floor cell
+    /// that is not a goal; otherwise ignored), the boxes on the goals.
+    /// None, the default: anywhere. The decomposition sets it for its
+    /// parts; the forward half's PI-corral pruning is then off (its
+    /// reordering argument ignores where the player ends).
+    pub end: Option<usize>,
 }
 
 /// The default is the strongest method: [`Method::BiAStar`] with weight 3
@@ -207,6 +223,8 @@ impl Default for SolveOptions {
             prepass: PREPASS,
             prepass_after: PREPASS_AFTER,
             box_pulls: 0,
+            serial: true,
+            end: None,
         }
     }
 }
@@ -289,7 +307,7 @@ impl SolveResult {
 }
 
 /// How many expansions between two looks at the timer.
-const POLL: u64 = 64;
+pub(crate) const POLL: u64 = 64;
 
 /// Expansions one engine of the portfolio runs before the next one's turn.
 const SLICE: u64 = 2048;
@@ -321,6 +339,8 @@ enum Engine {
     /// A forward search; `proves` when exhausting it proves unsolvability
     /// (no goal macros).
     Single { s: Box<Searcher>, proves: bool },
+    /// The serial decomposition (`decompose.rs`): never a proof.
+    Serial(Box<Serial>),
     /// Forward and backward searches, `ratio` backward expansions per
     /// forward one, until they meet.
     Bi {
@@ -350,6 +370,8 @@ struct BoxPulls {
 enum Event {
     Running,
     Found(Vec<(u16, u8)>),
+    /// Solved, as moves from the start (the serial decomposition).
+    Moves(String),
     /// This engine can do no more; `proof` when that proves unsolvability.
     Stopped {
         status: SolveStatus,
@@ -361,6 +383,7 @@ impl Engine {
     fn expanded(&self) -> u64 {
         match self {
             Engine::Single { s, .. } => s.expanded,
+            Engine::Serial(s) => s.expanded,
             Engine::Bi { f, b, pulls, .. } => {
                 f.expanded + b.expanded + pulls.as_ref().map_or(0, |p| p.s.expanded)
             }
@@ -387,6 +410,14 @@ impl Engine {
     /// Run about `budget` expansions.
     fn run(&mut self, budget: u64) -> Event {
         match self {
+            Engine::Serial(s) => match s.step(budget) {
+                SerialStep::Running => Event::Running,
+                SerialStep::Solved(moves) => Event::Moves(moves),
+                SerialStep::GaveUp => Event::Stopped {
+                    status: SolveStatus::NodeLimit,
+                    proof: false,
+                },
+            },
             Engine::Single { s, proves } => {
                 for _ in 0..budget {
                     match s.step() {
@@ -549,6 +580,11 @@ impl Solver {
             Err(BoardError::Unsolvable(why)) => return stop(SolveStatus::Unsolvable, why),
             Err(BoardError::TooLarge(why)) => return stop(SolveStatus::Unsupported, why),
         };
+        let mut board = board;
+        board.end_player = opts
+            .end
+            .and_then(|g| board.cell_of.get(g).copied())
+            .filter(|&c| c != board::NONE && !board.is_goal[c as usize]);
         let fdist = DistTable::to_targets(&board, &board.goals);
         if let Some(&c) = board.start_boxes.iter().find(|&&c| fdist.dead[c as usize]) {
             let (r, col) = board.row_col(c);
@@ -594,7 +630,7 @@ impl Solver {
         let cfg = Config {
             cost,
             order,
-            pi_corrals: opts.pi_corrals,
+            pi_corrals: opts.pi_corrals && sh.board.end_player.is_none(),
             corral_nodes: opts.corral_nodes,
             max_nodes: opts.max_nodes.max(1),
             macros: false,
@@ -643,6 +679,12 @@ impl Solver {
                     proves: true,
                 });
             }
+            // Then the serial decomposition, where the level falls apart.
+            if opts.serial && opts.end.is_none() {
+                if let Some(s) = Serial::new(level) {
+                    engines.push(Engine::Serial(Box::new(s)));
+                }
+            }
         } else {
             if method == Method::Greedy && !sh.packing.is_empty() {
                 let mcfg = Config {
@@ -673,7 +715,7 @@ impl Solver {
         solver
     }
 
-    fn expanded(&self) -> u64 {
+    pub(crate) fn expanded(&self) -> u64 {
         self.retired + self.engines.iter().map(Engine::expanded).sum::<u64>()
     }
 
@@ -701,6 +743,11 @@ impl Solver {
     /// Search until a result or until `timer` runs out; `true` when the
     /// solve is finished ([`Solver::result`] is final).
     pub fn run(&mut self, timer: &dyn Timer) -> bool {
+        self.run_while(&mut || !timer.exceeded())
+    }
+
+    /// [`Solver::run`], asking `go_on` every [`POLL`] expansions or so.
+    fn run_while(&mut self, go_on: &mut dyn FnMut() -> bool) -> bool {
         let mut since_poll = POLL;
         while self.done.is_none() {
             if self.engines.is_empty() {
@@ -710,7 +757,7 @@ impl Solver {
             }
             if since_poll >= POLL {
                 since_poll = 0;
-                if timer.exceeded() {
+                if !go_on() {
                     return false;
                 }
             }
@@ -736,6 +783,17 @@ impl Solver {
             match event {
                 Event::Running => {}
                 Event::Found(p) => self.finish_found(p),
+                Event::Moves(text) => {
+                    self.done = Some(SolveResult {
+                        status: SolveStatus::Solved,
+                        moves: text.len(),
+                        pushes: text.chars().filter(char::is_ascii_uppercase).count(),
+                        solution: Some(text),
+                        expanded: self.expanded(),
+                        note: String::new(),
+                    });
+                    self.engines.clear();
+                }
                 Event::Stopped { status, proof } => {
                     if proof || self.engines.len() == 1 {
                         let e = self.expanded();

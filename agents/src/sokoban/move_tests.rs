@@ -106,6 +106,7 @@ fn the_box_pull_half_meets_the_shared_forward_half() {
     let opts = SolveOptions {
         prepass: 0,
         prepass_after: 0,
+        serial: false,
         box_pulls: 1,
         max_nodes: 300_000,
         ..SolveOptions::default()
@@ -122,6 +123,7 @@ pub(super) fn solve_with_box_pulls(lv: &Level, max_nodes: usize) -> SolveResult 
     let opts = SolveOptions {
         prepass: 0,
         box_pulls: BOX_PULLS,
+        serial: false,
         max_nodes,
         ..SolveOptions::default()
     };

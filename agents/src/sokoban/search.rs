@@ -299,6 +299,13 @@ impl Searcher {
             Way::Forward => {
                 let boxes = b.start_boxes.clone();
                 s.add_root(&boxes, b.start_player);
+                if let Some(e) = b.end_player {
+                    let goals = b.goals.clone();
+                    s.sp.set(&goals);
+                    let norm = s.sp.reach(b, e, false);
+                    s.sp.clear(&goals);
+                    s.target = Some((goals, norm));
+                }
             }
             Way::Backward => {
                 s.is_start = vec![false; n];
@@ -311,6 +318,9 @@ impl Searcher {
                 let mut roots = Vec::new();
                 let mut seen = vec![false; b.n];
                 for c in 0..b.n as u16 {
+                    if b.end_player.is_some_and(|e| e != c) {
+                        continue;
+                    }
                     if s.sp.occ[c as usize] != 0 || seen[c as usize] {
                         continue;
                     }

@@ -280,6 +280,7 @@ fn astar_with_move_costs_is_move_optimal() {
 fn pruning_is_sound_against_brute_force() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
     let mut unsolvable = 0;
+    let mut serial_solved = 0;
     for k in 0..60 {
         let (width, height, boxes) = [(6, 6, 2), (7, 6, 2), (7, 7, 3)][k % 3];
         let g = games::sokoban::generate(
@@ -323,9 +324,23 @@ fn pruning_is_sound_against_brute_force() {
             box_pulls: 1,
             prepass: 0,
             prepass_after: 0,
+            serial: false,
             ..SolveOptions::default()
         };
         runs.push(("three halves", solve(&lv, &three, &UnlimitedTimer)));
+        // The serial decomposition is incomplete: whatever it solves must
+        // replay, and it never claims more.
+        if let Some(s) = decompose::Serial::new(&lv) {
+            let r = decompose_tests::run_serial(s);
+            assert!(matches!(
+                r.status,
+                SolveStatus::Solved | SolveStatus::NodeLimit
+            ));
+            if r.status == SolveStatus::Solved {
+                check_solved(&lv, &r);
+                serial_solved += 1;
+            }
+        }
         for (name, r) in runs {
             match truth {
                 Some(_) => {
@@ -339,6 +354,7 @@ fn pruning_is_sound_against_brute_force() {
         unsolvable >= 5,
         "the sample has unsolvable levels ({unsolvable})"
     );
+    eprintln!("serial decomposition: {serial_solved} sampled levels solved");
 }
 
 #[test]
@@ -765,4 +781,7 @@ fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
 
 #[path = "move_tests.rs"]
 mod move_tests;
+
+#[path = "decompose_tests.rs"]
+mod decompose_tests;
 use move_tests::solve_with_box_pulls;

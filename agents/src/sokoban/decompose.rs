@@ -1,0 +1,280 @@
+//! Serial decomposition, a pre-pass of the bidirectional search for levels
+//! whose goals fall into separate areas, each with boxes of its own.
+//!
+//! The search drowns in the interleavings of parts that do not interact:
+//! the four quadrants of Sasquatch I level 5 are solved alone after a few
+//! hundred expansions each, the whole level not in 10 s. So the parts are
+//! solved one after the other: one part's boxes and goals, with the boxes
+//! of the parts not yet solved as walls and those of the parts already
+//! solved kept as boxes (on their goals, where they must be again at the
+//! end). Every part but the last must also leave the player in the region
+//! of its start cell ([`SolveOptions::end`]), or a packed goal room would
+//! shut the player in. A part that fails within its budget is tried again
+//! later, after the others. The method is incomplete: it never proves a
+//! level unsolvable, and it gives up after [`SERIAL_BUDGET`] expansions.
+
+use super::{SolveOptions, SolveStatus, Solver};
+use games::sokoban::Level;
+
+/// Expansions one attempt at one part may take.
+pub const PART_BUDGET: u64 = 20_000;
+
+/// Expansions all the attempts of one level may take together.
+pub const SERIAL_BUDGET: u64 = 100_000;
+
+/// One part: the grid cells of a goal area and of the boxes given to it.
+#[derive(Clone, Debug)]
+struct Part {
+    goals: Vec<usize>,
+    boxes: Vec<usize>,
+}
+
+/// The state of a serial solve ([`Serial::step`]).
+pub(super) struct Serial {
+    /// The position reached so far.
+    now: Level,
+    /// The start player's cell.
+    end: usize,
+    /// Goals of the parts solved so far (their boxes stay boxes).
+    solved: Vec<usize>,
+    /// Parts not solved yet, in the order they are tried.
+    left: Vec<Part>,
+    /// Parts of `left` that failed since the last one was solved.
+    failed: usize,
+    /// The attempt under way.
+    cur: Option<Box<Solver>>,
+    /// Expansions of the attempt under way.
+    cur_spent: u64,
+    /// Moves so far.
+    lurd: String,
+    /// Expansions of all attempts.
+    pub expanded: u64,
+}
+
+/// What one [`Serial::step`] came to.
+pub(super) enum SerialStep {
+    Running,
+    /// The whole level is solved: these moves from the start.
+    Solved(String),
+    /// No part can be solved within its budget, or the budget is spent.
+    GaveUp,
+}
+
+impl Serial {
+    /// A serial solve of `level`, or `None` when it does not fall into at
+    /// least two parts with a box off its goal.
+    pub fn new(level: &Level) -> Option<Serial> {
+        let parts = parts(level)?;
+        let (solved, left): (Vec<Part>, Vec<Part>) = parts
+            .into_iter()
+            .partition(|p| p.boxes.iter().all(|b| level.goals[*b]));
+        if left.len() < 2 {
+            return None;
+        }
+        Some(Serial {
+            now: level.clone(),
+            end: level.player,
+            solved: solved.into_iter().flat_map(|p| p.goals).collect(),
+            left,
+            failed: 0,
+            cur: None,
+            cur_spent: 0,
+            lurd: String::new(),
+            expanded: 0,
+        })
+    }
+
+    /// Work on for about `budget` expansions.
+    pub fn step(&mut self, budget: u64) -> SerialStep {
+        if self.expanded >= SERIAL_BUDGET || self.failed >= self.left.len() {
+            return SerialStep::GaveUp;
+        }
+        let mut sub = match self.cur.take() {
+            Some(s) => s,
+            None => {
+                self.cur_spent = 0;
+                Box::new(self.attempt())
+            }
+        };
+        let before = sub.expanded();
+        let polls = budget.div_ceil(super::POLL).max(1);
+        let mut calls = 0;
+        let finished = sub.run_while(&mut || {
+            calls += 1;
+            calls <= polls
+        });
+        // A finished solver keeps its count in its result only.
+        let after = if finished {
+            sub.result().expanded
+        } else {
+            sub.expanded()
+        };
+        let spent = after.saturating_sub(before);
+        self.expanded += spent;
+        self.cur_spent += spent;
+        if !finished {
+            if self.cur_spent < PART_BUDGET {
+                self.cur = Some(sub);
+            } else {
+                self.fail();
+            }
+            return SerialStep::Running;
+        }
+        let r = sub.result();
+        match (r.status, r.solution) {
+            (SolveStatus::Solved, Some(moves)) => {
+                let part = self.left.remove(self.failed);
+                if !play(&mut self.now, &moves) {
+                    // The sub-solve's moves were replayed before; a failure
+                    // here is a bug, and giving up keeps the result sound.
+                    return SerialStep::GaveUp;
+                }
+                self.lurd.push_str(&moves);
+                self.solved.extend(part.goals);
+                self.failed = 0;
+                if self.left.is_empty() {
+                    return SerialStep::Solved(std::mem::take(&mut self.lurd));
+                }
+            }
+            _ => self.fail(),
+        }
+        SerialStep::Running
+    }
+
+    /// The attempt under way failed: the next part is tried.
+    fn fail(&mut self) {
+        self.failed += 1;
+    }
+
+    /// A solver for part `self.failed` of `left` from the position reached.
+    fn attempt(&self) -> Solver {
+        let part = &self.left[self.failed];
+        let mut lv = self.now.clone();
+        lv.goals.iter_mut().for_each(|g| *g = false);
+        for &g in self.solved.iter().chain(&part.goals) {
+            lv.goals[g] = true;
+        }
+        for (k, other) in self.left.iter().enumerate() {
+            if k != self.failed {
+                for &b in &other.boxes {
+                    lv.boxes[b] = false;
+                    lv.walls[b] = true;
+                }
+            }
+        }
+        let last = self.left.len() == 1;
+        let end = (!last && !lv.walls[self.end] && !lv.goals[self.end]).then_some(self.end);
+        let opts = SolveOptions {
+            prepass: 0,
+            end,
+            ..SolveOptions::default()
+        };
+        Solver::new(&lv, &opts)
+    }
+}
+
+/// The goal areas of `level` (goal cells joined side by side), each with
+/// the boxes nearest to it by walking distance; `None` unless every area
+/// gets as many boxes as it has goals.
+fn parts(level: &Level) -> Option<Vec<Part>> {
+    let (w, n) = (level.width, level.num_cells());
+    let nbrs = |c: usize| {
+        let (r, col) = (c / w, c % w);
+        [
+            (col > 0).then(|| c - 1),
+            (col + 1 < w).then(|| c + 1),
+            (r > 0).then(|| c - w),
+            (c + w < n).then(|| c + w),
+        ]
+        .into_iter()
+        .flatten()
+    };
+    // Goal areas.
+    let mut area = vec![usize::MAX; n];
+    let mut parts: Vec<Part> = Vec::new();
+    for g in 0..n {
+        if !level.goals[g] || area[g] != usize::MAX {
+            continue;
+        }
+        let k = parts.len();
+        let mut goals = vec![g];
+        area[g] = k;
+        let mut i = 0;
+        while i < goals.len() {
+            for y in nbrs(goals[i]) {
+                if level.goals[y] && area[y] == usize::MAX {
+                    area[y] = k;
+                    goals.push(y);
+                }
+            }
+            i += 1;
+        }
+        goals.sort_unstable();
+        parts.push(Part {
+            goals,
+            boxes: Vec::new(),
+        });
+    }
+    if parts.len() < 2 {
+        return None;
+    }
+    // Each floor cell's nearest area (breadth-first from all goals at
+    // once, the walls in the way; ties go to the area met first).
+    let mut near = area.clone();
+    let mut queue: Vec<usize> = (0..n).filter(|&c| level.goals[c]).collect();
+    let mut i = 0;
+    while i < queue.len() {
+        let x = queue[i];
+        i += 1;
+        for y in nbrs(x) {
+            if !level.walls[y] && near[y] == usize::MAX {
+                near[y] = near[x];
+                queue.push(y);
+            }
+        }
+    }
+    for c in (0..n).filter(|&c| level.boxes[c]) {
+        let k = near[c];
+        if k == usize::MAX {
+            return None;
+        }
+        parts[k].boxes.push(c);
+    }
+    parts
+        .iter()
+        .all(|p| p.boxes.len() == p.goals.len())
+        .then_some(parts)
+}
+
+/// Play `lurd` on `lv` (moving its player and boxes); `false` if a move is
+/// illegal.
+pub(super) fn play(lv: &mut Level, lurd: &str) -> bool {
+    let (w, n) = (lv.width, lv.num_cells());
+    for m in lurd.chars() {
+        let p = lv.player;
+        let step = |c: usize| -> Option<usize> {
+            let (r, col) = (c / w, c % w);
+            match m.to_ascii_lowercase() {
+                'l' if col > 0 => Some(c - 1),
+                'r' if col + 1 < w => Some(c + 1),
+                'u' if r > 0 => Some(c - w),
+                'd' if c + w < n => Some(c + w),
+                _ => None,
+            }
+        };
+        let Some(t) = step(p) else { return false };
+        if lv.walls[t] {
+            return false;
+        }
+        if lv.boxes[t] {
+            let Some(u) = step(t) else { return false };
+            if lv.walls[u] || lv.boxes[u] {
+                return false;
+            }
+            lv.boxes[t] = false;
+            lv.boxes[u] = true;
+        }
+        lv.player = t;
+    }
+    true
+}

@@ -1,0 +1,92 @@
+//! Tests of the serial decomposition (`decompose.rs`) and of the player's
+//! end cell ([`SolveOptions::end`]); a child of `tests.rs`.
+
+use super::*;
+use crate::sokoban::decompose::{Serial, SerialStep, SERIAL_BUDGET};
+
+/// Run `s` to its end, as a [`SolveResult`].
+pub(super) fn run_serial(mut s: Serial) -> SolveResult {
+    loop {
+        match s.step(POLL) {
+            SerialStep::Running => {}
+            SerialStep::Solved(text) => {
+                return SolveResult {
+                    status: SolveStatus::Solved,
+                    moves: text.len(),
+                    pushes: text.chars().filter(char::is_ascii_uppercase).count(),
+                    solution: Some(text),
+                    expanded: s.expanded,
+                    note: String::new(),
+                }
+            }
+            SerialStep::GaveUp => {
+                return SolveResult::unsolved(SolveStatus::NodeLimit, s.expanded, "")
+            }
+        }
+    }
+}
+
+#[test]
+fn the_serial_decomposition_solves_sasquatch_i_5_part_by_part() {
+    // Four quadrants of seven boxes around a box on a goal: the whole
+    // level times out in 10 s, its parts take a few thousand expansions.
+    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
+    let lv = &set[4];
+    assert_eq!(lv.title, "5");
+    let s = Serial::new(lv).expect("level 5 falls apart");
+    let r = run_serial(s);
+    check_solved(lv, &r);
+    assert!(r.expanded < SERIAL_BUDGET / 2, "{} expansions", r.expanded);
+}
+
+#[test]
+fn levels_without_separate_parts_are_left_alone() {
+    // One goal area.
+    assert!(Serial::new(&level(MB1)).is_none());
+    // Two areas, but the nearest boxes do not match their goals (two boxes
+    // near the left goal, none near the right one).
+    let lv = level(
+        "
+##########
+#.$$ @  .#
+##########
+",
+    );
+    assert!(Serial::new(&lv).is_none());
+    // Two areas with a box each: two parts.
+    let lv = level(
+        "
+###########
+#.$  @  $.#
+###########
+",
+    );
+    let r = run_serial(Serial::new(&lv).expect("two parts"));
+    check_solved(&lv, &r);
+}
+
+#[test]
+fn a_solve_with_an_end_cell_leaves_the_player_in_its_region() {
+    // Microban levels, the player to end in the region of its start cell.
+    let mut ended = 0;
+    for lv in microban().iter().take(40) {
+        if lv.goals[lv.player] {
+            continue;
+        }
+        let opts = SolveOptions {
+            end: Some(lv.player),
+            ..SolveOptions::default()
+        };
+        let r = solve(lv, &opts, &UnlimitedTimer);
+        if r.status != SolveStatus::Solved {
+            continue;
+        }
+        check_solved(lv, &r);
+        let mut end = lv.clone();
+        let text = r.solution.as_deref().unwrap_or("");
+        assert!(decompose::play(&mut end, text));
+        assert!(end.player_region()[lv.player], "level {}: {text}", lv.title);
+        ended += 1;
+    }
+    assert!(ended >= 30, "{ended} levels solved with an end cell");
+}
