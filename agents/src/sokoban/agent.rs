@@ -29,7 +29,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
-            "serial: after the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
+            "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },

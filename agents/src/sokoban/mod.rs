@@ -18,10 +18,10 @@
 //!   backward (pulls from the solved positions, one root per player
 //!   region), `ratio` backward expansions per forward one, until a state is
 //!   in both transposition tables; after its first
-//!   [`SolveOptions::prepass_after`] expansions, a [`Method::Fess`]
-//!   pre-pass of at most [`SolveOptions::prepass`] states, then, for a
-//!   level whose goals fall into separate areas with boxes of their own,
-//!   a serial decomposition (`decompose.rs`, [`SolveOptions::serial`]);
+//!   [`SolveOptions::prepass_after`] expansions, for a level whose goals
+//!   fall into separate areas with boxes of their own, a serial
+//!   decomposition (`decompose.rs`, [`SolveOptions::serial`]), then a
+//!   [`Method::Fess`] pre-pass of at most [`SolveOptions::prepass`] states;
 //!   optionally a second backward half that pulls whole boxes and meets
 //!   the same forward half ([`SolveOptions::box_pulls`], off by default);
 //! - [`Method::Fess`]: the feature-space search of `fess.rs`, with box
@@ -191,7 +191,8 @@ pub struct SolveOptions {
     /// time it takes makes some of the slowest levels the default solves
     /// time out.
     pub box_pulls: u64,
-    /// Bidirectional search: after the pre-pass, a serial decomposition
+    /// Bidirectional search: after its first [`SolveOptions::prepass_after`]
+    /// expansions, before the pre-pass, a serial decomposition
     /// (`decompose.rs`): a level whose goals fall into separate areas is
     /// solved area by area, the others' boxes as walls.
     pub serial: bool,
@@ -667,6 +668,13 @@ impl Solver {
                 f_proves: true,
                 pulls,
             });
+            // First the serial decomposition, where the level falls apart.
+            if opts.serial && opts.end.is_none() {
+                if let Some(s) = Serial::new(level) {
+                    engines.push(Engine::Serial(Box::new(s)));
+                }
+            }
+            // Then the feature-space pre-pass.
             if opts.prepass > 0 {
                 let pcfg = Config {
                     order: Order::Fess,
@@ -678,12 +686,6 @@ impl Solver {
                     s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, pcfg)),
                     proves: true,
                 });
-            }
-            // Then the serial decomposition, where the level falls apart.
-            if opts.serial && opts.end.is_none() {
-                if let Some(s) = Serial::new(level) {
-                    engines.push(Engine::Serial(Box::new(s)));
-                }
             }
         } else {
             if method == Method::Greedy && !sh.packing.is_empty() {
