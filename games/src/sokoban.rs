@@ -76,7 +76,8 @@ mod print;
 mod rle;
 
 pub use game::{
-    parse_lurd, replay, Dir, ReplayError, ReplayReport, Sokoban, SokobanAction, DEFAULT_MAX_STEPS,
+    parse_lurd, replay, replay_to, Dir, ReplayError, ReplayReport, Sokoban, SokobanAction,
+    DEFAULT_MAX_STEPS,
 };
 pub use generate::{difficulty, generate, Difficulty, GenerateError, GenerateOptions, Generated};
 pub use parse::{parse_collection, parse_level, parse_levels, Entry, LevelError, LevelErrorKind};

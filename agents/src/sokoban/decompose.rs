@@ -14,7 +14,7 @@
 //! level unsolvable, and it gives up after [`SERIAL_BUDGET`] expansions.
 
 use super::{SolveOptions, SolveStatus, Solver};
-use games::sokoban::Level;
+use games::sokoban::{replay_to, Dir, Level};
 
 /// Expansions one attempt at one part may take.
 pub const PART_BUDGET: u64 = 20_000;
@@ -103,20 +103,14 @@ impl Serial {
             calls += 1;
             calls <= polls
         });
-        // A finished solver keeps its count in its result only.
-        let after = if finished {
-            sub.result().expanded
-        } else {
-            sub.expanded()
-        };
-        let spent = after.saturating_sub(before);
+        let spent = sub.expanded() - before;
         self.expanded += spent;
         self.cur_spent += spent;
         if !finished {
             if self.cur_spent < PART_BUDGET {
                 self.cur = Some(sub);
             } else {
-                self.fail();
+                self.failed += 1;
             }
             return SerialStep::Running;
         }
@@ -124,11 +118,13 @@ impl Serial {
         match (r.status, r.solution) {
             (SolveStatus::Solved, Some(moves)) => {
                 let part = self.left.remove(self.failed);
-                if !play(&mut self.now, &moves) {
-                    // The sub-solve's moves were replayed before; a failure
-                    // here is a bug, and giving up keeps the result sound.
+                // The independent replay plays the part's moves; they are
+                // legal (a failure would be a solver bug: giving up keeps
+                // the result sound).
+                let Ok((_, end)) = replay_to(&self.now, &moves) else {
                     return SerialStep::GaveUp;
-                }
+                };
+                self.now = end;
                 self.lurd.push_str(&moves);
                 self.solved.extend(part.goals);
                 self.failed = 0;
@@ -136,14 +132,9 @@ impl Serial {
                     return SerialStep::Solved(std::mem::take(&mut self.lurd));
                 }
             }
-            _ => self.fail(),
+            _ => self.failed += 1,
         }
         SerialStep::Running
-    }
-
-    /// The attempt under way failed: the next part is tried.
-    fn fail(&mut self) {
-        self.failed += 1;
     }
 
     /// A solver for part `self.failed` of `left` from the position reached.
@@ -177,17 +168,11 @@ impl Serial {
 /// the boxes nearest to it by walking distance; `None` unless every area
 /// gets as many boxes as it has goals.
 fn parts(level: &Level) -> Option<Vec<Part>> {
-    let (w, n) = (level.width, level.num_cells());
+    let (w, h, n) = (level.width, level.height, level.num_cells());
     let nbrs = |c: usize| {
-        let (r, col) = (c / w, c % w);
-        [
-            (col > 0).then(|| c - 1),
-            (col + 1 < w).then(|| c + 1),
-            (r > 0).then(|| c - w),
-            (c + w < n).then(|| c + w),
-        ]
-        .into_iter()
-        .flatten()
+        [Dir::Left, Dir::Right, Dir::Up, Dir::Down]
+            .into_iter()
+            .filter_map(move |d| d.step(c, w, h))
     };
     // Goal areas.
     let mut area = vec![usize::MAX; n];
@@ -244,37 +229,4 @@ fn parts(level: &Level) -> Option<Vec<Part>> {
         .iter()
         .all(|p| p.boxes.len() == p.goals.len())
         .then_some(parts)
-}
-
-/// Play `lurd` on `lv` (moving its player and boxes); `false` if a move is
-/// illegal.
-pub(super) fn play(lv: &mut Level, lurd: &str) -> bool {
-    let (w, n) = (lv.width, lv.num_cells());
-    for m in lurd.chars() {
-        let p = lv.player;
-        let step = |c: usize| -> Option<usize> {
-            let (r, col) = (c / w, c % w);
-            match m.to_ascii_lowercase() {
-                'l' if col > 0 => Some(c - 1),
-                'r' if col + 1 < w => Some(c + 1),
-                'u' if r > 0 => Some(c - w),
-                'd' if c + w < n => Some(c + w),
-                _ => None,
-            }
-        };
-        let Some(t) = step(p) else { return false };
-        if lv.walls[t] {
-            return false;
-        }
-        if lv.boxes[t] {
-            let Some(u) = step(t) else { return false };
-            if lv.walls[u] || lv.boxes[u] {
-                return false;
-            }
-            lv.boxes[t] = false;
-            lv.boxes[u] = true;
-        }
-        lv.player = t;
-    }
-    true
 }

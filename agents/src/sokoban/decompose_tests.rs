@@ -3,22 +3,14 @@
 
 use super::*;
 use crate::sokoban::decompose::{Serial, SerialStep, SERIAL_BUDGET};
+use games::sokoban::replay_to;
 
 /// Run `s` to its end, as a [`SolveResult`].
 pub(super) fn run_serial(mut s: Serial) -> SolveResult {
     loop {
         match s.step(POLL) {
             SerialStep::Running => {}
-            SerialStep::Solved(text) => {
-                return SolveResult {
-                    status: SolveStatus::Solved,
-                    moves: text.len(),
-                    pushes: text.chars().filter(char::is_ascii_uppercase).count(),
-                    solution: Some(text),
-                    expanded: s.expanded,
-                    note: String::new(),
-                }
-            }
+            SerialStep::Solved(text) => return SolveResult::solved_by(text, s.expanded),
             SerialStep::GaveUp => {
                 return SolveResult::unsolved(SolveStatus::NodeLimit, s.expanded, "")
             }
@@ -82,9 +74,8 @@ fn a_solve_with_an_end_cell_leaves_the_player_in_its_region() {
             continue;
         }
         check_solved(lv, &r);
-        let mut end = lv.clone();
         let text = r.solution.as_deref().unwrap_or("");
-        assert!(decompose::play(&mut end, text));
+        let (_, end) = replay_to(lv, text).expect("the solution replays");
         assert!(end.player_region()[lv.player], "level {}: {text}", lv.title);
         ended += 1;
     }

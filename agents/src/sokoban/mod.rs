@@ -295,6 +295,19 @@ pub struct SolveResult {
 }
 
 impl SolveResult {
+    /// Solved by the moves `text` (plain LURD letters, upper case for the
+    /// pushes).
+    fn solved_by(text: String, expanded: u64) -> SolveResult {
+        SolveResult {
+            status: SolveStatus::Solved,
+            moves: text.len(),
+            pushes: text.chars().filter(char::is_ascii_uppercase).count(),
+            solution: Some(text),
+            expanded,
+            note: String::new(),
+        }
+    }
+
     fn unsolved(status: SolveStatus, expanded: u64, note: impl Into<String>) -> SolveResult {
         SolveResult {
             status,
@@ -466,13 +479,8 @@ impl Engine {
                                 Step::Full => *pulls = None,
                             }
                             if let Some(p) = pulls {
-                                for &bid in &p.s.fresh {
-                                    let m = &p.s.nodes[bid as usize];
-                                    if let Some(fid) =
-                                        f.lookup(m.hash, p.s.node_boxes(bid), m.player)
-                                    {
-                                        return Event::Found(join(&p.s, f.path(fid), bid));
-                                    }
+                                if let Some(path) = meet_forward(&p.s, f) {
+                                    return Event::Found(path);
                                 }
                             }
                         }
@@ -498,11 +506,8 @@ impl Engine {
                                 }
                             }
                         }
-                        for &bid in &b.fresh {
-                            let m = &b.nodes[bid as usize];
-                            if let Some(fid) = f.lookup(m.hash, b.node_boxes(bid), m.player) {
-                                return Event::Found(join(b, f.path(fid), bid));
-                            }
+                        if let Some(path) = meet_forward(b, f) {
+                            return Event::Found(path);
                         }
                     }
                     if f.is_exhausted() {
@@ -553,6 +558,16 @@ impl Engine {
     }
 }
 
+/// The whole path, if a state the backward search `bk` just made is in
+/// the forward search `f`'s table.
+fn meet_forward(bk: &Searcher, f: &Searcher) -> Option<Vec<(u16, u8)>> {
+    bk.fresh.iter().find_map(|&bid| {
+        let m = &bk.nodes[bid as usize];
+        let fid = f.lookup(m.hash, bk.node_boxes(bid), m.player)?;
+        Some(join(bk, f.path(fid), bid))
+    })
+}
+
 /// Forward pushes `fwd` followed by the backward search's pulls from node
 /// `bid` back to its root, reversed into pushes.
 fn join(bk: &Searcher, mut fwd: Vec<(u16, u8)>, bid: u32) -> Vec<(u16, u8)> {
@@ -576,12 +591,11 @@ impl Solver {
             done: Some(SolveResult::unsolved(status, 0, note)),
             retired: 0,
         };
-        let board = match Board::new(level) {
+        let mut board = match Board::new(level) {
             Ok(b) => b,
             Err(BoardError::Unsolvable(why)) => return stop(SolveStatus::Unsolvable, why),
             Err(BoardError::TooLarge(why)) => return stop(SolveStatus::Unsupported, why),
         };
-        let mut board = board;
         board.end_player = opts
             .end
             .and_then(|g| board.cell_of.get(g).copied())
@@ -717,8 +731,13 @@ impl Solver {
         solver
     }
 
+    /// Expansions so far: once finished, those of its result (the engines
+    /// are dropped then).
     pub(crate) fn expanded(&self) -> u64 {
-        self.retired + self.engines.iter().map(Engine::expanded).sum::<u64>()
+        match &self.done {
+            Some(r) => r.expanded,
+            None => self.retired + self.engines.iter().map(Engine::expanded).sum::<u64>(),
+        }
     }
 
     fn finish_found(&mut self, pushes: Vec<(u16, u8)>) {
@@ -786,14 +805,7 @@ impl Solver {
                 Event::Running => {}
                 Event::Found(p) => self.finish_found(p),
                 Event::Moves(text) => {
-                    self.done = Some(SolveResult {
-                        status: SolveStatus::Solved,
-                        moves: text.len(),
-                        pushes: text.chars().filter(char::is_ascii_uppercase).count(),
-                        solution: Some(text),
-                        expanded: self.expanded(),
-                        note: String::new(),
-                    });
+                    self.done = Some(SolveResult::solved_by(text, self.expanded()));
                     self.engines.clear();
                 }
                 Event::Stopped { status, proof } => {

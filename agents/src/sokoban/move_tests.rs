@@ -1,6 +1,6 @@
 //! Box moves: the pushes (forward) and pulls (backward) of one box to
 //! every cell it can reach, checked against independent searches, and the
-//! second bidirectional search whose backward half pulls whole boxes.
+//! backward half that pulls whole boxes.
 
 use super::*;
 

@@ -643,6 +643,17 @@ impl rle::Out for LurdMoves {
 /// the end. Moves and pushes are counted here, never taken from the
 /// solver.
 pub fn replay(level: &Level, lurd: &str) -> Result<ReplayReport, ReplayError> {
+    replay_game(level, lurd).map(|(report, _)| report)
+}
+
+/// [`replay`], and the position the moves end in, as a level (the
+/// solvers play parts of a level one after the other from it).
+pub fn replay_to(level: &Level, lurd: &str) -> Result<(ReplayReport, Level), ReplayError> {
+    replay_game(level, lurd).map(|(report, s)| (report, s.to_level()))
+}
+
+/// [`replay`], and the game at its end.
+fn replay_game(level: &Level, lurd: &str) -> Result<(ReplayReport, Sokoban), ReplayError> {
     let mut s = Sokoban::from_level(level).map_err(|e| ReplayError {
         step: 0,
         reason: format!("the level cannot be played: {e}"),
@@ -680,11 +691,12 @@ pub fn replay(level: &Level, lurd: &str) -> Result<ReplayReport, ReplayError> {
             }
         }
     }
-    Ok(ReplayReport {
+    let report = ReplayReport {
         moves: steps.len(),
         pushes: s.pushes as usize,
         solved: s.solved_now(),
-    })
+    };
+    Ok((report, s))
 }
 
 impl fmt::Display for Dir {

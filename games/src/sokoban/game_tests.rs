@@ -177,6 +177,22 @@ fn decorative_boxes_count_and_inconsistent_levels_are_errors() {
 }
 
 #[test]
+fn replay_to_ends_in_the_position_the_moves_reach() {
+    let one = parse_level("######\n#@$ .#\n######").unwrap();
+    let (report, end) = replay_to(&one, "R").unwrap();
+    assert_eq!(report, replay(&one, "R").unwrap());
+    // The box moved from column 2 to 3, the player from 1 to 2.
+    let w = one.width;
+    assert_eq!(end.player, w + 2);
+    assert!(end.boxes[w + 3] && !end.boxes[w + 2]);
+    assert_eq!(
+        (end.walls, end.goals),
+        (one.walls.clone(), one.goals.clone())
+    );
+    assert!(replay_to(&one, "RRR").is_err());
+}
+
+#[test]
 fn replay_checks_legality_and_the_case_of_every_letter() {
     let l = parse_level(ROW).unwrap();
     let two = parse_level("#######\n#@ $ .#\n#  $ .#\n#######").unwrap();
