@@ -32,6 +32,22 @@ fn the_serial_decomposition_solves_sasquatch_i_5_part_by_part() {
 }
 
 #[test]
+fn a_part_may_take_56_000_expansions_sasquatch_i_12() {
+    // Sasquatch I 12: two parts, a goal room of five on the right and one
+    // of ten on the left. The player starts shut in by the left part's
+    // boxes, so the right part (with those boxes as walls) is unsolvable
+    // until the left one is done, which takes about 56,000 expansions: more
+    // than the 20,000 a part had before.
+    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
+    let lv = &set[11];
+    assert_eq!(lv.title, "12");
+    let s = Serial::new(lv).expect("level 12 falls apart");
+    let r = run_serial(s);
+    check_solved(lv, &r);
+    assert!(r.expanded > 20_000, "{} expansions", r.expanded);
+}
+
+#[test]
 fn levels_without_separate_parts_are_left_alone() {
     // One goal area.
     assert!(Serial::new(&level(MB1)).is_none());
