@@ -18,16 +18,21 @@ pub(super) fn run_serial(mut s: Serial) -> SolveResult {
     }
 }
 
+/// Sasquatch I level `number`, solved by the decomposition alone (the
+/// solution replayed).
+fn solved_by_parts(number: usize) -> SolveResult {
+    let lv = sasquatch_i(number);
+    let s = Serial::new(&lv).expect("the level falls apart");
+    let r = run_serial(s);
+    check_solved(&lv, &r);
+    r
+}
+
 #[test]
 fn the_serial_decomposition_solves_sasquatch_i_5_part_by_part() {
     // Four quadrants of seven boxes around a box on a goal: the whole
     // level times out in 10 s, its parts take a few thousand expansions.
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
-    let lv = &set[4];
-    assert_eq!(lv.title, "5");
-    let s = Serial::new(lv).expect("level 5 falls apart");
-    let r = run_serial(s);
-    check_solved(lv, &r);
+    let r = solved_by_parts(5);
     assert!(r.expanded < SERIAL_BUDGET / 2, "{} expansions", r.expanded);
 }
 
@@ -38,12 +43,7 @@ fn a_part_may_take_56_000_expansions_sasquatch_i_12() {
     // boxes, so the right part (with those boxes as walls) is unsolvable
     // until the left one is done, which takes about 56,000 expansions: more
     // than the 20,000 a part had before.
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
-    let lv = &set[11];
-    assert_eq!(lv.title, "12");
-    let s = Serial::new(lv).expect("level 12 falls apart");
-    let r = run_serial(s);
-    check_solved(lv, &r);
+    let r = solved_by_parts(12);
     assert!(r.expanded > 20_000, "{} expansions", r.expanded);
 }
 

@@ -90,8 +90,7 @@ fn box_pulls_solve_a_goal_room_level_single_pulls_cannot() {
     // Sasquatch I level 3 again, without the pre-pass: the bidirectional
     // search with single pulls runs out of states (the test above), the
     // one whose backward half pulls whole boxes solves it.
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
-    let lv = &set[2];
+    let lv = &sasquatch_i(3);
     let r = solve_with_box_pulls(lv, 300_000);
     check_solved(lv, &r);
     assert!(r.expanded < 20_000, "{} expansions", r.expanded);
@@ -101,8 +100,7 @@ fn box_pulls_solve_a_goal_room_level_single_pulls_cannot() {
 fn the_box_pull_half_meets_the_shared_forward_half() {
     // The same level with all three halves from the start: the box-pull
     // half finds the meeting the single pulls miss.
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
-    let lv = &set[2];
+    let lv = &sasquatch_i(3);
     let opts = SolveOptions {
         prepass: 0,
         prepass_after: 0,

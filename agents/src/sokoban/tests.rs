@@ -206,6 +206,15 @@ fn microban() -> Vec<Level> {
     parse_levels(MICROBAN).expect("Microban parses")
 }
 
+/// Level `number` (from 1, its title) of the shipped Sasquatch I.
+fn sasquatch_i(number: usize) -> Level {
+    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
+        .expect("Sasquatch I parses");
+    let lv = set[number - 1].clone();
+    assert_eq!(lv.title, number.to_string());
+    lv
+}
+
 /// `(level number, push-optimal)` of the proven rows of the shipped table.
 fn optimal_pushes() -> Vec<(usize, usize)> {
     include_str!("../../../games/data/sokoban/microban.optimal-pushes.csv")
@@ -687,8 +696,7 @@ fn the_prepass_solves_a_goal_room_level_the_bidirectional_search_cannot() {
     // bidirectional search alone runs out of 3,000,000 states per side on
     // it (docs/sokoban-solver.md); the feature-space pre-pass with box moves
     // solves it with a few hundred expansions.
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
-    let lv = &set[2];
+    let lv = &sasquatch_i(3);
     let fess = SolveOptions::with_method(Method::Fess);
     let r = solve(
         lv,
@@ -736,8 +744,7 @@ fn alternation_solves_a_level_the_cells_in_turn_cannot() {
     // Sasquatch I level 46: `fess` with every other expansion from its best
     // cell solves it within the pre-pass's budget; visiting the cells in
     // turn alone runs out (docs/sokoban-solver.md, "Alternation").
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb")).unwrap();
-    let lv = &set[45];
+    let lv = &sasquatch_i(46);
     let fess = SolveOptions {
         max_nodes: PREPASS,
         ..SolveOptions::with_method(Method::Fess)
