@@ -158,8 +158,10 @@ impl Serial {
         }
         let last = self.left.len() == 1;
         let end = (!last && !lv.walls[self.end] && !lv.goals[self.end]).then_some(self.end);
+        // One part has boxes off its goals: nothing to decompose again.
         let opts = SolveOptions {
             prepass: 0,
+            serial: false,
             end,
             ..SolveOptions::default()
         };
