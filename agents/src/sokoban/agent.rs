@@ -24,11 +24,12 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "weight: the heuristic's weight on both sides (3)",
             "ratio: backward expansions per forward expansion (1)",
-            "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000; 0: none)",
+            "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000, twice that with a packing plan; 0: none)",
             "prepass_after: expansions before the pre-pass runs (65536)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
+            "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
@@ -70,6 +71,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
+            "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
             "max_nodes: states stored before giving up (20000000)",
         ],
     },
@@ -111,12 +113,13 @@ pub fn options(
             "prepass_after",
             "alternate",
             "hotspots",
+            "plan",
             "box_pulls",
             "serial",
             "max_nodes",
         ],
         Method::Greedy => &["macros", "max_nodes"],
-        Method::Fess => &["box_moves", "alternate", "hotspots", "max_nodes"],
+        Method::Fess => &["box_moves", "alternate", "hotspots", "plan", "max_nodes"],
         Method::Bfs => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
@@ -179,6 +182,9 @@ pub fn options(
     }
     if keys.contains(&"hotspots") {
         opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;
+    }
+    if keys.contains(&"plan") {
+        opts.plan = params.bool(name, "plan", opts.plan)?;
     }
     if keys.contains(&"prepass") {
         let n = params.u64(name, "prepass", opts.prepass as u64)?;

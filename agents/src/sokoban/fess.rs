@@ -1,7 +1,9 @@
 //! A feature-space search order after FESS (Shoham & Schaeffer, "The FESS
 //! Algorithm: A Feature Based Approach to Single-Agent Search", IEEE CoG
 //! 2020), reduced to two features:
-//! - *packing*: how many boxes stand on goals;
+//! - *packing*: how many boxes stand on goals; with a packing plan
+//!   (`plan.rs`), how far the position has come along the plan first, then
+//!   how many boxes stand on goals ([`packing_with_plan`]);
 //! - *connectivity*: into how many regions the boxes cut the free floor.
 //!
 //! Every state is projected to its cell `(packing, connectivity)` of the
@@ -45,8 +47,9 @@ pub(crate) struct FessQueue {
     best: Option<usize>,
 }
 
-/// The rank of a cell, higher is better: more boxes on goals first, then
-/// fewer regions.
+/// The rank of a cell, higher is better: more boxes on goals (with a
+/// plan: more progress, then more boxes on goals) first, then fewer
+/// regions.
 pub(crate) fn rank(cell: u32) -> u32 {
     let (p, r) = features(cell);
     (p << 16) | (0xffff - r)
@@ -56,6 +59,12 @@ pub(crate) fn rank(cell: u32) -> u32 {
 /// floor into `regions` regions.
 pub(crate) fn cell_of(packed: usize, regions: u32) -> u32 {
     ((packed as u32) << 16) | regions.min(0xffff)
+}
+
+/// The packing feature with a packing plan (`plan.rs`): the plan's
+/// progress first, then the boxes on goals (both below 256).
+pub(crate) fn packing_with_plan(progress: usize, packed: usize) -> usize {
+    (progress.min(0xff) << 8) | packed.min(0xff)
 }
 
 /// The features of a cell: boxes on goals and regions.

@@ -59,6 +59,7 @@ mod hotspot;
 mod lurd;
 mod matching;
 mod packing;
+mod plan;
 mod prune;
 mod search;
 mod space;
@@ -70,6 +71,7 @@ use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
 use packing::Packing;
+use plan::PackingPlan;
 use search::{Config, Cost, Order, Searcher, Shared, Step, Way};
 use std::sync::Arc;
 
@@ -173,11 +175,18 @@ pub struct SolveOptions {
     /// take goals away from other boxes, see `hotspot.rs`). Off by default:
     /// on Sasquatch I it loses level 46 and gains none.
     pub hotspots: bool,
+    /// Feature-space search (and the pre-pass): when the level's packing
+    /// plan (`plan.rs`, after FESS's) parks some box, the packing feature
+    /// counts the progress along the plan first, then the boxes on goals
+    /// (on by default). A plan that parks no box is not used: on
+    /// Sasquatch I it lost level 46 and gained none.
+    pub plan: bool,
     /// Bidirectional search: after its first `prepass_after` expansions,
     /// run a feature-space search with box moves that stores at most this
-    /// many states (0: none), then go on. It solves some goal-room levels
-    /// in a few thousand expansions that the bidirectional search cannot
-    /// solve at all; where it fails it costs one or two seconds.
+    /// many states (0: none; twice as many when it follows a packing plan,
+    /// see [`SolveOptions::plan`]), then go on. It solves some goal-room
+    /// levels in a few thousand expansions that the bidirectional search
+    /// cannot solve at all; where it fails it costs one or two seconds.
     pub prepass: usize,
     /// Bidirectional search: its expansions before the pre-pass runs
     /// ([`PREPASS_AFTER`]).
@@ -221,6 +230,7 @@ impl Default for SolveOptions {
             box_moves: false,
             alternate: true,
             hotspots: false,
+            plan: true,
             prepass: PREPASS,
             prepass_after: PREPASS_AFTER,
             box_pulls: 0,
@@ -622,12 +632,18 @@ impl Solver {
         };
         let feature_space = method == Method::Fess || (bidirectional && opts.prepass > 0);
         let hot = (feature_space && opts.hotspots).then(|| Hotspots::new(&board, &fdist.dead));
+        let plan = if feature_space && opts.plan {
+            PackingPlan::new(&board).filter(|p| p.parks() > 0)
+        } else {
+            None
+        };
         let sh = Arc::new(Shared {
             board,
             fdist,
             bdist,
             packing,
             hot,
+            plan,
         });
         let cost = if opts.moves && !bidirectional {
             Cost::Moves
@@ -652,6 +668,7 @@ impl Solver {
             box_moves: opts.box_moves && method == Method::Fess,
             alternate: opts.alternate,
             hotspots: opts.hotspots,
+            plan: opts.plan,
         };
         let mut engines = Vec::new();
         if bidirectional {
@@ -690,10 +707,16 @@ impl Solver {
             }
             // Then the feature-space pre-pass.
             if opts.prepass > 0 {
+                // A plan's finer packing feature spreads the search over
+                // more cells: it gets twice the states.
+                let budget = match &sh.plan {
+                    Some(_) => opts.prepass.saturating_mul(2),
+                    None => opts.prepass,
+                };
                 let pcfg = Config {
                     order: Order::Fess,
                     box_moves: true,
-                    max_nodes: opts.prepass.min(cfg.max_nodes),
+                    max_nodes: budget.min(cfg.max_nodes),
                     ..cfg
                 };
                 engines.push(Engine::Single {

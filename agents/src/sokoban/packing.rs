@@ -97,15 +97,9 @@ fn fill_order(b: &Board, sp: &mut Space, cells: &[u16], inside: &[bool]) -> Opti
     let mut out: Vec<u16> = Vec::new();
     sp.set(&left);
     while !left.is_empty() {
-        let pos = left.iter().position(|&g| {
-            // The player may stand on any free side of the box.
-            (0..4).any(|d| {
-                let p = b.nbr[g as usize][d];
-                p != NONE
-                    && sp.occ[p as usize] == 0
-                    && pull_out(b, sp, g, p, |c| !inside[c as usize])
-            })
-        });
+        let pos = left
+            .iter()
+            .position(|&g| can_leave(b, sp, g, |c| !inside[c as usize]));
         let Some(i) = pos else {
             sp.clear(&left);
             return None;
@@ -118,6 +112,16 @@ fn fill_order(b: &Board, sp: &mut Space, cells: &[u16], inside: &[bool]) -> Opti
     }
     out.reverse();
     Some(out)
+}
+
+/// Whether the box on `from` (present in `sp.occ`) can be pulled alone
+/// (other boxes fixed) to a cell where `done` holds, the player starting on
+/// any free side of it. `sp.occ` is unchanged afterwards.
+pub(crate) fn can_leave(b: &Board, sp: &mut Space, from: u16, done: impl Fn(u16) -> bool) -> bool {
+    (0..4).any(|d| {
+        let p = b.nbr[from as usize][d];
+        p != NONE && sp.occ[p as usize] == 0 && pull_out(b, sp, from, p, &done)
+    })
 }
 
 /// Whether the box on `from` (present in `sp.occ`), with the player on

@@ -47,6 +47,7 @@ use super::fess::{self, FessQueue};
 use super::hotspot::Hotspots;
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
 use super::packing::{box_destinations, box_pull_destinations, push_path, Packing};
+use super::plan::PackingPlan;
 use super::prune::{CorralVerdict, Pruner, Verdict};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
@@ -71,6 +72,9 @@ pub(crate) struct Shared {
     pub packing: Packing,
     /// The hotspot table (feature-space search with the hotspot advisor).
     pub hot: Option<Hotspots>,
+    /// The packing plan of the feature-space searches' packing feature, if
+    /// they use one.
+    pub plan: Option<PackingPlan>,
 }
 
 /// A node index in a [`Searcher`].
@@ -147,6 +151,9 @@ pub(crate) struct Config {
     pub alternate: bool,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
+    /// Feature-space search (forward): the packing feature follows the
+    /// packing plan [`Shared::plan`], when there is one.
+    pub plan: bool,
 }
 
 /// One stored state.
@@ -412,7 +419,10 @@ impl Searcher {
     /// The feature-space cell of `boxes` (sorted, `occ` set).
     fn cell_of(&mut self, boxes: &[u16]) -> u32 {
         let b = &self.sh.board;
-        let packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
+        let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
+        if let (true, Way::Forward, Some(plan)) = (self.cfg.plan, self.way, &self.sh.plan) {
+            packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
+        }
         fess::cell_of(packed, self.sp.regions(b))
     }
 

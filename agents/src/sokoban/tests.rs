@@ -763,6 +763,32 @@ fn alternation_solves_a_level_the_cells_in_turn_cannot() {
 }
 
 #[test]
+fn the_packing_plan_solves_a_level_counting_boxes_on_goals_cannot() {
+    // Sasquatch I level 17: its plan parks two boxes. With the packing
+    // feature along the plan, `fess` solves it within the pre-pass's
+    // budget for planned levels; counting boxes on goals, it runs out
+    // (docs/sokoban-solver.md, "A packing plan with parking").
+    let lv = &sasquatch_i(17);
+    let b = board::Board::new(lv).unwrap();
+    assert!(plan::PackingPlan::new(&b).is_some_and(|p| p.parks() > 0));
+    let fess = SolveOptions {
+        max_nodes: 2 * PREPASS,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    assert!(fess.plan, "the plan is on by default");
+    let r = solve(lv, &fess, &UnlimitedTimer);
+    check_solved(lv, &r);
+    let unplanned = SolveOptions {
+        plan: false,
+        ..fess
+    };
+    assert_eq!(
+        solve(lv, &unplanned, &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+}
+
+#[test]
 fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
     // A corridor: the box nearer the goals stands in the way of the other;
     // the other box does not stand in the way of the nearer one.
