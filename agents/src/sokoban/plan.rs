@@ -15,9 +15,10 @@
 //! a parking cell, which it leaves. On Sasquatch I level 44, for example,
 //! rule 1 alone gets stuck with 15 of the 23 boxes still in; the plan
 //! then takes the box of the goal room's top goal, which sits in a
-//! one-cell chute, up through the chute and parks it above, fills the
-//! goals below, and brings it back down into the chute near the end. A
-//! plain fill order cannot say that a box must wait somewhere first.
+//! one-cell chute, up through the chute and parks it above before the
+//! goals below are filled, and brings it back down into the chute after
+//! them. A plain fill order cannot say that a box must wait somewhere
+//! first.
 //!
 //! The plan ignores the boxes not yet brought in and where the player can
 //! walk, so it guides a search (the feature-space search's packing
