@@ -668,7 +668,6 @@ impl Solver {
             box_moves: opts.box_moves && method == Method::Fess,
             alternate: opts.alternate,
             hotspots: opts.hotspots,
-            plan: opts.plan,
         };
         let mut engines = Vec::new();
         if bidirectional {

@@ -72,8 +72,8 @@ pub(crate) struct Shared {
     pub packing: Packing,
     /// The hotspot table (feature-space search with the hotspot advisor).
     pub hot: Option<Hotspots>,
-    /// The packing plan of the feature-space searches' packing feature, if
-    /// they use one.
+    /// The packing plan that the forward feature-space searches' packing
+    /// feature follows, if they use one (see `SolveOptions::plan`).
     pub plan: Option<PackingPlan>,
 }
 
@@ -151,9 +151,6 @@ pub(crate) struct Config {
     pub alternate: bool,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
-    /// Feature-space search (forward): the packing feature follows the
-    /// packing plan [`Shared::plan`], when there is one.
-    pub plan: bool,
 }
 
 /// One stored state.
@@ -420,7 +417,7 @@ impl Searcher {
     fn cell_of(&mut self, boxes: &[u16]) -> u32 {
         let b = &self.sh.board;
         let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
-        if let (true, Way::Forward, Some(plan)) = (self.cfg.plan, self.way, &self.sh.plan) {
+        if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
         fess::cell_of(packed, self.sp.regions(b))
