@@ -86,6 +86,51 @@ fn box_moves_reach_every_cell_and_replay() {
 }
 
 #[test]
+fn box_moves_carry_the_region_a_fresh_flood_finds() {
+    // Each box move records the player's region where it ends (the search
+    // marks it instead of flooding again): on boards of more than 64
+    // cells (several words), for every box and both ways, it is the region
+    // a fresh flood finds, and its smallest cell is the move's `norm`.
+    let mut checked = 0;
+    for n in [3, 17, 31, 44, 46] {
+        let b = board::Board::new(&sasquatch_i(n)).unwrap();
+        assert!(b.n > 64, "level {n}: {} cells", b.n);
+        let none = vec![false; b.n];
+        let mut sp = space::Space::new(b.n);
+        for &c in &b.start_boxes {
+            for pull in [false, true] {
+                sp.set(&b.start_boxes);
+                let norm = sp.reach(&b, b.start_player, false);
+                let all = [0, 1, 2, 3];
+                let moves = match pull {
+                    false => packing::box_destinations(&b, &mut sp, &none, c, norm, &all),
+                    true => packing::box_pull_destinations(&b, &mut sp, &none, c, norm, &all),
+                };
+                sp.clear(&b.start_boxes);
+                for m in &moves {
+                    let mut boxes = b.start_boxes.clone();
+                    let k = boxes.iter().position(|&x| x == c).unwrap();
+                    boxes[k] = m.to;
+                    sp.set(&boxes);
+                    let fresh_norm = sp.reach(&b, m.player, false);
+                    let mut fresh = sp.reached_cells().to_vec();
+                    sp.mark_region(&m.region);
+                    let mut marked = sp.reached_cells().to_vec();
+                    assert!(fresh.iter().all(|&x| sp.reached(x)));
+                    sp.clear(&boxes);
+                    fresh.sort_unstable();
+                    marked.sort_unstable();
+                    assert_eq!(marked, fresh, "level {n}, box {c} to {}", m.to);
+                    assert_eq!(m.norm, fresh_norm, "level {n}, box {c} to {}", m.to);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 150, "{checked} moves");
+}
+
+#[test]
 fn box_pulls_solve_a_goal_room_level_single_pulls_cannot() {
     // Sasquatch I level 3 again, without the pre-pass: the bidirectional
     // search with single pulls runs out of states (the test above), the

@@ -19,7 +19,7 @@
 
 use super::board::{Board, NONE};
 use super::space::Space;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The packing orders of a board's goal areas.
 #[derive(Clone, Debug, Default)]
@@ -235,6 +235,9 @@ pub(crate) struct BoxMove {
     pub norm: u16,
     /// The pushes, `(box cell, direction)` each, first push first.
     pub pushes: Vec<(u16, u8)>,
+    /// The player's region there, a bit per floor cell (64 a word), for
+    /// [`Space::mark_region`].
+    pub region: Vec<u64>,
 }
 
 /// Every cell the box on `c` can be pushed to, with every player region it
@@ -307,14 +310,27 @@ fn one_box_moves(
     };
     // Where the player stands after moving the box from `x` to `t`.
     let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
+    let words = b.n.div_ceil(64);
+    // The region of every state, `words` bits each: a move that lands the
+    // player in a region already found for that box cell needs no flood.
+    let mut regions: Vec<u64> = Vec::new();
+    let record = |sp: &Space, regions: &mut Vec<u64>| {
+        let at = regions.len();
+        regions.resize(at + words, 0);
+        for &x in sp.reached_cells() {
+            regions[at + x as usize / 64] |= 1 << (x % 64);
+        }
+    };
     sp.reach(b, player, false);
+    record(sp, &mut regions);
     let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & movable(sp, c);
     sp.occ[c as usize] = 0;
     // State: (box cell, normalised player, parent index, direction, the
     // moves it can make). Each state's region is flooded once, when it is
     // found.
     let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
-    let mut seen: HashSet<(u16, u16)> = HashSet::from([(c, player)]);
+    // The states of each box cell.
+    let mut at_cell: HashMap<u16, Vec<u32>> = HashMap::from([(c, vec![0])]);
     let mut head = 0;
     while head < states.len() {
         let (bx, _, _, _, mask) = states[head];
@@ -323,12 +339,20 @@ fn one_box_moves(
                 continue;
             }
             let t = b.nbr[bx as usize][d as usize];
-            sp.occ[t as usize] = tag;
-            let norm = sp.reach(b, after(bx, t, d as usize), false);
-            if seen.insert((t, norm)) {
-                let m = movable(sp, t);
-                states.push((t, norm, head as u32, d, m));
+            let p = after(bx, t, d as usize);
+            let known = at_cell.get(&t).is_some_and(|ids| {
+                ids.iter()
+                    .any(|&i| regions[i as usize * words + p as usize / 64] >> (p % 64) & 1 != 0)
+            });
+            if known {
+                continue;
             }
+            sp.occ[t as usize] = tag;
+            let norm = sp.reach(b, p, false);
+            let m = movable(sp, t);
+            at_cell.entry(t).or_default().push(states.len() as u32);
+            states.push((t, norm, head as u32, d, m));
+            record(sp, &mut regions);
             sp.occ[t as usize] = 0;
         }
         head += 1;
@@ -343,6 +367,7 @@ fn one_box_moves(
                 player: after(last, states[i].0, d as usize),
                 norm: states[i].1,
                 pushes: moves,
+                region: regions[i * words..(i + 1) * words].to_vec(),
             }
         })
         .collect()

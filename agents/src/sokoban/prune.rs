@@ -26,9 +26,8 @@ use std::collections::HashMap;
 pub(crate) enum Verdict {
     /// A dead position.
     Dead,
-    /// Not proved dead; `marks_ok` when the reach marks are still those of
-    /// the position (else they must be recomputed).
-    Alive { marks_ok: bool },
+    /// Not proved dead (the reach marks are still those of the position).
+    Alive,
 }
 
 /// What the corral analysis of a node ([`Pruner::corrals`]) found.
@@ -90,10 +89,8 @@ impl Pruner {
     ) -> Verdict {
         let mut boxes = cur.to_vec();
         boxes[bi] = to;
-        let (mut fixed, clobbered) = sp.immovable_with_player(b, dead, &boxes, player, true);
-        let alive = Verdict::Alive {
-            marks_ok: !clobbered,
-        };
+        let mut fixed = sp.immovable_with_player(b, dead, &boxes, player, true);
+        let alive = Verdict::Alive;
         if fixed.iter().any(|&c| !b.is_goal[c as usize]) {
             return Verdict::Dead;
         }

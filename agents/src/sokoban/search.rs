@@ -413,14 +413,15 @@ impl Searcher {
         }
     }
 
-    /// The feature-space cell of `boxes` (sorted, `occ` set).
+    /// The feature-space cell of `boxes` (sorted, `occ` set, the player's
+    /// region marked).
     fn cell_of(&mut self, boxes: &[u16]) -> u32 {
         let b = &self.sh.board;
         let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
         if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
-        fess::cell_of(packed, self.sp.regions(b))
+        fess::cell_of(packed, self.sp.regions_with_reach(b))
     }
 
     /// The number of hotspots among `boxes`, when the hotspot advisor is on.
@@ -739,7 +740,8 @@ impl Searcher {
                         // Dead positions are stored too (never expanded), so
                         // that meeting them again costs one lookup.
                         if known_norm.is_some() {
-                            self.sp.reach(b, player, false);
+                            // The box move found the child's region.
+                            self.sp.mark_region(&far[k].1.region);
                         }
                         let h = match forward {
                             true => match self.prune.stuck_or_sealed(
@@ -752,12 +754,7 @@ impl Searcher {
                                 player,
                             ) {
                                 Verdict::Dead => DEAD_H,
-                                Verdict::Alive { marks_ok } => {
-                                    if !marks_ok {
-                                        self.sp.reach(b, player, false);
-                                    }
-                                    self.bound_of_child(&mut cur, cd.bi, c, to)
-                                }
+                                Verdict::Alive => self.bound_of_child(&mut cur, cd.bi, c, to),
                             },
                             false => {
                                 // The pull removal test (space.rs): a

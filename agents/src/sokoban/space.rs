@@ -23,6 +23,8 @@ pub(crate) struct Space {
     wall_stamp: u32,
     region_mark: Vec<u32>,
     region_stamp: u32,
+    /// Scratch for the floods on `region_mark`.
+    stack: Vec<u16>,
 }
 
 impl Space {
@@ -38,6 +40,7 @@ impl Space {
             wall_stamp: 0,
             region_mark: vec![0; n],
             region_stamp: 0,
+            stack: Vec::with_capacity(n),
         }
     }
 
@@ -111,9 +114,20 @@ impl Space {
         Some(min)
     }
 
-    /// Into how many regions the boxes cut the free floor (the reach marks
-    /// are left alone).
-    pub fn regions(&mut self, b: &Board) -> u32 {
+    /// Into how many regions the boxes cut the free floor, when the reach
+    /// marks are those of one region of the board as it is now (the last
+    /// [`Space::reach`] or [`Space::mark_region`] was made with these
+    /// boxes): that region is counted without a flood. The reach marks
+    /// are left alone. (Debug builds count again from scratch and compare.)
+    pub fn regions_with_reach(&mut self, b: &Board) -> u32 {
+        let n = self.count_regions(b, true);
+        debug_assert_eq!(n, self.count_regions(b, false), "stale reach marks");
+        n
+    }
+
+    /// The regions of the free floor, flooding all of them, or (`reached`)
+    /// all but the one the reach marks hold.
+    fn count_regions(&mut self, b: &Board, reached: bool) -> u32 {
         if self.region_stamp == u32::MAX {
             self.region_mark.fill(0);
             self.region_stamp = 0;
@@ -121,7 +135,15 @@ impl Space {
         self.region_stamp += 1;
         let st = self.region_stamp;
         let mut count = 0;
-        let mut stack = std::mem::take(&mut self.queue);
+        if reached {
+            for c in 0..b.n {
+                if self.mark[c] == self.stamp {
+                    self.region_mark[c] = st;
+                    count = 1;
+                }
+            }
+        }
+        let mut stack = std::mem::take(&mut self.stack);
         for c in 0..b.n {
             if self.occ[c] != 0 || self.region_mark[c] == st {
                 continue;
@@ -140,7 +162,7 @@ impl Space {
                 }
             }
         }
-        self.queue = stack;
+        self.stack = stack;
         count
     }
 
@@ -229,8 +251,10 @@ impl Space {
     /// boxes that remain can never be pushed (the real board is never more
     /// open than this relaxed one), so they are walls for good. `occ` must
     /// hold exactly `boxes`; it is restored. When `marked` is set, the reach
-    /// marks are already those of `player` on this board. The second value
-    /// tells whether the marks were recomputed (on a more open board).
+    /// marks are already those of `player` on this board. The reach marks
+    /// are left as they were: the growing region is kept on marks of its
+    /// own, grown from each removed box's cell, so the whole test floods
+    /// each cell at most once.
     pub fn immovable_with_player(
         &mut self,
         b: &Board,
@@ -238,47 +262,71 @@ impl Space {
         boxes: &[u16],
         player: u16,
         marked: bool,
-    ) -> (Vec<u16>, bool) {
+    ) -> Vec<u16> {
+        if !marked {
+            self.reach(b, player, false);
+        }
+        if self.region_stamp == u32::MAX {
+            self.region_mark.fill(0);
+            self.region_stamp = 0;
+        }
+        self.region_stamp += 1;
+        let st = self.region_stamp;
+        for c in 0..b.n {
+            if self.mark[c] == self.stamp {
+                self.region_mark[c] = st;
+            }
+        }
+        let mut stack = std::mem::take(&mut self.stack);
         let mut left: Vec<u16> = boxes.to_vec();
         let mut removed: Vec<(u16, u16)> = Vec::new();
-        let mut fresh = marked;
-        let mut clobbered = false;
         loop {
-            if fresh {
-                fresh = false;
-            } else {
-                clobbered |= !removed.is_empty() || !marked;
-                self.reach(b, player, false);
-            }
             let before = left.len();
             let mut i = 0;
             while i < left.len() {
-                let c = left[i] as usize;
-                let nbr = b.nbr[c];
+                let c = left[i];
+                let nbr = b.nbr[c as usize];
                 let movable = (0..4).any(|d| {
                     let (p, t) = (nbr[d ^ 1], nbr[d]);
                     p != NONE
                         && t != NONE
-                        && self.mark[p as usize] == self.stamp
+                        && self.region_mark[p as usize] == st
                         && self.occ[t as usize] == 0
                         && !dead[t as usize]
                 });
-                if movable {
-                    removed.push((left[i], self.occ[c]));
-                    self.occ[c] = 0;
-                    left.swap_remove(i);
-                } else {
+                if !movable {
                     i += 1;
+                    continue;
+                }
+                removed.push((c, self.occ[c as usize]));
+                self.occ[c as usize] = 0;
+                left.swap_remove(i);
+                // The box's cell joins the region (the player stood next
+                // to it), and so does every free cell it leads to.
+                self.region_mark[c as usize] = st;
+                stack.clear();
+                stack.push(c);
+                while let Some(x) = stack.pop() {
+                    for &y in &b.nbr[x as usize] {
+                        if y != NONE
+                            && self.region_mark[y as usize] != st
+                            && self.occ[y as usize] == 0
+                        {
+                            self.region_mark[y as usize] = st;
+                            stack.push(y);
+                        }
+                    }
                 }
             }
             if left.len() == before || left.is_empty() {
                 break;
             }
         }
+        self.stack = stack;
         for (c, v) in removed {
             self.occ[c as usize] = v;
         }
-        (left, clobbered)
+        left
     }
 
     /// The boxes that remain after the removal test of
@@ -472,6 +520,33 @@ impl Space {
     /// The number of cells the last [`Space::reach`] marked.
     pub fn reached_count(&self) -> usize {
         self.queue.len()
+    }
+
+    /// The cells reached by the last [`Space::reach`] (or marked by
+    /// [`Space::mark_region`]).
+    pub fn reached_cells(&self) -> &[u16] {
+        &self.queue
+    }
+
+    /// Mark the cells of `region` (a bit per cell, 64 a word) as reached,
+    /// as [`Space::reach`] would from any of them: a region found before
+    /// with the same boxes, without a new flood.
+    pub fn mark_region(&mut self, region: &[u64]) {
+        if self.stamp == u32::MAX {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.queue.clear();
+        for (w, &word) in region.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = (w * 64 + bits.trailing_zeros() as usize) as u16;
+                bits &= bits - 1;
+                self.mark[c as usize] = self.stamp;
+                self.queue.push(c);
+            }
+        }
     }
 
     /// Add the free cell `c`, next to the reached region, and every free
