@@ -26,6 +26,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "ratio: backward expansions per forward expansion (1)",
             "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000, twice that with a packing plan; 0: none)",
             "prepass_after: expansions before the pre-pass runs (65536)",
+            "portfolio: when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search (one turn's work for two; 1000000; 0: it stops)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
@@ -111,6 +112,7 @@ pub fn options(
             "ratio",
             "prepass",
             "prepass_after",
+            "portfolio",
             "alternate",
             "hotspots",
             "plan",
@@ -189,6 +191,10 @@ pub fn options(
     if keys.contains(&"prepass") {
         let n = params.u64(name, "prepass", opts.prepass as u64)?;
         opts.prepass = n.min(u32::MAX as u64 - 1) as usize;
+    }
+    if keys.contains(&"portfolio") {
+        let n = params.u64(name, "portfolio", opts.portfolio as u64)?;
+        opts.portfolio = n.min(u32::MAX as u64 - 1) as usize;
     }
     let max = params.u64(name, "max_nodes", opts.max_nodes as u64)?;
     opts.max_nodes = max.clamp(1, u32::MAX as u64 - 1) as usize;

@@ -53,6 +53,7 @@
 mod agent;
 mod board;
 mod decompose;
+mod engine;
 mod fess;
 mod fixed;
 mod hotspot;
@@ -66,13 +67,14 @@ mod space;
 
 pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
-use decompose::{Serial, SerialStep};
+use decompose::Serial;
+use engine::{BoxPulls, Engine, Event};
 use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
 use packing::Packing;
 use plan::PackingPlan;
-use search::{Config, Cost, Order, Searcher, Shared, Step, Way};
+use search::{Config, Cost, Order, Searcher, Shared, Way};
 use std::sync::Arc;
 
 /// The default [`SolveOptions::prepass`]: states stored by the
@@ -83,6 +85,10 @@ pub const PREPASS: usize = 150_000;
 /// levels it solves are solved by then, and pay nothing for the pre-pass
 /// (on Microban, all but level 153).
 pub const PREPASS_AFTER: u64 = 65_536;
+
+/// The default [`SolveOptions::portfolio`]: states the pre-pass may store
+/// once it takes turns with the bidirectional search.
+pub const PORTFOLIO: usize = 1_000_000;
 
 /// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
 /// one box-pull expansion per 8 of the other two halves. Off by default
@@ -191,6 +197,14 @@ pub struct SolveOptions {
     /// Bidirectional search: its expansions before the pre-pass runs
     /// ([`PREPASS_AFTER`]).
     pub prepass_after: u64,
+    /// Bidirectional search: when the pre-pass fills its budget without a
+    /// solution, it is kept and goes on until it stores this many states
+    /// ([`PORTFOLIO`]), taking turns with the bidirectional search: two
+    /// turns' work for the bidirectional search, then one for the
+    /// pre-pass. Work is counted in states stored plus states expanded,
+    /// not in time, so the turns do not depend on the machine's speed or
+    /// load. 0: the pre-pass stops at its budget.
+    pub portfolio: usize,
     /// Bidirectional search: after the pre-pass, a second backward half
     /// whose moves pull whole boxes (one box to any cell it can be pulled
     /// to) meets the same forward half, with one expansion per this many
@@ -233,6 +247,7 @@ impl Default for SolveOptions {
             plan: true,
             prepass: PREPASS,
             prepass_after: PREPASS_AFTER,
+            portfolio: PORTFOLIO,
             box_pulls: 0,
             serial: true,
             end: None,
@@ -336,6 +351,11 @@ pub(crate) const POLL: u64 = 64;
 /// Expansions one engine of the portfolio runs before the next one's turn.
 const SLICE: u64 = 2048;
 
+/// The work ([`Engine::work`]) of one turn of the pre-pass kept on as a
+/// portfolio ([`SolveOptions::portfolio`]); the bidirectional search's
+/// turns are twice as long.
+const TURN_WORK: u64 = 1 << 15;
+
 /// Solve `level` with `opts` before `timer` runs out.
 pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResult {
     let mut solver = Solver::new(level, opts);
@@ -356,237 +376,13 @@ pub struct Solver {
     done: Option<SolveResult>,
     /// Expansions of engines already dropped.
     retired: u64,
-}
-
-/// One search of a [`Solver`].
-enum Engine {
-    /// A forward search; `proves` when exhausting it proves unsolvability
-    /// (no goal macros).
-    Single { s: Box<Searcher>, proves: bool },
-    /// The serial decomposition (`decompose.rs`): never a proof.
-    Serial(Box<Serial>),
-    /// Forward and backward searches, `ratio` backward expansions per
-    /// forward one, until they meet.
-    Bi {
-        f: Box<Searcher>,
-        b: Box<Searcher>,
-        ratio: u32,
-        f_proves: bool,
-        /// A second backward half that pulls whole boxes
-        /// ([`SolveOptions::box_pulls`]); it meets the same forward half.
-        pulls: Option<BoxPulls>,
-    },
-}
-
-/// The box-pull backward half of an [`Engine::Bi`] and its schedule.
-struct BoxPulls {
-    s: Box<Searcher>,
-    /// One of its expansions per this many of the other two halves'.
-    every: u64,
-    /// It starts once the other two halves made this many expansions (the
-    /// pre-pass has run by then).
-    after: u64,
-    /// Expansions of the other two halves since its last one.
-    tick: u64,
-}
-
-/// What one engine step found.
-enum Event {
-    Running,
-    Found(Vec<(u16, u8)>),
-    /// Solved, as moves from the start (the serial decomposition).
-    Moves(String),
-    /// This engine can do no more; `proof` when that proves unsolvability.
-    Stopped {
-        status: SolveStatus,
-        proof: bool,
-    },
-}
-
-impl Engine {
-    fn expanded(&self) -> u64 {
-        match self {
-            Engine::Single { s, .. } => s.expanded,
-            Engine::Serial(s) => s.expanded,
-            Engine::Bi { f, b, pulls, .. } => {
-                f.expanded + b.expanded + pulls.as_ref().map_or(0, |p| p.s.expanded)
-            }
-        }
-    }
-
-    fn start(&self) -> Option<Vec<(u16, u8)>> {
-        match self {
-            Engine::Single { s, .. } | Engine::Bi { f: s, .. } if s.is_goal(0) => Some(Vec::new()),
-            Engine::Bi { f, b, .. } => {
-                let n = &f.nodes[0];
-                (0..b.nodes.len() as u32).find_map(|bid| {
-                    let m = &b.nodes[bid as usize];
-                    (m.hash == n.hash
-                        && m.player == n.player
-                        && b.node_boxes(bid) == f.node_boxes(0))
-                    .then(|| join(b, Vec::new(), bid))
-                })
-            }
-            _ => None,
-        }
-    }
-
-    /// Run about `budget` expansions.
-    fn run(&mut self, budget: u64) -> Event {
-        match self {
-            Engine::Serial(s) => match s.step(budget) {
-                SerialStep::Running => Event::Running,
-                SerialStep::Solved(moves) => Event::Moves(moves),
-                SerialStep::GaveUp => Event::Stopped {
-                    status: SolveStatus::NodeLimit,
-                    proof: false,
-                },
-            },
-            Engine::Single { s, proves } => {
-                for _ in 0..budget {
-                    match s.step() {
-                        Step::Continue => {}
-                        Step::Goal(id) => return Event::Found(s.path(id)),
-                        Step::Exhausted => {
-                            return Event::Stopped {
-                                status: SolveStatus::Unsolvable,
-                                proof: *proves,
-                            }
-                        }
-                        Step::Full => {
-                            return Event::Stopped {
-                                status: SolveStatus::NodeLimit,
-                                proof: false,
-                            }
-                        }
-                    }
-                }
-                Event::Running
-            }
-            Engine::Bi {
-                f,
-                b,
-                ratio,
-                f_proves,
-                pulls,
-            } => {
-                let mut spent = 0;
-                while spent < budget {
-                    if let Some(p) = pulls {
-                        if p.tick >= p.every && f.expanded + b.expanded >= p.after {
-                            p.tick = 0;
-                            spent += 1;
-                            match p.s.step() {
-                                Step::Continue => {}
-                                Step::Goal(id) => return Event::Found(join(&p.s, Vec::new(), id)),
-                                Step::Exhausted => {
-                                    return Event::Stopped {
-                                        status: SolveStatus::Unsolvable,
-                                        proof: true,
-                                    }
-                                }
-                                // The other halves go on without it.
-                                Step::Full => *pulls = None,
-                            }
-                            if let Some(p) = pulls {
-                                if let Some(path) = meet_forward(&p.s, f) {
-                                    return Event::Found(path);
-                                }
-                            }
-                        }
-                    }
-                    for _ in 0..*ratio {
-                        if b.is_exhausted() {
-                            break;
-                        }
-                        spent += 1;
-                        match b.step() {
-                            Step::Continue => {}
-                            Step::Goal(id) => return Event::Found(join(b, Vec::new(), id)),
-                            Step::Exhausted => {
-                                return Event::Stopped {
-                                    status: SolveStatus::Unsolvable,
-                                    proof: true,
-                                }
-                            }
-                            Step::Full => {
-                                return Event::Stopped {
-                                    status: SolveStatus::NodeLimit,
-                                    proof: false,
-                                }
-                            }
-                        }
-                        if let Some(path) = meet_forward(b, f) {
-                            return Event::Found(path);
-                        }
-                    }
-                    if f.is_exhausted() {
-                        if *f_proves {
-                            return Event::Stopped {
-                                status: SolveStatus::Unsolvable,
-                                proof: true,
-                            };
-                        }
-                        if b.is_exhausted() {
-                            return Event::Stopped {
-                                status: SolveStatus::Unsolvable,
-                                proof: false,
-                            };
-                        }
-                        continue;
-                    }
-                    spent += 1;
-                    match f.step() {
-                        Step::Continue | Step::Exhausted => {}
-                        Step::Goal(id) => return Event::Found(f.path(id)),
-                        Step::Full => {
-                            return Event::Stopped {
-                                status: SolveStatus::NodeLimit,
-                                proof: false,
-                            }
-                        }
-                    }
-                    for &fid in &f.fresh {
-                        let n = &f.nodes[fid as usize];
-                        let boxes = f.node_boxes(fid);
-                        if let Some(bid) = b.lookup(n.hash, boxes, n.player) {
-                            return Event::Found(join(b, f.path(fid), bid));
-                        }
-                        if let Some(p) = pulls {
-                            if let Some(bid) = p.s.lookup(n.hash, boxes, n.player) {
-                                return Event::Found(join(&p.s, f.path(fid), bid));
-                            }
-                        }
-                    }
-                    if let Some(p) = pulls {
-                        p.tick += u64::from(*ratio) + 1;
-                    }
-                }
-                Event::Running
-            }
-        }
-    }
-}
-
-/// The whole path, if a state the backward search `bk` just made is in
-/// the forward search `f`'s table.
-fn meet_forward(bk: &Searcher, f: &Searcher) -> Option<Vec<(u16, u8)>> {
-    bk.fresh.iter().find_map(|&bid| {
-        let m = &bk.nodes[bid as usize];
-        let fid = f.lookup(m.hash, bk.node_boxes(bid), m.player)?;
-        Some(join(bk, f.path(fid), bid))
-    })
-}
-
-/// Forward pushes `fwd` followed by the backward search's pulls from node
-/// `bid` back to its root, reversed into pushes.
-fn join(bk: &Searcher, mut fwd: Vec<(u16, u8)>, bid: u32) -> Vec<(u16, u8)> {
-    let board = &bk.shared().board;
-    for (x, d) in bk.path(bid).into_iter().rev() {
-        let to = board.nbr[x as usize][d as usize];
-        fwd.push((to, d ^ 1));
-    }
-    fwd
+    /// [`SolveOptions::portfolio`]: the pre-pass's budget once it takes
+    /// turns (0: it stops at its own).
+    portfolio: usize,
+    /// Whether the engines take turns by work ([`Engine::work`],
+    /// [`TURN_WORK`]) instead of expansions: the pre-pass kept on beside
+    /// the bidirectional search.
+    by_work: bool,
 }
 
 impl Solver {
@@ -600,6 +396,8 @@ impl Solver {
             switch_after: None,
             done: Some(SolveResult::unsolved(status, 0, note)),
             retired: 0,
+            portfolio: 0,
+            by_work: false,
         };
         let mut board = match Board::new(level) {
             Ok(b) => b,
@@ -746,6 +544,12 @@ impl Solver {
             switch_after: bidirectional.then_some(opts.prepass_after),
             done: None,
             retired: 0,
+            portfolio: if bidirectional {
+                opts.portfolio.min(opts.max_nodes)
+            } else {
+                0
+            },
+            by_work: false,
         };
         if let Some(p) = solver.engines.first().and_then(Engine::start) {
             solver.finish_found(p);
@@ -813,11 +617,19 @@ impl Solver {
                 _ => self.next % self.engines.len(),
             };
             // Single engines run a slice between looks at the timer; the
-            // portfolio turns to the next engine after `SLICE` expansions.
+            // portfolio turns to the next engine after `SLICE` expansions,
+            // the pre-pass kept on and the bidirectional search after
+            // `TURN_WORK` work and twice that.
             let before = self.engines[k].expanded();
+            let work = self.engines[k].work();
             let event = self.engines[k].run(POLL);
             since_poll += POLL;
-            if self.switch_after.is_none()
+            if self.by_work {
+                let turn = if k == 0 { 2 * TURN_WORK } else { TURN_WORK };
+                if self.engines[k].work() / turn != work / turn {
+                    self.next += 1;
+                }
+            } else if self.switch_after.is_none()
                 && self.engines.len() > 1
                 && self.engines[k].expanded() / SLICE != before / SLICE
             {
@@ -831,6 +643,22 @@ impl Solver {
                     self.engines.clear();
                 }
                 Event::Stopped { status, proof } => {
+                    // The pre-pass filled its budget: it goes on, taking
+                    // turns with the bidirectional search.
+                    if let (SolveStatus::NodeLimit, true, Engine::Single { s, .. }) = (
+                        status,
+                        k > 0 && self.switch_after.is_some(),
+                        &mut self.engines[k],
+                    ) {
+                        if self.portfolio > s.cfg.max_nodes && s.cfg.order == Order::Fess {
+                            s.cfg.max_nodes = self.portfolio;
+                            self.portfolio = 0;
+                            self.switch_after = None;
+                            self.by_work = true;
+                            self.next = 0;
+                            continue;
+                        }
+                    }
                     if proof || self.engines.len() == 1 {
                         let e = self.expanded();
                         let status = if proof || status != SolveStatus::Unsolvable {

@@ -483,6 +483,9 @@ impl Searcher {
             break id;
         };
         if self.nodes.len() >= self.cfg.max_nodes {
+            // Back on the open list: a larger budget may go on from here.
+            let n = self.nodes[id as usize];
+            self.enqueue(id, n.g, n.h);
             return Step::Full;
         }
         if let Order::AStar { .. } = self.cfg.order {

@@ -740,6 +740,35 @@ fn the_prepass_solves_a_goal_room_level_the_bidirectional_search_cannot() {
 }
 
 #[test]
+fn the_prepass_kept_on_as_a_portfolio_solves_what_its_budget_cannot() {
+    // Sasquatch I level 3 again, with a pre-pass far too small for it:
+    // stopped at its budget, the bidirectional search goes on alone and
+    // runs out of states; kept on, taking turns with it, the pre-pass
+    // solves the level. The turns are counted in work, not time, so the
+    // same solve is found twice.
+    let lv = &sasquatch_i(3);
+    let small = SolveOptions {
+        prepass_after: 1_000,
+        prepass: 500,
+        max_nodes: 50_000,
+        portfolio: 0,
+        ..SolveOptions::default()
+    };
+    assert_eq!(
+        solve(lv, &small, &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+    let kept = SolveOptions {
+        portfolio: 50_000,
+        ..small
+    };
+    let r = solve(lv, &kept, &UnlimitedTimer);
+    check_solved(lv, &r);
+    assert_eq!(solve(lv, &kept, &UnlimitedTimer), r);
+    assert_eq!(SolveOptions::default().portfolio, PORTFOLIO);
+}
+
+#[test]
 fn alternation_solves_a_level_the_cells_in_turn_cannot() {
     // Sasquatch I level 46: `fess` with every other expansion from its best
     // cell solves it within the pre-pass's budget; visiting the cells in

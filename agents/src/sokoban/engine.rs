@@ -1,0 +1,250 @@
+//! The searches a [`super::Solver`] schedules ([`Engine`]): one forward
+//! search, the bidirectional search (with its optional box-pull half), or
+//! the serial decomposition, each run a number of expansions at a time.
+
+use super::decompose::{Serial, SerialStep};
+use super::search::{Searcher, Step};
+use super::SolveStatus;
+
+/// One search of a [`super::Solver`].
+pub(super) enum Engine {
+    /// A forward search; `proves` when exhausting it proves unsolvability
+    /// (no goal macros).
+    Single { s: Box<Searcher>, proves: bool },
+    /// The serial decomposition (`decompose.rs`): never a proof.
+    Serial(Box<Serial>),
+    /// Forward and backward searches, `ratio` backward expansions per
+    /// forward one, until they meet.
+    Bi {
+        f: Box<Searcher>,
+        b: Box<Searcher>,
+        ratio: u32,
+        f_proves: bool,
+        /// A second backward half that pulls whole boxes
+        /// ([`super::SolveOptions::box_pulls`]); it meets the same forward half.
+        pulls: Option<BoxPulls>,
+    },
+}
+
+/// The box-pull backward half of an [`Engine::Bi`] and its schedule.
+pub(super) struct BoxPulls {
+    /// The box-pull backward search.
+    pub s: Box<Searcher>,
+    /// One of its expansions per this many of the other two halves'.
+    pub every: u64,
+    /// It starts once the other two halves made this many expansions (the
+    /// pre-pass has run by then).
+    pub after: u64,
+    /// Expansions of the other two halves since its last one.
+    pub tick: u64,
+}
+
+/// What one engine step found.
+pub(super) enum Event {
+    Running,
+    Found(Vec<(u16, u8)>),
+    /// Solved, as moves from the start (the serial decomposition).
+    Moves(String),
+    /// This engine can do no more; `proof` when that proves unsolvability.
+    Stopped {
+        status: SolveStatus,
+        proof: bool,
+    },
+}
+
+impl Engine {
+    pub(super) fn expanded(&self) -> u64 {
+        match self {
+            Engine::Single { s, .. } => s.expanded,
+            Engine::Serial(s) => s.expanded,
+            Engine::Bi { f, b, pulls, .. } => {
+                f.expanded + b.expanded + pulls.as_ref().map_or(0, |p| p.s.expanded)
+            }
+        }
+    }
+
+    /// The work done so far, deterministic: states stored plus states
+    /// expanded, over all its searches.
+    pub(super) fn work(&self) -> u64 {
+        let w = |s: &Searcher| s.nodes.len() as u64 + s.expanded;
+        match self {
+            Engine::Single { s, .. } => w(s),
+            Engine::Serial(s) => s.expanded,
+            Engine::Bi { f, b, pulls, .. } => w(f) + w(b) + pulls.as_ref().map_or(0, |p| w(&p.s)),
+        }
+    }
+
+    pub(super) fn start(&self) -> Option<Vec<(u16, u8)>> {
+        match self {
+            Engine::Single { s, .. } | Engine::Bi { f: s, .. } if s.is_goal(0) => Some(Vec::new()),
+            Engine::Bi { f, b, .. } => {
+                let n = &f.nodes[0];
+                (0..b.nodes.len() as u32).find_map(|bid| {
+                    let m = &b.nodes[bid as usize];
+                    (m.hash == n.hash
+                        && m.player == n.player
+                        && b.node_boxes(bid) == f.node_boxes(0))
+                    .then(|| join(b, Vec::new(), bid))
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Run about `budget` expansions.
+    pub(super) fn run(&mut self, budget: u64) -> Event {
+        match self {
+            Engine::Serial(s) => match s.step(budget) {
+                SerialStep::Running => Event::Running,
+                SerialStep::Solved(moves) => Event::Moves(moves),
+                SerialStep::GaveUp => Event::Stopped {
+                    status: SolveStatus::NodeLimit,
+                    proof: false,
+                },
+            },
+            Engine::Single { s, proves } => {
+                for _ in 0..budget {
+                    match s.step() {
+                        Step::Continue => {}
+                        Step::Goal(id) => return Event::Found(s.path(id)),
+                        Step::Exhausted => {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: *proves,
+                            }
+                        }
+                        Step::Full => {
+                            return Event::Stopped {
+                                status: SolveStatus::NodeLimit,
+                                proof: false,
+                            }
+                        }
+                    }
+                }
+                Event::Running
+            }
+            Engine::Bi {
+                f,
+                b,
+                ratio,
+                f_proves,
+                pulls,
+            } => {
+                let mut spent = 0;
+                while spent < budget {
+                    if let Some(p) = pulls {
+                        if p.tick >= p.every && f.expanded + b.expanded >= p.after {
+                            p.tick = 0;
+                            spent += 1;
+                            match p.s.step() {
+                                Step::Continue => {}
+                                Step::Goal(id) => return Event::Found(join(&p.s, Vec::new(), id)),
+                                Step::Exhausted => {
+                                    return Event::Stopped {
+                                        status: SolveStatus::Unsolvable,
+                                        proof: true,
+                                    }
+                                }
+                                // The other halves go on without it.
+                                Step::Full => *pulls = None,
+                            }
+                            if let Some(p) = pulls {
+                                if let Some(path) = meet_forward(&p.s, f) {
+                                    return Event::Found(path);
+                                }
+                            }
+                        }
+                    }
+                    for _ in 0..*ratio {
+                        if b.is_exhausted() {
+                            break;
+                        }
+                        spent += 1;
+                        match b.step() {
+                            Step::Continue => {}
+                            Step::Goal(id) => return Event::Found(join(b, Vec::new(), id)),
+                            Step::Exhausted => {
+                                return Event::Stopped {
+                                    status: SolveStatus::Unsolvable,
+                                    proof: true,
+                                }
+                            }
+                            Step::Full => {
+                                return Event::Stopped {
+                                    status: SolveStatus::NodeLimit,
+                                    proof: false,
+                                }
+                            }
+                        }
+                        if let Some(path) = meet_forward(b, f) {
+                            return Event::Found(path);
+                        }
+                    }
+                    if f.is_exhausted() {
+                        if *f_proves {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: true,
+                            };
+                        }
+                        if b.is_exhausted() {
+                            return Event::Stopped {
+                                status: SolveStatus::Unsolvable,
+                                proof: false,
+                            };
+                        }
+                        continue;
+                    }
+                    spent += 1;
+                    match f.step() {
+                        Step::Continue | Step::Exhausted => {}
+                        Step::Goal(id) => return Event::Found(f.path(id)),
+                        Step::Full => {
+                            return Event::Stopped {
+                                status: SolveStatus::NodeLimit,
+                                proof: false,
+                            }
+                        }
+                    }
+                    for &fid in &f.fresh {
+                        let n = &f.nodes[fid as usize];
+                        let boxes = f.node_boxes(fid);
+                        if let Some(bid) = b.lookup(n.hash, boxes, n.player) {
+                            return Event::Found(join(b, f.path(fid), bid));
+                        }
+                        if let Some(p) = pulls {
+                            if let Some(bid) = p.s.lookup(n.hash, boxes, n.player) {
+                                return Event::Found(join(&p.s, f.path(fid), bid));
+                            }
+                        }
+                    }
+                    if let Some(p) = pulls {
+                        p.tick += u64::from(*ratio) + 1;
+                    }
+                }
+                Event::Running
+            }
+        }
+    }
+}
+
+/// The whole path, if a state the backward search `bk` just made is in
+/// the forward search `f`'s table.
+fn meet_forward(bk: &Searcher, f: &Searcher) -> Option<Vec<(u16, u8)>> {
+    bk.fresh.iter().find_map(|&bid| {
+        let m = &bk.nodes[bid as usize];
+        let fid = f.lookup(m.hash, bk.node_boxes(bid), m.player)?;
+        Some(join(bk, f.path(fid), bid))
+    })
+}
+
+/// Forward pushes `fwd` followed by the backward search's pulls from node
+/// `bid` back to its root, reversed into pushes.
+pub(super) fn join(bk: &Searcher, mut fwd: Vec<(u16, u8)>, bid: u32) -> Vec<(u16, u8)> {
+    let board = &bk.shared().board;
+    for (x, d) in bk.path(bid).into_iter().rev() {
+        let to = board.nbr[x as usize][d as usize];
+        fwd.push((to, d ^ 1));
+    }
+    fwd
+}
