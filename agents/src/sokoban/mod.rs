@@ -371,7 +371,9 @@ pub struct Solver {
     next: usize,
     /// Instead of turns: the first engine runs alone until it has made this
     /// many expansions, then the second one until it stops, then the first
-    /// again (the bidirectional search and its pre-pass).
+    /// again (the bidirectional search, then the decomposition and the
+    /// pre-pass). A pre-pass that fills its budget with [`Solver::portfolio`]
+    /// left turns this off: from then on the engines take turns by work.
     switch_after: Option<u64>,
     done: Option<SolveResult>,
     /// Expansions of engines already dropped.
