@@ -645,14 +645,17 @@ impl Solver {
                     self.engines.clear();
                 }
                 Event::Stopped { status, proof } => {
-                    // The pre-pass filled its budget: it goes on, taking
-                    // turns with the bidirectional search.
-                    if let (SolveStatus::NodeLimit, true, Engine::Single { s, .. }) = (
-                        status,
-                        k > 0 && self.switch_after.is_some(),
-                        &mut self.engines[k],
-                    ) {
-                        if self.portfolio > s.cfg.max_nodes && s.cfg.order == Order::Fess {
+                    // The pre-pass (a feature-space search after the
+                    // first engine, still in the switch schedule) filled
+                    // its budget: it goes on, taking turns with the
+                    // bidirectional search.
+                    if let Engine::Single { s, .. } = &mut self.engines[k] {
+                        let prepass =
+                            k > 0 && self.switch_after.is_some() && s.cfg.order == Order::Fess;
+                        if prepass
+                            && status == SolveStatus::NodeLimit
+                            && self.portfolio > s.cfg.max_nodes
+                        {
                             s.cfg.max_nodes = self.portfolio;
                             self.portfolio = 0;
                             self.switch_after = None;

@@ -73,14 +73,19 @@ impl Space {
 
     /// Start a new reach from `from`: a new stamp, `from` marked and queued.
     fn seed(&mut self, from: u16) {
+        self.new_reach();
+        self.queue.push(from);
+        self.mark[from as usize] = self.stamp;
+    }
+
+    /// A new reach stamp (no cell marked yet) and an empty queue.
+    fn new_reach(&mut self) {
         if self.stamp == u32::MAX {
             self.mark.fill(0);
             self.stamp = 0;
         }
         self.stamp += 1;
         self.queue.clear();
-        self.queue.push(from);
-        self.mark[from as usize] = self.stamp;
     }
 
     /// Breadth-first from the queued cells (already marked with the current
@@ -128,42 +133,55 @@ impl Space {
     /// The regions of the free floor, flooding all of them, or (`reached`)
     /// all but the one the reach marks hold.
     fn count_regions(&mut self, b: &Board, reached: bool) -> u32 {
+        let (st, any) = self.new_region(b, reached);
+        let mut count = u32::from(any);
+        for c in 0..b.n {
+            if self.occ[c] == 0 && self.region_mark[c] != st {
+                count += 1;
+                self.fill_region(b, c as u16, st);
+            }
+        }
+        count
+    }
+
+    /// A new stamp for the region marks, returned; with `reached`, the
+    /// cells the reach marks hold get it at once (and the second value
+    /// says whether there were any).
+    fn new_region(&mut self, b: &Board, reached: bool) -> (u32, bool) {
         if self.region_stamp == u32::MAX {
             self.region_mark.fill(0);
             self.region_stamp = 0;
         }
         self.region_stamp += 1;
         let st = self.region_stamp;
-        let mut count = 0;
+        let mut any = false;
         if reached {
             for c in 0..b.n {
                 if self.mark[c] == self.stamp {
                     self.region_mark[c] = st;
-                    count = 1;
+                    any = true;
                 }
             }
         }
+        (st, any)
+    }
+
+    /// Mark the free cell `c` and every free cell it leads to with the
+    /// region stamp `st`.
+    fn fill_region(&mut self, b: &Board, c: u16, st: u32) {
         let mut stack = std::mem::take(&mut self.stack);
-        for c in 0..b.n {
-            if self.occ[c] != 0 || self.region_mark[c] == st {
-                continue;
-            }
-            count += 1;
-            self.region_mark[c] = st;
-            stack.clear();
-            stack.push(c as u16);
-            while let Some(x) = stack.pop() {
-                for &y in &b.nbr[x as usize] {
-                    if y != NONE && self.region_mark[y as usize] != st && self.occ[y as usize] == 0
-                    {
-                        self.region_mark[y as usize] = st;
-                        stack.push(y);
-                    }
+        self.region_mark[c as usize] = st;
+        stack.clear();
+        stack.push(c);
+        while let Some(x) = stack.pop() {
+            for &y in &b.nbr[x as usize] {
+                if y != NONE && self.region_mark[y as usize] != st && self.occ[y as usize] == 0 {
+                    self.region_mark[y as usize] = st;
+                    stack.push(y);
                 }
             }
         }
         self.stack = stack;
-        count
     }
 
     /// Whether cell `c` was reached by the last [`Space::reach`].
@@ -266,18 +284,7 @@ impl Space {
         if !marked {
             self.reach(b, player, false);
         }
-        if self.region_stamp == u32::MAX {
-            self.region_mark.fill(0);
-            self.region_stamp = 0;
-        }
-        self.region_stamp += 1;
-        let st = self.region_stamp;
-        for c in 0..b.n {
-            if self.mark[c] == self.stamp {
-                self.region_mark[c] = st;
-            }
-        }
-        let mut stack = std::mem::take(&mut self.stack);
+        let (st, _) = self.new_region(b, true);
         let mut left: Vec<u16> = boxes.to_vec();
         let mut removed: Vec<(u16, u16)> = Vec::new();
         loop {
@@ -303,26 +310,12 @@ impl Space {
                 left.swap_remove(i);
                 // The box's cell joins the region (the player stood next
                 // to it), and so does every free cell it leads to.
-                self.region_mark[c as usize] = st;
-                stack.clear();
-                stack.push(c);
-                while let Some(x) = stack.pop() {
-                    for &y in &b.nbr[x as usize] {
-                        if y != NONE
-                            && self.region_mark[y as usize] != st
-                            && self.occ[y as usize] == 0
-                        {
-                            self.region_mark[y as usize] = st;
-                            stack.push(y);
-                        }
-                    }
-                }
+                self.fill_region(b, c, st);
             }
             if left.len() == before || left.is_empty() {
                 break;
             }
         }
-        self.stack = stack;
         for (c, v) in removed {
             self.occ[c as usize] = v;
         }
@@ -532,12 +525,7 @@ impl Space {
     /// as [`Space::reach`] would from any of them: a region found before
     /// with the same boxes, without a new flood.
     pub fn mark_region(&mut self, region: &[u64]) {
-        if self.stamp == u32::MAX {
-            self.mark.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        self.queue.clear();
+        self.new_reach();
         for (w, &word) in region.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
