@@ -30,6 +30,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
+            "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "max_nodes: states stored per side before giving up (20000000)",
@@ -72,6 +73,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
+            "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
             "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
             "max_nodes: states stored before giving up (20000000)",
         ],
@@ -115,13 +117,21 @@ pub fn options(
             "portfolio",
             "alternate",
             "hotspots",
+            "advice",
             "plan",
             "box_pulls",
             "serial",
             "max_nodes",
         ],
         Method::Greedy => &["macros", "max_nodes"],
-        Method::Fess => &["box_moves", "alternate", "hotspots", "plan", "max_nodes"],
+        Method::Fess => &[
+            "box_moves",
+            "alternate",
+            "hotspots",
+            "advice",
+            "plan",
+            "max_nodes",
+        ],
         Method::Bfs => &["max_nodes"],
     };
     params.check_keys(name, keys)?;
@@ -184,6 +194,21 @@ pub fn options(
     }
     if keys.contains(&"hotspots") {
         opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;
+    }
+    if keys.contains(&"advice") {
+        let dflt = if opts.one_advice { "one" } else { "all" };
+        opts.one_advice = match params.str(name, "advice", dflt)?.as_str() {
+            "one" => true,
+            "all" => false,
+            other => {
+                return Err(AgentError::BadParam {
+                    agent: name.to_string(),
+                    key: "advice".into(),
+                    expected: "one or all".into(),
+                    got: format!("{other:?}"),
+                })
+            }
+        };
     }
     if keys.contains(&"plan") {
         opts.plan = params.bool(name, "plan", opts.plan)?;

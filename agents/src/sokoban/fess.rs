@@ -9,9 +9,9 @@
 //! Every state is projected to its cell `(packing, connectivity)` of the
 //! feature space. The search visits the non-empty cells in turn and expands,
 //! from each, the state with the least path *weight*, then the least lower
-//! bound. A push that an *advisor* recommends costs nothing, any other push
-//! costs 1: the advisors here recommend pushes that put a box on a goal or
-//! join two regions. Visiting the cells in turn gives states that made
+//! bound. A move that an *advisor* recommends costs nothing, any other move
+//! costs 1: the advisors here recommend moves that pack boxes or join
+//! regions (see below). Visiting the cells in turn gives states that made
 //! progress on some feature as much effort as the crowd at the start,
 //! which a best-first order on the lower bound alone never does.
 //!
@@ -19,6 +19,15 @@
 //! *best* non-empty cell ([`rank`]: most boxes on goals, then fewest
 //! regions), so that half the effort goes on from the most advanced states
 //! ([`FessQueue::new`]).
+//!
+//! Optionally, as in FESS, each advisor recommends at most *one* move of a
+//! state ([`advise`]): the packing advisor the move that gains the most
+//! packing, the connectivity advisor the one that leaves the fewest
+//! regions (the hotspot advisor, when on, the one that leaves the fewest
+//! hotspots), the least bound breaking ties. By default every move that
+//! improves some feature is free: with box moves that is dozens of moves
+//! of a state, which is a deeper dive on some levels and a weaker guide on
+//! others.
 //!
 //! The order is not admissible; exhausting it still proves unsolvability
 //! (every generated state is expanded in the end).
@@ -70,6 +79,62 @@ pub(crate) fn packing_with_plan(progress: usize, packed: usize) -> usize {
 /// The features of a cell: boxes on goals and regions.
 pub(crate) fn features(cell: u32) -> (u32, u32) {
     (cell >> 16, cell & 0xffff)
+}
+
+/// A child of the expansion under way, while the advisors choose.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child {
+    /// Its node id.
+    pub id: u32,
+    /// Its cell of the feature space.
+    pub cell: u32,
+    /// Its number of hotspots, when the hotspot advisor is on.
+    pub hot: Option<u32>,
+    /// Its lower bound.
+    pub h: u32,
+}
+
+/// Which of the `kids` of a state (cell `parent`, `parent_hot` hotspots)
+/// the advisors recommend, a flag each in `out`. With `one`, each advisor
+/// recommends at most one move, as in FESS: the packing advisor the child
+/// with the most packing above the parent's, the connectivity advisor the
+/// child with the fewest regions below the parent's, the hotspot advisor
+/// the child with the fewest hotspots below the parent's that keeps its
+/// packing; the least bound, then the first generated, breaks ties.
+/// Without `one`, every child that improves some feature is advised.
+pub(crate) fn advise(
+    parent: u32,
+    parent_hot: Option<u32>,
+    kids: &[Child],
+    one: bool,
+    out: &mut Vec<bool>,
+) {
+    let (pp, pr) = features(parent);
+    let packs = |k: &Child| features(k.cell).0 > pp;
+    let joins = |k: &Child| features(k.cell).1 < pr;
+    let cools = |k: &Child| match (k.hot, parent_hot) {
+        (Some(h), Some(ph)) => h < ph && features(k.cell).0 >= pp,
+        _ => false,
+    };
+    out.clear();
+    if !one {
+        out.extend(kids.iter().map(|k| packs(k) || joins(k) || cools(k)));
+        return;
+    }
+    out.resize(kids.len(), false);
+    let pick = |ok: &dyn Fn(&Child) -> bool, key: &dyn Fn(&Child) -> (u32, u32)| {
+        (0..kids.len())
+            .filter(|&i| ok(&kids[i]))
+            .min_by_key(|&i| (key(&kids[i]), i))
+    };
+    let best = [
+        pick(&packs, &|k| (u32::MAX - features(k.cell).0, k.h)),
+        pick(&joins, &|k| (features(k.cell).1, k.h)),
+        pick(&cools, &|k| (k.hot.unwrap_or(0), k.h)),
+    ];
+    for i in best.into_iter().flatten() {
+        out[i] = true;
+    }
 }
 
 impl FessQueue {
@@ -159,6 +224,49 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![2, 4, 1, 3]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn each_advisor_recommends_one_move_or_every_improving_one() {
+        let parent = cell_of(2, 3);
+        let kid = |id, packed, regions, h| Child {
+            id,
+            cell: cell_of(packed, regions),
+            hot: None,
+            h,
+        };
+        let kids = [
+            kid(0, 3, 3, 9), // one more box packed
+            kid(1, 4, 3, 7), // two more: the packing advisor's move
+            kid(2, 4, 3, 5), // two more, smaller bound: it wins the tie
+            kid(3, 2, 2, 8), // one region fewer
+            kid(4, 1, 1, 4), // two regions fewer (a box taken off a goal)
+            kid(5, 2, 3, 0), // no feature improved
+            kid(6, 2, 1, 4), // two regions fewer, same bound as 4: 4 came first
+        ];
+        let mut flags = Vec::new();
+        advise(parent, None, &kids, true, &mut flags);
+        assert_eq!(flags, [false, false, true, false, true, false, false]);
+        advise(parent, None, &kids, false, &mut flags);
+        assert_eq!(flags, [true, true, true, true, true, false, true]);
+        // The hotspot advisor: the fewest hotspots below the parent's, the
+        // packing kept.
+        let hot = |id, packed, hot, h| Child {
+            hot: Some(hot),
+            ..kid(id, packed, 3, h)
+        };
+        let kids = [
+            hot(0, 2, 4, 1),
+            hot(1, 1, 1, 1),
+            hot(2, 2, 2, 3),
+            hot(3, 2, 2, 2),
+        ];
+        advise(parent, Some(5), &kids, true, &mut flags);
+        assert_eq!(flags, [false, false, false, true]);
+        advise(parent, Some(5), &kids, false, &mut flags);
+        assert_eq!(flags, [true, false, true, true]);
+        advise(parent, None, &[], true, &mut flags);
+        assert!(flags.is_empty());
     }
 
     #[test]

@@ -181,6 +181,12 @@ pub struct SolveOptions {
     /// take goals away from other boxes, see `hotspot.rs`). Off by default:
     /// on Sasquatch I it loses level 46 and gains none.
     pub hotspots: bool,
+    /// Feature-space search (and the pre-pass): each advisor recommends at
+    /// most one move of a state, as in FESS (see `fess::advise`). Off, the
+    /// default: every move that puts a box on a goal or joins two regions
+    /// is free. Each solves levels the other does not (see
+    /// `docs/sokoban-solver.md`, *One move per advisor*).
+    pub one_advice: bool,
     /// Feature-space search (and the pre-pass): when the level's packing
     /// plan (`plan.rs`, after FESS's) parks some box, the packing feature
     /// counts the progress along the plan first, then the boxes on goals
@@ -244,6 +250,7 @@ impl Default for SolveOptions {
             box_moves: false,
             alternate: true,
             hotspots: false,
+            one_advice: false,
             plan: true,
             prepass: PREPASS,
             prepass_after: PREPASS_AFTER,
@@ -468,6 +475,7 @@ impl Solver {
             box_moves: opts.box_moves && method == Method::Fess,
             alternate: opts.alternate,
             hotspots: opts.hotspots,
+            one_advice: opts.one_advice,
         };
         let mut engines = Vec::new();
         if bidirectional {

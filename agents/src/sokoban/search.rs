@@ -56,6 +56,7 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 mod bound;
+mod features;
 mod table;
 use bound::side_key;
 
@@ -151,6 +152,9 @@ pub(crate) struct Config {
     pub alternate: bool,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
+    /// Feature-space search: each advisor recommends at most one move of a
+    /// state (else every move that improves its feature).
+    pub one_advice: bool,
 }
 
 /// One stored state.
@@ -255,6 +259,11 @@ pub(crate) struct Searcher {
     /// Backward search: whether a box starts on each cell, for the pull
     /// removal test (else empty).
     is_start: Vec<bool>,
+    /// Feature-space search: the children of the expansion under way,
+    /// queued once the advisors have seen them all.
+    kids: Vec<fess::Child>,
+    /// Scratch: which of `kids` the advisors recommend.
+    advised: Vec<bool>,
 }
 
 impl Searcher {
@@ -298,6 +307,8 @@ impl Searcher {
             prune: Pruner::new(n, cfg.corral_nodes),
             fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
             is_start: Vec::new(),
+            kids: Vec::new(),
+            advised: Vec::new(),
         };
         match way {
             Way::Forward => {
@@ -410,25 +421,6 @@ impl Searcher {
         }
         if h != DEAD_H {
             self.enqueue(id, 0, h);
-        }
-    }
-
-    /// The feature-space cell of `boxes` (sorted, `occ` set, the player's
-    /// region marked).
-    fn cell_of(&mut self, boxes: &[u16]) -> u32 {
-        let b = &self.sh.board;
-        let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
-        if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
-            packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
-        }
-        fess::cell_of(packed, self.sp.regions_with_reach(b))
-    }
-
-    /// The number of hotspots among `boxes`, when the hotspot advisor is on.
-    fn hot_of(&self, boxes: &[u16]) -> Option<u32> {
-        match (&self.sh.hot, &self.fess) {
-            (Some(t), Some(_)) if self.cfg.hotspots => Some(t.count(&self.sh.board, boxes)),
-            _ => None,
         }
     }
 
@@ -805,24 +797,13 @@ impl Searcher {
                             None => u32::MAX,
                         };
                         // Feature-space search: the child's cell, and its
-                        // path weight (a push the advisors recommend, one
-                        // that puts a box on a goal or joins two regions,
-                        // costs nothing).
+                        // path weight: 1 more than the parent's until the
+                        // advisors have seen every child (below).
                         let mut g = g;
                         let mut cell = None;
-                        if let Some(q) = &self.fess {
-                            let parent = fess::features(q.cell[id as usize]);
-                            let parent_hot = q.hot.get(id as usize).copied();
-                            let here = self.cell_of(&child);
-                            let (packed, regions) = fess::features(here);
-                            let hot = self.hot_of(&child);
-                            let cooler = match (hot, parent_hot) {
-                                (Some(h), Some(ph)) => h < ph && packed >= parent.0,
-                                _ => false,
-                            };
-                            let advised = packed > parent.0 || regions < parent.1 || cooler;
-                            g = node.g + u32::from(!advised);
-                            cell = Some((here, hot));
+                        if self.fess.is_some() {
+                            g = node.g + 1;
+                            cell = Some((self.cell_of(&child), self.hot_of(&child)));
                         }
                         let nid = self.push_node(
                             Node {
@@ -848,6 +829,14 @@ impl Searcher {
                             let early = !matches!(self.cfg.order, Order::AStar { .. });
                             if early && self.is_goal(nid) {
                                 result = Step::Goal(nid);
+                            } else if let Some((cell, hot)) = cell {
+                                let kid = fess::Child {
+                                    id: nid,
+                                    cell,
+                                    hot,
+                                    h,
+                                };
+                                self.kids.push(kid);
                             } else {
                                 self.enqueue(nid, g, h);
                             }
@@ -865,6 +854,7 @@ impl Searcher {
         self.cur = cur;
         self.cands = cands;
         self.child = child;
+        self.advise(id);
         result
     }
 }

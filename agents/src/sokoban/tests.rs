@@ -847,3 +847,25 @@ mod move_tests;
 #[path = "decompose_tests.rs"]
 mod decompose_tests;
 use move_tests::solve_with_box_pulls;
+
+#[test]
+fn one_move_per_advisor_and_every_improving_move_each_solve_what_the_other_cannot() {
+    // `fess` with 40,000 states: on Microban 144 only the FESS-style
+    // advice (one move per advisor) finds a solution, on Microban 93 only
+    // the default (every move that packs a box or joins regions is free).
+    // Neither wins overall (docs/sokoban-solver.md, "One move per advisor").
+    let set = microban();
+    let opts = |one_advice| SolveOptions {
+        max_nodes: 40_000,
+        one_advice,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    assert!(!SolveOptions::with_method(Method::Fess).one_advice);
+    for (number, one_wins) in [(144, true), (93, false)] {
+        let lv = &set[number - 1];
+        let winner = solve(lv, &opts(one_wins), &UnlimitedTimer);
+        check_solved(lv, &winner);
+        let loser = solve(lv, &opts(!one_wins), &UnlimitedTimer);
+        assert_eq!(loser.status, SolveStatus::NodeLimit, "Microban {number}");
+    }
+}

@@ -1,0 +1,55 @@
+//! The feature-space search's side of a [`Searcher`]: a state's cell
+//! (`fess.rs`), its hotspots, and the advisors' choice among the children
+//! of an expansion.
+
+use super::*;
+
+impl Searcher {
+    /// The feature-space cell of `boxes` (sorted, `occ` set, the player's
+    /// region marked).
+    pub(super) fn cell_of(&mut self, boxes: &[u16]) -> u32 {
+        let b = &self.sh.board;
+        let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
+        if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
+            packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
+        }
+        fess::cell_of(packed, self.sp.regions_with_reach(b))
+    }
+
+    /// The number of hotspots among `boxes`, when the hotspot advisor is on.
+    pub(super) fn hot_of(&self, boxes: &[u16]) -> Option<u32> {
+        match (&self.sh.hot, &self.fess) {
+            (Some(t), Some(_)) if self.cfg.hotspots => Some(t.count(&self.sh.board, boxes)),
+            _ => None,
+        }
+    }
+
+    /// Feature-space search: queue the children of node `id` kept in
+    /// `kids`, those the advisors recommend (see [`fess::advise`]) at the
+    /// parent's path weight, the others at one more.
+    pub(super) fn advise(&mut self, id: NodeId) {
+        let Some(q) = &self.fess else {
+            return;
+        };
+        let parent = q.cell[id as usize];
+        let parent_hot = q.hot.get(id as usize).copied();
+        let mut flags = std::mem::take(&mut self.advised);
+        fess::advise(
+            parent,
+            parent_hot,
+            &self.kids,
+            self.cfg.one_advice,
+            &mut flags,
+        );
+        let kids = std::mem::take(&mut self.kids);
+        let g = self.nodes[id as usize].g;
+        for (k, &advised) in kids.iter().zip(&flags) {
+            let w = g + u32::from(!advised);
+            self.nodes[k.id as usize].g = w;
+            self.enqueue(k.id, w, k.h);
+        }
+        self.kids = kids;
+        self.kids.clear();
+        self.advised = flags;
+    }
+}
