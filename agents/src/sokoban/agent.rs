@@ -31,6 +31,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
+            "lazy: the pre-pass tests a child (removal test, bound) when it is popped, not when it is made (false)",
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "max_nodes: states stored per side before giving up (20000000)",
@@ -74,6 +75,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
+            "lazy: a child's removal test and bound are made when it is popped, not when it is made (false)",
             "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
             "max_nodes: states stored before giving up (20000000)",
         ],
@@ -118,6 +120,7 @@ pub fn options(
             "alternate",
             "hotspots",
             "advice",
+            "lazy",
             "plan",
             "box_pulls",
             "serial",
@@ -129,6 +132,7 @@ pub fn options(
             "alternate",
             "hotspots",
             "advice",
+            "lazy",
             "plan",
             "max_nodes",
         ],
@@ -209,6 +213,9 @@ pub fn options(
                 })
             }
         };
+    }
+    if keys.contains(&"lazy") {
+        opts.lazy = params.bool(name, "lazy", opts.lazy)?;
     }
     if keys.contains(&"plan") {
         opts.plan = params.bool(name, "plan", opts.plan)?;

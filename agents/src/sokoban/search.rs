@@ -155,6 +155,10 @@ pub(crate) struct Config {
     /// Feature-space search: each advisor recommends at most one move of a
     /// state (else every move that improves its feature).
     pub one_advice: bool,
+    /// Forward feature-space search: a child's removal test and bound are
+    /// made when it is popped, not when it is made (most children are
+    /// never popped); until then it is queued with its parent's bound.
+    pub lazy: bool,
 }
 
 /// One stored state.
@@ -179,6 +183,9 @@ pub(crate) struct Node {
     pub mac: u32,
     /// Whether the node was expanded.
     pub closed: bool,
+    /// A lazy child ([`Config::lazy`]): its removal test and its bound are
+    /// still to be made; `h` is its parent's bound until then.
+    pub pending: bool,
 }
 
 /// The result of one expansion step.
@@ -270,7 +277,8 @@ impl Searcher {
     /// A search over `b` with distances `dist` to its targets. Forward: one
     /// root, the start. Backward: one root per player region of the solved
     /// position (every goal holds a box); its goal is the start.
-    pub fn new(sh: Arc<Shared>, way: Way, cfg: Config) -> Searcher {
+    pub fn new(sh: Arc<Shared>, way: Way, mut cfg: Config) -> Searcher {
+        cfg.lazy &= cfg.order == Order::Fess && way == Way::Forward;
         let b = &sh.board;
         let nb = b.start_boxes.len();
         let n = b.n;
@@ -410,6 +418,7 @@ impl Searcher {
                 dir: 0,
                 mac: u32::MAX,
                 closed: false,
+                pending: false,
             },
             &sorted,
         );
@@ -461,6 +470,9 @@ impl Searcher {
                     return Step::Exhausted;
                 };
                 if self.nodes[id as usize].closed {
+                    continue;
+                }
+                if self.nodes[id as usize].pending && !self.evaluate(id) {
                     continue;
                 }
                 break id;
@@ -738,7 +750,12 @@ impl Searcher {
                             // The box move found the child's region.
                             self.sp.mark_region(&far[k].1.region);
                         }
+                        // A lazy child is tested when popped; a solved one
+                        // is never dead, and is a goal now.
+                        let lazy = self.cfg.lazy;
+                        let solved = lazy && child.iter().all(|&x| b.is_goal[x as usize]);
                         let h = match forward {
+                            true if lazy => u32::from(!solved) * node.h.max(1),
                             true => match self.prune.stuck_or_sealed(
                                 b,
                                 fwd_dead,
@@ -816,6 +833,7 @@ impl Searcher {
                                 dir: d as u8,
                                 mac: mac_id,
                                 closed: false,
+                                pending: lazy && !solved,
                             },
                             &child,
                         );

@@ -329,6 +329,17 @@ fn pruning_is_sound_against_brute_force() {
             })
             .collect();
         runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
+        // `fess` with lazy children (tested when popped, not when made),
+        // and with one move per advisor too.
+        for (name, lazy, one_advice) in [("fess lazy", true, false), ("fess lazy one", true, true)]
+        {
+            let o = SolveOptions {
+                lazy,
+                one_advice,
+                ..SolveOptions::with_method(Method::Fess)
+            };
+            runs.push((name, solve(&lv, &o, &UnlimitedTimer)));
+        }
         let three = SolveOptions {
             box_pulls: 1,
             prepass: 0,

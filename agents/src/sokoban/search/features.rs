@@ -1,6 +1,6 @@
 //! The feature-space search's side of a [`Searcher`]: a state's cell
-//! (`fess.rs`), its hotspots, and the advisors' choice among the children
-//! of an expansion.
+//! (`fess.rs`), its hotspots, the advisors' choice among the children of
+//! an expansion, and the tests of a lazy child once it is popped.
 
 use super::*;
 
@@ -51,5 +51,40 @@ impl Searcher {
         self.kids = kids;
         self.kids.clear();
         self.advised = flags;
+    }
+
+    /// A lazy child popped ([`Config::lazy`]): its removal test and its
+    /// bound, as an eager child gets them when it is made. False (and the
+    /// node closed, its bound [`DEAD_H`]) when it is dead.
+    pub(super) fn evaluate(&mut self, id: NodeId) -> bool {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let mut boxes = std::mem::take(&mut self.cur);
+        boxes.clear();
+        boxes.extend_from_slice(self.node_boxes(id));
+        let player = self.nodes[id as usize].player;
+        self.sp.set(&boxes);
+        self.sp.reach(b, player, false);
+        // The removal test of a child whose box 0 "moved" onto its own cell.
+        let verdict = self.prune.stuck_or_sealed(
+            b,
+            &sh.fdist.dead,
+            &mut self.sp,
+            &boxes,
+            0,
+            boxes[0],
+            player,
+        );
+        let h = match verdict {
+            Verdict::Dead => DEAD_H,
+            Verdict::Alive => self.heuristic(&boxes),
+        };
+        self.sp.clear(&boxes);
+        self.cur = boxes;
+        let n = &mut self.nodes[id as usize];
+        n.pending = false;
+        n.h = h;
+        n.closed = h == DEAD_H;
+        h != DEAD_H
     }
 }
