@@ -164,6 +164,35 @@ impl AgentParams {
         }
     }
 
+    /// A string parameter that must be one of the words of `choices`
+    /// (each with its value), or `default`; the error names the words.
+    pub fn choice<T: Copy>(
+        &self,
+        agent: &str,
+        key: &str,
+        choices: &[(&str, T)],
+        default: T,
+    ) -> Result<T, AgentError> {
+        match self.values.get(key) {
+            None => Ok(default),
+            Some(ParamValue::Str(v)) => choices
+                .iter()
+                .find(|(word, _)| word == v)
+                .map(|&(_, t)| t)
+                .ok_or_else(|| AgentError::BadParam {
+                    agent: agent.to_string(),
+                    key: key.to_string(),
+                    expected: choices
+                        .iter()
+                        .map(|(word, _)| *word)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    got: format!("{v:?}"),
+                }),
+            Some(other) => Err(Self::bad(agent, key, "a string", other)),
+        }
+    }
+
     /// A string parameter, or `default`.
     pub fn str(&self, agent: &str, key: &str, default: &str) -> Result<String, AgentError> {
         match self.values.get(key) {

@@ -165,18 +165,8 @@ pub fn options(
         opts.ratio = r as u32;
     }
     if keys.contains(&"cost") {
-        opts.moves = match params.str(name, "cost", "pushes")?.as_str() {
-            "pushes" => false,
-            "moves" => true,
-            other => {
-                return Err(AgentError::BadParam {
-                    agent: name.to_string(),
-                    key: "cost".into(),
-                    expected: "pushes or moves".into(),
-                    got: format!("{other:?}"),
-                })
-            }
-        };
+        let words = [("pushes", false), ("moves", true)];
+        opts.moves = params.choice(name, "cost", &words, false)?;
     }
     if keys.contains(&"macros") {
         opts.macros = params.bool(name, "macros", opts.macros)?;
@@ -200,19 +190,8 @@ pub fn options(
         opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;
     }
     if keys.contains(&"advice") {
-        let dflt = if opts.one_advice { "one" } else { "all" };
-        opts.one_advice = match params.str(name, "advice", dflt)?.as_str() {
-            "one" => true,
-            "all" => false,
-            other => {
-                return Err(AgentError::BadParam {
-                    agent: name.to_string(),
-                    key: "advice".into(),
-                    expected: "one or all".into(),
-                    got: format!("{other:?}"),
-                })
-            }
-        };
+        let words = [("one", true), ("all", false)];
+        opts.one_advice = params.choice(name, "advice", &words, opts.one_advice)?;
     }
     if keys.contains(&"lazy") {
         opts.lazy = params.bool(name, "lazy", opts.lazy)?;

@@ -69,27 +69,22 @@ impl Pruner {
         }
     }
 
-    /// Whether the position after moving box `cur[bi]` to `to` (player on
-    /// `player`; `sp.occ` holds `cur`, the reach marks are the player's;
-    /// `dead`: the forward dead squares) is dead because some box that can never move again
+    /// Whether the position of `boxes` (player on `player`; `sp.occ` holds
+    /// exactly `boxes`, the reach marks are the player's; `dead`: the
+    /// forward dead squares) is dead because some box that can never move again
     /// ([`Space::immovable_with_player`]) is off its goal, or because the
     /// boxes that can never move seal off an empty goal: with them as walls,
     /// no other box can be pushed onto it any more (see
     /// [`fixed::Supply`]; cached by the set of fixed boxes).
-    #[allow(clippy::too_many_arguments)]
     pub fn stuck_or_sealed(
         &mut self,
         b: &Board,
         dead: &[bool],
         sp: &mut Space,
-        cur: &[u16],
-        bi: usize,
-        to: u16,
+        boxes: &[u16],
         player: u16,
     ) -> Verdict {
-        let mut boxes = cur.to_vec();
-        boxes[bi] = to;
-        let mut fixed = sp.immovable_with_player(b, dead, &boxes, player, true);
+        let mut fixed = sp.immovable_with_player(b, dead, boxes, player, true);
         let alive = Verdict::Alive;
         if fixed.iter().any(|&c| !b.is_goal[c as usize]) {
             return Verdict::Dead;

@@ -760,9 +760,7 @@ impl Searcher {
                                 b,
                                 fwd_dead,
                                 &mut self.sp,
-                                &cur,
-                                cd.bi as usize,
-                                to,
+                                &child,
                                 player,
                             ) {
                                 Verdict::Dead => DEAD_H,

@@ -41,15 +41,15 @@ impl Searcher {
             self.cfg.one_advice,
             &mut flags,
         );
-        let kids = std::mem::take(&mut self.kids);
+        let mut kids = std::mem::take(&mut self.kids);
         let g = self.nodes[id as usize].g;
         for (k, &advised) in kids.iter().zip(&flags) {
             let w = g + u32::from(!advised);
             self.nodes[k.id as usize].g = w;
             self.enqueue(k.id, w, k.h);
         }
+        kids.clear();
         self.kids = kids;
-        self.kids.clear();
         self.advised = flags;
     }
 
@@ -65,16 +65,9 @@ impl Searcher {
         let player = self.nodes[id as usize].player;
         self.sp.set(&boxes);
         self.sp.reach(b, player, false);
-        // The removal test of a child whose box 0 "moved" onto its own cell.
-        let verdict = self.prune.stuck_or_sealed(
-            b,
-            &sh.fdist.dead,
-            &mut self.sp,
-            &boxes,
-            0,
-            boxes[0],
-            player,
-        );
+        let verdict = self
+            .prune
+            .stuck_or_sealed(b, &sh.fdist.dead, &mut self.sp, &boxes, player);
         let h = match verdict {
             Verdict::Dead => DEAD_H,
             Verdict::Alive => self.heuristic(&boxes),
