@@ -32,6 +32,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "hotspots: the pre-pass's hotspot advisor (false)",
             "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
             "lazy: the pre-pass tests a child (removal test, bound) when it is popped, not when it is made (false)",
+            "prove: before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "max_nodes: states stored per side before giving up (20000000)",
@@ -76,6 +77,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
             "lazy: a child's removal test and bound are made when it is popped, not when it is made (false)",
+            "prove: before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
             "max_nodes: states stored before giving up (20000000)",
         ],
@@ -121,6 +123,7 @@ pub fn options(
             "hotspots",
             "advice",
             "lazy",
+            "prove",
             "plan",
             "box_pulls",
             "serial",
@@ -133,6 +136,7 @@ pub fn options(
             "hotspots",
             "advice",
             "lazy",
+            "prove",
             "plan",
             "max_nodes",
         ],
@@ -195,6 +199,10 @@ pub fn options(
     }
     if keys.contains(&"lazy") {
         opts.lazy = params.bool(name, "lazy", opts.lazy)?;
+    }
+    if keys.contains(&"prove") {
+        let n = params.u64(name, "prove", opts.prove as u64)?;
+        opts.prove = n.min(1 << 20) as u32;
     }
     if keys.contains(&"plan") {
         opts.plan = params.bool(name, "plan", opts.plan)?;

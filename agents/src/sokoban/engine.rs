@@ -64,9 +64,9 @@ impl Engine {
     }
 
     /// The work done so far, deterministic: states stored plus states
-    /// expanded, over all its searches.
+    /// expanded, over all its searches (dead-end proofs included).
     pub(super) fn work(&self) -> u64 {
-        let w = |s: &Searcher| s.nodes.len() as u64 + s.expanded;
+        let w = |s: &Searcher| s.nodes.len() as u64 + s.expanded + s.proof_work;
         match self {
             Engine::Single { s, .. } => w(s),
             Engine::Serial(s) => s.expanded,

@@ -201,6 +201,12 @@ impl FessQueue {
         None
     }
 
+    /// The best non-empty cell, as last found by [`FessQueue::pop`] (with
+    /// `alternate`; else `None`).
+    pub fn best_cell(&self) -> Option<u32> {
+        self.best.map(|b| self.keys[b])
+    }
+
     /// Whether no node is queued.
     pub fn is_empty(&self) -> bool {
         self.len == 0

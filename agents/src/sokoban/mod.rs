@@ -90,6 +90,10 @@ pub const PREPASS_AFTER: u64 = 65_536;
 /// once it takes turns with the bidirectional search.
 pub const PORTFOLIO: usize = 1_000_000;
 
+/// The default [`SolveOptions::prove`]: states stored by each dead-end
+/// proof of the feature-space search.
+pub const PROVE: u32 = 8;
+
 /// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
 /// one box-pull expansion per 8 of the other two halves. Off by default
 /// (see [`SolveOptions::box_pulls`]).
@@ -196,6 +200,13 @@ pub struct SolveOptions {
     /// solved 184 of the Sasquatch sets' 350 against 186 (see
     /// `docs/sokoban-solver.md`, *Lazy children*).
     pub lazy: bool,
+    /// Feature-space search (and the pre-pass, until it takes turns with
+    /// the bidirectional search): *dead-end proofs*. With `alternate`,
+    /// before a state of the best non-empty cell is expanded, a search of
+    /// single pushes that stores at most this many states runs from it; if
+    /// it runs out, the state is dead and is not expanded
+    /// (`search/prove.rs`; 0: off). On Sasquatch I it solves level 32.
+    pub prove: u32,
     /// Feature-space search (and the pre-pass): when the level's packing
     /// plan (`plan.rs`, after FESS's) parks some box, the packing feature
     /// counts the progress along the plan first, then the boxes on goals
@@ -261,6 +272,7 @@ impl Default for SolveOptions {
             hotspots: false,
             one_advice: false,
             lazy: false,
+            prove: PROVE,
             plan: true,
             prepass: PREPASS,
             prepass_after: PREPASS_AFTER,
@@ -487,6 +499,7 @@ impl Solver {
             hotspots: opts.hotspots,
             one_advice: opts.one_advice,
             lazy: opts.lazy,
+            prove: opts.prove,
         };
         let mut engines = Vec::new();
         if bidirectional {
@@ -676,6 +689,11 @@ impl Solver {
                             && self.portfolio > s.cfg.max_nodes
                         {
                             s.cfg.max_nodes = self.portfolio;
+                            // No dead-end proofs in the turns: they slow
+                            // the pre-pass where it competes for time
+                            // (see `docs/sokoban-solver.md`, *Dead-end
+                            // proofs in the best cell*).
+                            s.cfg.prove = 0;
                             self.portfolio = 0;
                             self.switch_after = None;
                             self.by_work = true;

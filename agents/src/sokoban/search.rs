@@ -57,6 +57,7 @@ use std::sync::Arc;
 
 mod bound;
 mod features;
+mod prove;
 mod table;
 use bound::side_key;
 
@@ -159,6 +160,11 @@ pub(crate) struct Config {
     /// made when it is popped, not when it is made (most children are
     /// never popped); until then it is queued with its parent's bound.
     pub lazy: bool,
+    /// Forward feature-space search with `alternate`: before a state of the
+    /// best non-empty cell is expanded, a search of single pushes of at most this many
+    /// states runs from it; if it runs out, the state is dead (`prove.rs`;
+    /// 0: off).
+    pub prove: u32,
 }
 
 /// One stored state.
@@ -271,6 +277,16 @@ pub(crate) struct Searcher {
     kids: Vec<fess::Child>,
     /// Scratch: which of `kids` the advisors recommend.
     advised: Vec<bool>,
+    /// The search that proves states dead ([`Config::prove`]), made at
+    /// its first use.
+    prover: Option<Box<Searcher>>,
+    /// Dead-end proofs run ([`Config::prove`]).
+    pub proofs: u64,
+    /// Dead-end proofs that found the state dead.
+    pub proved: u64,
+    /// The work of all dead-end proofs: states stored plus states
+    /// expanded (part of the search's work, see `Engine::work`).
+    pub proof_work: u64,
 }
 
 impl Searcher {
@@ -278,7 +294,11 @@ impl Searcher {
     /// root, the start. Backward: one root per player region of the solved
     /// position (every goal holds a box); its goal is the start.
     pub fn new(sh: Arc<Shared>, way: Way, mut cfg: Config) -> Searcher {
-        cfg.lazy &= cfg.order == Order::Fess && way == Way::Forward;
+        let fess_forward = cfg.order == Order::Fess && way == Way::Forward;
+        cfg.lazy &= fess_forward;
+        if !fess_forward || cfg.cost != Cost::Pushes {
+            cfg.prove = 0;
+        }
         let b = &sh.board;
         let nb = b.start_boxes.len();
         let n = b.n;
@@ -317,6 +337,10 @@ impl Searcher {
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),
+            prover: None,
+            proofs: 0,
+            proved: 0,
+            proof_work: 0,
         };
         match way {
             Way::Forward => {
@@ -382,57 +406,6 @@ impl Searcher {
         &self.sh
     }
 
-    fn add_root(&mut self, boxes: &[u16], player: u16) {
-        let sh = Arc::clone(&self.sh);
-        let b = &sh.board;
-        let mut sorted = boxes.to_vec();
-        sorted.sort_unstable();
-        self.sp.set(&sorted);
-        let norm = self.sp.reach(b, player, false);
-        let p = match self.cfg.cost {
-            Cost::Pushes => norm,
-            Cost::Moves => player,
-        };
-        let mut h = self.heuristic(&sorted);
-        if self.way == Way::Forward
-            && h != DEAD_H
-            && self.sp.stuck_deadlock(b, &sh.fdist.dead, &sorted)
-        {
-            h = DEAD_H;
-        }
-        let cell = self.fess.is_some().then(|| self.cell_of(&sorted));
-        let hot = self.hot_of(&sorted);
-        self.sp.clear(&sorted);
-        let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
-        if self.lookup(hash, &sorted, p).is_some() {
-            return;
-        }
-        let id = self.push_node(
-            Node {
-                hash,
-                parent: NO_NODE,
-                g: 0,
-                h,
-                player: p,
-                from: NONE,
-                dir: 0,
-                mac: u32::MAX,
-                closed: false,
-                pending: false,
-            },
-            &sorted,
-        );
-        if let (Some(q), Some(cell)) = (&mut self.fess, cell) {
-            q.cell.push(cell);
-            if let Some(hot) = hot {
-                q.hot.push(hot);
-            }
-        }
-        if h != DEAD_H {
-            self.enqueue(id, 0, h);
-        }
-    }
-
     /// Put node `id` (cost `g`, bound `h`) on the open list.
     fn enqueue(&mut self, id: NodeId, g: u32, h: u32) {
         match &mut self.fess {
@@ -469,10 +442,17 @@ impl Searcher {
                 let Some(id) = q.pop() else {
                     return Step::Exhausted;
                 };
+                let best = q.best_cell() == Some(q.cell[id as usize]);
                 if self.nodes[id as usize].closed {
                     continue;
                 }
                 if self.nodes[id as usize].pending && !self.evaluate(id) {
+                    continue;
+                }
+                if best && self.cfg.prove > 0 && self.proved_dead(id) {
+                    let n = &mut self.nodes[id as usize];
+                    n.closed = true;
+                    n.h = DEAD_H;
                     continue;
                 }
                 break id;

@@ -780,55 +780,6 @@ fn the_prepass_kept_on_as_a_portfolio_solves_what_its_budget_cannot() {
 }
 
 #[test]
-fn alternation_solves_a_level_the_cells_in_turn_cannot() {
-    // Sasquatch I level 46: `fess` with every other expansion from its best
-    // cell solves it within the pre-pass's budget; visiting the cells in
-    // turn alone runs out (docs/sokoban-solver.md, "Alternation").
-    let lv = &sasquatch_i(46);
-    let fess = SolveOptions {
-        max_nodes: PREPASS,
-        ..SolveOptions::with_method(Method::Fess)
-    };
-    assert!(fess.alternate, "alternation is the default");
-    let r = solve(lv, &fess, &UnlimitedTimer);
-    check_solved(lv, &r);
-    let in_turn = SolveOptions {
-        alternate: false,
-        ..fess
-    };
-    assert_eq!(
-        solve(lv, &in_turn, &UnlimitedTimer).status,
-        SolveStatus::NodeLimit
-    );
-}
-
-#[test]
-fn the_packing_plan_solves_a_level_counting_boxes_on_goals_cannot() {
-    // Sasquatch I level 17: its plan parks two boxes. With the packing
-    // feature along the plan, `fess` solves it within the pre-pass's
-    // budget for planned levels; counting boxes on goals, it runs out
-    // (docs/sokoban-solver.md, "A packing plan with parking").
-    let lv = &sasquatch_i(17);
-    let b = board::Board::new(lv).unwrap();
-    assert!(plan::PackingPlan::new(&b).is_some_and(|p| p.parks() > 0));
-    let fess = SolveOptions {
-        max_nodes: 2 * PREPASS,
-        ..SolveOptions::with_method(Method::Fess)
-    };
-    assert!(fess.plan, "the plan is on by default");
-    let r = solve(lv, &fess, &UnlimitedTimer);
-    check_solved(lv, &r);
-    let unplanned = SolveOptions {
-        plan: false,
-        ..fess
-    };
-    assert_eq!(
-        solve(lv, &unplanned, &UnlimitedTimer).status,
-        SolveStatus::NodeLimit
-    );
-}
-
-#[test]
 fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
     // A corridor: the box nearer the goals stands in the way of the other;
     // the other box does not stand in the way of the nearer one.
@@ -854,6 +805,9 @@ fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
 
 #[path = "move_tests.rs"]
 mod move_tests;
+
+#[path = "fess_tests.rs"]
+mod fess_tests;
 
 #[path = "decompose_tests.rs"]
 mod decompose_tests;

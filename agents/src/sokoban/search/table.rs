@@ -1,10 +1,75 @@
-//! The node arena and transposition table of a [`Searcher`]: nodes and
-//! their sorted boxes in flat vectors, a Zobrist-hashed open-addressing
-//! table of node indices (full comparison on a hit), and path recovery.
+//! The node arena and transposition table of a [`Searcher`]: its roots,
+//! nodes and their sorted boxes in flat vectors, a Zobrist-hashed
+//! open-addressing table of node indices (full comparison on a hit), and
+//! path recovery.
 
 use super::*;
 
 impl Searcher {
+    /// Store and queue a root: `boxes` (any order) with the player on
+    /// `player` (its bound and removal test computed here).
+    pub(super) fn add_root(&mut self, boxes: &[u16], player: u16) {
+        self.add_root_with(boxes, player, None);
+    }
+
+    /// [`Searcher::add_root`], with the root's bound `known` when it is
+    /// known already (the removal test is then skipped too: the root is a
+    /// live state of another search).
+    pub(super) fn add_root_with(&mut self, boxes: &[u16], player: u16, known: Option<u32>) {
+        let sh = Arc::clone(&self.sh);
+        let b = &sh.board;
+        let mut sorted = boxes.to_vec();
+        sorted.sort_unstable();
+        self.sp.set(&sorted);
+        let norm = self.sp.reach(b, player, false);
+        let p = match self.cfg.cost {
+            Cost::Pushes => norm,
+            Cost::Moves => player,
+        };
+        let mut h = match known {
+            Some(h) => h,
+            None => self.heuristic(&sorted),
+        };
+        if self.way == Way::Forward
+            && known.is_none()
+            && h != DEAD_H
+            && self.sp.stuck_deadlock(b, &sh.fdist.dead, &sorted)
+        {
+            h = DEAD_H;
+        }
+        let cell = self.fess.is_some().then(|| self.cell_of(&sorted));
+        let hot = self.hot_of(&sorted);
+        self.sp.clear(&sorted);
+        let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
+        if self.lookup(hash, &sorted, p).is_some() {
+            return;
+        }
+        let id = self.push_node(
+            Node {
+                hash,
+                parent: NO_NODE,
+                g: 0,
+                h,
+                player: p,
+                from: NONE,
+                dir: 0,
+                mac: u32::MAX,
+                closed: false,
+                pending: false,
+            },
+            &sorted,
+        );
+        if let (Some(q), Some(cell)) = (&mut self.fess, cell) {
+            q.cell.push(cell);
+            if let Some(hot) = hot {
+                q.hot.push(hot);
+            }
+        }
+        if h != DEAD_H {
+            self.enqueue(id, 0, h);
+        }
+    }
+
     /// The Zobrist hash of `boxes` (the player's key is xored in apart).
     pub(super) fn box_hash(&self, boxes: &[u16]) -> u64 {
         let b = &self.sh.board;

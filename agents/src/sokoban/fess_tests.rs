@@ -1,0 +1,76 @@
+//! The feature-space search on real levels: what alternation, the
+//! packing plan and the dead-end proofs each solve that the search
+//! without them cannot.
+
+use super::*;
+
+#[test]
+fn alternation_solves_a_level_the_cells_in_turn_cannot() {
+    // Sasquatch I level 46: `fess` with every other expansion from its best
+    // cell solves it within the pre-pass's budget; visiting the cells in
+    // turn alone runs out (docs/sokoban-solver.md, "Alternation").
+    let lv = &sasquatch_i(46);
+    let fess = SolveOptions {
+        max_nodes: PREPASS,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    assert!(fess.alternate, "alternation is the default");
+    let r = solve(lv, &fess, &UnlimitedTimer);
+    check_solved(lv, &r);
+    let in_turn = SolveOptions {
+        alternate: false,
+        ..fess
+    };
+    assert_eq!(
+        solve(lv, &in_turn, &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+}
+
+#[test]
+fn the_packing_plan_solves_a_level_counting_boxes_on_goals_cannot() {
+    // Sasquatch I level 17: its plan parks two boxes. With the packing
+    // feature along the plan, `fess` solves it within the pre-pass's
+    // budget for planned levels; counting boxes on goals, it runs out
+    // (docs/sokoban-solver.md, "A packing plan with parking").
+    let lv = &sasquatch_i(17);
+    let b = board::Board::new(lv).unwrap();
+    assert!(plan::PackingPlan::new(&b).is_some_and(|p| p.parks() > 0));
+    let fess = SolveOptions {
+        max_nodes: 2 * PREPASS,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    assert!(fess.plan, "the plan is on by default");
+    let r = solve(lv, &fess, &UnlimitedTimer);
+    check_solved(lv, &r);
+    let unplanned = SolveOptions {
+        plan: false,
+        ..fess
+    };
+    assert_eq!(
+        solve(lv, &unplanned, &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+}
+
+#[test]
+fn dead_end_proofs_solve_a_level_whose_best_cell_is_dead() {
+    // Sasquatch I level 32: without proofs, `fess` stalls under dead
+    // states of its best cell that no deadlock test sees, and runs out of
+    // the pre-pass's budget; with them (the default, 8 states a proof) it
+    // solves the level within it (docs/sokoban-solver.md, "Dead-end
+    // proofs in the best cell").
+    let lv = &sasquatch_i(32);
+    let fess = SolveOptions {
+        max_nodes: PREPASS,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    assert_eq!(fess.prove, PROVE, "proofs are on by default");
+    let r = solve(lv, &fess, &UnlimitedTimer);
+    check_solved(lv, &r);
+    let unproved = SolveOptions { prove: 0, ..fess };
+    assert_eq!(
+        solve(lv, &unproved, &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+}

@@ -1,0 +1,233 @@
+//! Dead-end proofs for the feature-space search ([`Config::prove`]).
+//!
+//! The most advanced states of a feature-space search draw half of its
+//! effort (`alternate`). When such a state is dead and the removal test,
+//! the matching and the corral tests do not see it, its subtree fills the
+//! best cell and the search stalls there: on Sasquatch I level 32 (with
+//! the packing plan forced on), the best state, 8 of 14 boxes packed, is
+//! dead, and a search of single pushes from it runs out after 3
+//! expansions.
+//!
+//! So, before a state of the best non-empty cell is expanded, a small
+//! forward search of single pushes (greedy on the bound, PI-corral
+//! pruning, at most [`Config::prove`] states) is run from it. If that
+//! search runs out, no solution passes through the state: it is closed
+//! and never expanded. The search is exhaustive up to its limit with the
+//! same sound pruning as every forward search, so this never cuts a
+//! solvable state. The brute-force soundness test runs `fess` with it, and
+//! a test below checks every position it proves dead on small boards
+//! against an exhaustive search of pushes.
+
+use super::*;
+
+impl Searcher {
+    /// Start this search afresh from `boxes` (any order) with the player
+    /// on `player` (forward searches only): every stored state is dropped.
+    /// `known`: the start's bound, when another search has it (the start
+    /// is then taken as live: no bound and no removal test are computed).
+    pub(super) fn restart(&mut self, boxes: &[u16], player: u16, known: Option<u32>) {
+        self.nodes.clear();
+        self.boxes.clear();
+        self.table.clear();
+        self.table.resize(1 << 12, NO_NODE);
+        self.table_count = 0;
+        self.open.clear();
+        self.macros.clear();
+        self.fresh.clear();
+        self.expanded = 0;
+        self.add_root_with(boxes, player, known);
+    }
+
+    /// Whether node `id` is proved dead: a search of single pushes from it,
+    /// at most [`Config::prove`] states, runs out. Counted in
+    /// [`Searcher::proofs`] and [`Searcher::proved`].
+    pub(super) fn proved_dead(&mut self, id: NodeId) -> bool {
+        let mut boxes = std::mem::take(&mut self.cur);
+        boxes.clear();
+        boxes.extend_from_slice(self.node_boxes(id));
+        let n = self.nodes[id as usize];
+        let dead = self.position_dead(&boxes, n.player, Some(n.h), self.cfg.prove);
+        self.cur = boxes;
+        self.proofs += 1;
+        self.proved += u64::from(dead);
+        dead
+    }
+
+    /// Whether a search of single pushes from `boxes` with the player on
+    /// `player`, storing at most `limit` states, runs out (the position is
+    /// then dead). Reached goals and full searches say no.
+    /// `known`: the position's bound, if known (see [`Searcher::restart`]).
+    pub(super) fn position_dead(
+        &mut self,
+        boxes: &[u16],
+        player: u16,
+        known: Option<u32>,
+        limit: u32,
+    ) -> bool {
+        let mut prover = match self.prover.take() {
+            Some(p) => p,
+            None => {
+                let cfg = Config {
+                    order: Order::Greedy,
+                    max_nodes: limit.max(1) as usize,
+                    box_moves: false,
+                    macros: false,
+                    alternate: false,
+                    hotspots: false,
+                    one_advice: false,
+                    lazy: false,
+                    prove: 0,
+                    ..self.cfg
+                };
+                Box::new(Searcher::new(Arc::clone(&self.sh), Way::Forward, cfg))
+            }
+        };
+        prover.cfg.max_nodes = limit.max(1) as usize;
+        prover.restart(boxes, player, known);
+        // A root that is already solved is never dead (a greedy search only
+        // tests the states it generates).
+        let dead = !prover.nodes.first().is_some_and(|_| prover.is_goal(0))
+            && loop {
+                match prover.step() {
+                    Step::Continue => {}
+                    Step::Exhausted => break true,
+                    Step::Goal(_) | Step::Full => break false,
+                }
+            };
+        self.proof_work += prover.nodes.len() as u64 + prover.expanded;
+        self.prover = Some(prover);
+        dead
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::board::{Board, DistTable, NONE};
+    use super::super::super::packing::Packing;
+    use super::*;
+    use games::sokoban::{parse_levels, MICROBAN};
+    use rand::{Rng, SeedableRng};
+    use std::collections::{HashSet, VecDeque};
+
+    /// Whether single player steps, each optionally pushing the box ahead,
+    /// lead from `boxes` with the player on `player` to a box on every goal
+    /// (no pruning at all); panics past `cap` states.
+    fn pushes_reach_goals(b: &Board, boxes: &[u16], player: u16, cap: usize) -> bool {
+        let solved = |bx: &[u16]| bx.iter().all(|&c| b.is_goal[c as usize]);
+        let mut first = boxes.to_vec();
+        first.sort_unstable();
+        let mut seen: HashSet<(u16, Vec<u16>)> = HashSet::from([(player, first.clone())]);
+        let mut queue = VecDeque::from([(player, first)]);
+        while let Some((p, bx)) = queue.pop_front() {
+            if solved(&bx) {
+                return true;
+            }
+            assert!(seen.len() < cap, "push search over {cap} states");
+            for d in 0..4 {
+                let q = b.nbr[p as usize][d];
+                if q == NONE {
+                    continue;
+                }
+                let mut nb = bx.clone();
+                if let Some(i) = bx.iter().position(|&c| c == q) {
+                    let t = b.nbr[q as usize][d];
+                    if t == NONE || bx.contains(&t) {
+                        continue;
+                    }
+                    nb[i] = t;
+                    nb.sort_unstable();
+                }
+                if seen.insert((q, nb.clone())) {
+                    queue.push_back((q, nb));
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn positions_proved_dead_can_never_be_solved() {
+        // Random positions on small Microban boards (boxes off dead
+        // squares): whenever the proof says dead, no sequence of pushes
+        // solves the position. Some of them the removal test alone lets
+        // through.
+        let levels = parse_levels(MICROBAN).expect("Microban parses");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
+        let boards: Vec<Board> = levels
+            .iter()
+            .filter_map(|lv| Board::new(lv).ok())
+            .filter(|b| b.start_boxes.len() <= 3 && b.n <= 30)
+            .take(12)
+            .collect();
+        assert!(boards.len() >= 8, "small boards: {}", boards.len());
+        let (mut dead, mut beyond_removal, mut alive_unsolvable) = (0, 0, 0);
+        for b in boards {
+            let fdist = DistTable::to_targets(&b, &b.goals);
+            let live: Vec<u16> = (0..b.n as u16)
+                .filter(|&c| !fdist.dead[c as usize])
+                .collect();
+            let nb = b.start_boxes.len();
+            let sh = Arc::new(Shared {
+                board: b,
+                fdist,
+                bdist: None,
+                packing: Packing::default(),
+                hot: None,
+                plan: None,
+            });
+            let cfg = Config {
+                cost: Cost::Pushes,
+                order: Order::Fess,
+                pi_corrals: true,
+                corral_nodes: 20,
+                max_nodes: 1_000_000,
+                macros: false,
+                box_moves: true,
+                alternate: true,
+                hotspots: false,
+                one_advice: false,
+                lazy: false,
+                prove: 16,
+            };
+            let mut s = Searcher::new(Arc::clone(&sh), Way::Forward, cfg);
+            let mut sp = Space::new(sh.board.n);
+            for _ in 0..200 {
+                let mut cells = live.clone();
+                if cells.len() <= nb {
+                    break;
+                }
+                for i in 0..nb {
+                    let j = rng.gen_range(i..cells.len());
+                    cells.swap(i, j);
+                }
+                let mut boxes = cells[..nb].to_vec();
+                boxes.sort_unstable();
+                let free: Vec<u16> = (0..sh.board.n as u16)
+                    .filter(|c| !boxes.contains(c))
+                    .collect();
+                let player = free[rng.gen_range(0..free.len())];
+                let proved = s.position_dead(&boxes, player, None, 16);
+                let solvable = pushes_reach_goals(&sh.board, &boxes, player, 2_000_000);
+                if proved {
+                    dead += 1;
+                    assert!(
+                        !solvable,
+                        "proved dead, yet solvable: boxes {boxes:?}, player {player}"
+                    );
+                    sp.set(&boxes);
+                    let stuck = sp.stuck_deadlock(&sh.board, &sh.fdist.dead, &boxes);
+                    sp.clear(&boxes);
+                    beyond_removal += usize::from(!stuck);
+                } else if !solvable {
+                    alive_unsolvable += 1;
+                }
+            }
+        }
+        assert!(dead > 50, "the sample has positions proved dead ({dead})");
+        assert!(
+            beyond_removal > 10,
+            "some of them the removal test lets through ({beyond_removal})"
+        );
+        eprintln!("proved dead {dead} ({beyond_removal} beyond the removal test), unsolvable but not proved {alive_unsolvable}");
+    }
+}
