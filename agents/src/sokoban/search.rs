@@ -161,9 +161,9 @@ pub(crate) struct Config {
     /// never popped); until then it is queued with its parent's bound.
     pub lazy: bool,
     /// Forward feature-space search with `alternate`: before a state of the
-    /// best non-empty cell is expanded, a search of single pushes of at most this many
-    /// states runs from it; if it runs out, the state is dead (`prove.rs`;
-    /// 0: off).
+    /// best non-empty cell is expanded, a search of single pushes of at
+    /// most this many states runs from it; if it runs out, the state is
+    /// dead (`prove.rs`; 0: off).
     pub prove: u32,
 }
 
@@ -280,10 +280,6 @@ pub(crate) struct Searcher {
     /// The search that proves states dead ([`Config::prove`]), made at
     /// its first use.
     prover: Option<Box<Searcher>>,
-    /// Dead-end proofs run ([`Config::prove`]).
-    pub proofs: u64,
-    /// Dead-end proofs that found the state dead.
-    pub proved: u64,
     /// The work of all dead-end proofs: states stored plus states
     /// expanded (part of the search's work, see `Engine::work`).
     pub proof_work: u64,
@@ -338,8 +334,6 @@ impl Searcher {
             kids: Vec::new(),
             advised: Vec::new(),
             prover: None,
-            proofs: 0,
-            proved: 0,
             proof_work: 0,
         };
         match way {

@@ -39,8 +39,7 @@ impl Searcher {
     }
 
     /// Whether node `id` is proved dead: a search of single pushes from it,
-    /// at most [`Config::prove`] states, runs out. Counted in
-    /// [`Searcher::proofs`] and [`Searcher::proved`].
+    /// at most [`Config::prove`] states, runs out.
     pub(super) fn proved_dead(&mut self, id: NodeId) -> bool {
         let mut boxes = std::mem::take(&mut self.cur);
         boxes.clear();
@@ -48,8 +47,6 @@ impl Searcher {
         let n = self.nodes[id as usize];
         let dead = self.position_dead(&boxes, n.player, Some(n.h), self.cfg.prove);
         self.cur = boxes;
-        self.proofs += 1;
-        self.proved += u64::from(dead);
         dead
     }
 
