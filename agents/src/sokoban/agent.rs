@@ -110,39 +110,23 @@ pub fn options(
     method: Method,
     params: &AgentParams,
 ) -> Result<SolveOptions, AgentError> {
-    let keys: &[&str] = match method {
-        Method::AStar => &["cost", "max_nodes"],
-        Method::WeightedAStar => &["weight", "cost", "max_nodes"],
-        Method::BiAStar => &[
-            "weight",
-            "ratio",
-            "prepass",
-            "prepass_after",
-            "portfolio",
-            "alternate",
-            "hotspots",
-            "advice",
-            "lazy",
-            "prove",
-            "plan",
-            "box_pulls",
-            "serial",
-            "max_nodes",
-        ],
-        Method::Greedy => &["macros", "max_nodes"],
-        Method::Fess => &[
-            "box_moves",
-            "alternate",
-            "hotspots",
-            "advice",
-            "lazy",
-            "prove",
-            "plan",
-            "max_nodes",
-        ],
-        Method::Bfs => &["max_nodes"],
+    // The feature-space search's own parameters, which `biastar` passes on
+    // to its pre-pass.
+    const FESS: [&str; 6] = ["alternate", "hotspots", "advice", "lazy", "prove", "plan"];
+    let keys: Vec<&str> = match method {
+        Method::AStar => vec!["cost", "max_nodes"],
+        Method::WeightedAStar => vec!["weight", "cost", "max_nodes"],
+        Method::BiAStar => [
+            &["weight", "ratio", "prepass", "prepass_after", "portfolio"][..],
+            &FESS,
+            &["box_pulls", "serial", "max_nodes"],
+        ]
+        .concat(),
+        Method::Greedy => vec!["macros", "max_nodes"],
+        Method::Fess => [&["box_moves"][..], &FESS, &["max_nodes"]].concat(),
+        Method::Bfs => vec!["max_nodes"],
     };
-    params.check_keys(name, keys)?;
+    params.check_keys(name, &keys)?;
     let mut opts = SolveOptions::with_method(method);
     if keys.contains(&"weight") {
         let w = params.f64(name, "weight", opts.weight)?;

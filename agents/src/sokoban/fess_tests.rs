@@ -4,27 +4,33 @@
 
 use super::*;
 
+/// `fess` with at most `max_nodes` states solves `lv` with its defaults
+/// (the solution replays), and runs out of states with `off`, the same
+/// options with one technique switched off.
+fn solved_only_with(lv: &Level, max_nodes: usize, off: impl Fn(SolveOptions) -> SolveOptions) {
+    let fess = SolveOptions {
+        max_nodes,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    let r = solve(lv, &fess, &UnlimitedTimer);
+    check_solved(lv, &r);
+    assert_eq!(
+        solve(lv, &off(fess), &UnlimitedTimer).status,
+        SolveStatus::NodeLimit
+    );
+}
+
 #[test]
 fn alternation_solves_a_level_the_cells_in_turn_cannot() {
     // Sasquatch I level 46: `fess` with every other expansion from its best
     // cell solves it within the pre-pass's budget; visiting the cells in
     // turn alone runs out (docs/sokoban-solver.md, "Alternation").
-    let lv = &sasquatch_i(46);
-    let fess = SolveOptions {
-        max_nodes: PREPASS,
-        ..SolveOptions::with_method(Method::Fess)
-    };
+    let fess = SolveOptions::with_method(Method::Fess);
     assert!(fess.alternate, "alternation is the default");
-    let r = solve(lv, &fess, &UnlimitedTimer);
-    check_solved(lv, &r);
-    let in_turn = SolveOptions {
+    solved_only_with(&sasquatch_i(46), PREPASS, |o| SolveOptions {
         alternate: false,
-        ..fess
-    };
-    assert_eq!(
-        solve(lv, &in_turn, &UnlimitedTimer).status,
-        SolveStatus::NodeLimit
-    );
+        ..o
+    });
 }
 
 #[test]
@@ -36,21 +42,11 @@ fn the_packing_plan_solves_a_level_counting_boxes_on_goals_cannot() {
     let lv = &sasquatch_i(17);
     let b = board::Board::new(lv).unwrap();
     assert!(plan::PackingPlan::new(&b).is_some_and(|p| p.parks() > 0));
-    let fess = SolveOptions {
-        max_nodes: 2 * PREPASS,
-        ..SolveOptions::with_method(Method::Fess)
-    };
-    assert!(fess.plan, "the plan is on by default");
-    let r = solve(lv, &fess, &UnlimitedTimer);
-    check_solved(lv, &r);
-    let unplanned = SolveOptions {
-        plan: false,
-        ..fess
-    };
-    assert_eq!(
-        solve(lv, &unplanned, &UnlimitedTimer).status,
-        SolveStatus::NodeLimit
+    assert!(
+        SolveOptions::with_method(Method::Fess).plan,
+        "the plan is on by default"
     );
+    solved_only_with(lv, 2 * PREPASS, |o| SolveOptions { plan: false, ..o });
 }
 
 #[test]
@@ -60,17 +56,10 @@ fn dead_end_proofs_solve_a_level_whose_best_cell_is_dead() {
     // the pre-pass's budget; with them (the default, 8 states a proof) it
     // solves the level within it (docs/sokoban-solver.md, "Dead-end
     // proofs in the best cell").
-    let lv = &sasquatch_i(32);
-    let fess = SolveOptions {
-        max_nodes: PREPASS,
-        ..SolveOptions::with_method(Method::Fess)
-    };
+    let fess = SolveOptions::with_method(Method::Fess);
     assert_eq!(fess.prove, PROVE, "proofs are on by default");
-    let r = solve(lv, &fess, &UnlimitedTimer);
-    check_solved(lv, &r);
-    let unproved = SolveOptions { prove: 0, ..fess };
-    assert_eq!(
-        solve(lv, &unproved, &UnlimitedTimer).status,
-        SolveStatus::NodeLimit
-    );
+    solved_only_with(&sasquatch_i(32), PREPASS, |o| SolveOptions {
+        prove: 0,
+        ..o
+    });
 }

@@ -731,4 +731,6 @@ impl Solver {
 }
 
 #[cfg(test)]
+mod exhaustive;
+#[cfg(test)]
 mod tests;

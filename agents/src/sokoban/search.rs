@@ -436,14 +436,15 @@ impl Searcher {
                 let Some(id) = q.pop() else {
                     return Step::Exhausted;
                 };
-                let best = q.best_cell() == Some(q.cell[id as usize]);
+                // A state of the best cell, to be proved dead first?
+                let prove = self.cfg.prove > 0 && q.best_cell() == Some(q.cell[id as usize]);
                 if self.nodes[id as usize].closed {
                     continue;
                 }
                 if self.nodes[id as usize].pending && !self.evaluate(id) {
                     continue;
                 }
-                if best && self.cfg.prove > 0 && self.proved_dead(id) {
+                if prove && self.proved_dead(id) {
                     let n = &mut self.nodes[id as usize];
                     n.closed = true;
                     n.h = DEAD_H;

@@ -1,11 +1,11 @@
 //! The pull removal test and the pocket search against an exhaustive
 //! search of pulls.
 
-use super::super::board::{Board, DistTable, NONE};
+use super::super::board::{Board, DistTable};
+use super::super::exhaustive::{reaches, small_microban_boards};
+use super::super::search::Way;
 use super::Space;
-use games::sokoban::{parse_levels, MICROBAN};
 use rand::{Rng, SeedableRng};
-use std::collections::{HashSet, VecDeque};
 
 /// Whether single player steps, each optionally pulling the box behind the
 /// player, lead from `boxes` with the player on `player` to the start (no
@@ -13,37 +13,9 @@ use std::collections::{HashSet, VecDeque};
 fn pulls_reach_start(b: &Board, boxes: &[u16], player: u16, cap: usize) -> bool {
     let mut start = b.start_boxes.clone();
     start.sort_unstable();
-    let mut first = boxes.to_vec();
-    first.sort_unstable();
-    let mut seen: HashSet<(u16, Vec<u16>)> = HashSet::from([(player, first.clone())]);
-    let mut queue = VecDeque::from([(player, first)]);
-    while let Some((p, bx)) = queue.pop_front() {
-        if p == b.start_player && bx == start {
-            return true;
-        }
-        assert!(seen.len() < cap, "pull search over {cap} states");
-        for d in 0..4 {
-            let q = b.nbr[p as usize][d];
-            if q == NONE || bx.contains(&q) {
-                continue;
-            }
-            // Walk to q, or pull the box behind p along (it comes onto p).
-            let behind = b.nbr[p as usize][d ^ 1];
-            let mut next = vec![bx.clone()];
-            if let Some(i) = bx.iter().position(|&c| c == behind) {
-                let mut pulled = bx.clone();
-                pulled[i] = p;
-                pulled.sort_unstable();
-                next.push(pulled);
-            }
-            for nb in next {
-                if seen.insert((q, nb.clone())) {
-                    queue.push_back((q, nb));
-                }
-            }
-        }
-    }
-    false
+    reaches(b, boxes, player, Way::Backward, cap, |p, bx| {
+        p == b.start_player && bx == start
+    })
 }
 
 #[test]
@@ -51,17 +23,10 @@ fn pull_trapped_positions_can_never_be_pulled_back_to_the_start() {
     // Random positions on the small Microban boards: whenever the pull
     // removal test or the pocket search says a position is trapped, no
     // sequence of pulls takes it back to the start.
-    let levels = parse_levels(MICROBAN).expect("Microban parses");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let (mut trapped, mut free) = (0, 0);
     let (mut pockets, mut pocket_only) = (0, 0);
-    let boards: Vec<Board> = levels
-        .iter()
-        .filter_map(|lv| Board::new(lv).ok())
-        .filter(|b| b.start_boxes.len() <= 3 && b.n <= 30)
-        .take(12)
-        .collect();
-    assert!(boards.len() >= 8, "small boards: {}", boards.len());
+    let boards = small_microban_boards();
     for b in &boards {
         let dist = DistTable::from_sources(b, &b.start_boxes);
         let mut is_start = vec![false; b.n];

@@ -99,48 +99,11 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::board::{Board, DistTable, NONE};
+    use super::super::super::board::DistTable;
+    use super::super::super::exhaustive::{reaches, small_microban_boards};
     use super::super::super::packing::Packing;
     use super::*;
-    use games::sokoban::{parse_levels, MICROBAN};
     use rand::{Rng, SeedableRng};
-    use std::collections::{HashSet, VecDeque};
-
-    /// Whether single player steps, each optionally pushing the box ahead,
-    /// lead from `boxes` with the player on `player` to a box on every goal
-    /// (no pruning at all); panics past `cap` states.
-    fn pushes_reach_goals(b: &Board, boxes: &[u16], player: u16, cap: usize) -> bool {
-        let solved = |bx: &[u16]| bx.iter().all(|&c| b.is_goal[c as usize]);
-        let mut first = boxes.to_vec();
-        first.sort_unstable();
-        let mut seen: HashSet<(u16, Vec<u16>)> = HashSet::from([(player, first.clone())]);
-        let mut queue = VecDeque::from([(player, first)]);
-        while let Some((p, bx)) = queue.pop_front() {
-            if solved(&bx) {
-                return true;
-            }
-            assert!(seen.len() < cap, "push search over {cap} states");
-            for d in 0..4 {
-                let q = b.nbr[p as usize][d];
-                if q == NONE {
-                    continue;
-                }
-                let mut nb = bx.clone();
-                if let Some(i) = bx.iter().position(|&c| c == q) {
-                    let t = b.nbr[q as usize][d];
-                    if t == NONE || bx.contains(&t) {
-                        continue;
-                    }
-                    nb[i] = t;
-                    nb.sort_unstable();
-                }
-                if seen.insert((q, nb.clone())) {
-                    queue.push_back((q, nb));
-                }
-            }
-        }
-        false
-    }
 
     #[test]
     fn positions_proved_dead_can_never_be_solved() {
@@ -148,17 +111,9 @@ mod tests {
         // squares): whenever the proof says dead, no sequence of pushes
         // solves the position. Some of them the removal test alone lets
         // through.
-        let levels = parse_levels(MICROBAN).expect("Microban parses");
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
-        let boards: Vec<Board> = levels
-            .iter()
-            .filter_map(|lv| Board::new(lv).ok())
-            .filter(|b| b.start_boxes.len() <= 3 && b.n <= 30)
-            .take(12)
-            .collect();
-        assert!(boards.len() >= 8, "small boards: {}", boards.len());
         let (mut dead, mut beyond_removal, mut alive_unsolvable) = (0, 0, 0);
-        for b in boards {
+        for b in small_microban_boards() {
             let fdist = DistTable::to_targets(&b, &b.goals);
             let live: Vec<u16> = (0..b.n as u16)
                 .filter(|&c| !fdist.dead[c as usize])
@@ -204,7 +159,9 @@ mod tests {
                     .collect();
                 let player = free[rng.gen_range(0..free.len())];
                 let proved = s.position_dead(&boxes, player, None, 16);
-                let solvable = pushes_reach_goals(&sh.board, &boxes, player, 2_000_000);
+                let b = &sh.board;
+                let solved = |_: u16, bx: &[u16]| bx.iter().all(|&c| b.is_goal[c as usize]);
+                let solvable = reaches(b, &boxes, player, Way::Forward, 2_000_000, solved);
                 if proved {
                     dead += 1;
                     assert!(

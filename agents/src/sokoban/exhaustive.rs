@@ -1,0 +1,82 @@
+//! Test support: the small Microban boards, and an exhaustive search of
+//! single player steps that push (or pull) boxes, with no pruning at all,
+//! against which the pruning tests check their verdicts.
+
+use super::board::{Board, NONE};
+use super::search::Way;
+use games::sokoban::{parse_levels, MICROBAN};
+use std::collections::{HashSet, VecDeque};
+
+/// The first 12 Microban boards with at most 3 boxes and 30 floor cells
+/// (at least 8 of them).
+pub(crate) fn small_microban_boards() -> Vec<Board> {
+    let levels = parse_levels(MICROBAN).expect("Microban parses");
+    let boards: Vec<Board> = levels
+        .iter()
+        .filter_map(|lv| Board::new(lv).ok())
+        .filter(|b| b.start_boxes.len() <= 3 && b.n <= 30)
+        .take(12)
+        .collect();
+    assert!(boards.len() >= 8, "small boards: {}", boards.len());
+    boards
+}
+
+/// Whether single player steps lead from `boxes` with the player on
+/// `player` to a position where `done(player, sorted boxes)` holds.
+/// Forward, a step into a box pushes it ahead; backward, a step may pull
+/// the box behind the player along (it comes onto the player's cell).
+/// Panics past `cap` states.
+pub(crate) fn reaches(
+    b: &Board,
+    boxes: &[u16],
+    player: u16,
+    way: Way,
+    cap: usize,
+    done: impl Fn(u16, &[u16]) -> bool,
+) -> bool {
+    let mut first = boxes.to_vec();
+    first.sort_unstable();
+    let mut seen: HashSet<(u16, Vec<u16>)> = HashSet::from([(player, first.clone())]);
+    let mut queue = VecDeque::from([(player, first)]);
+    while let Some((p, bx)) = queue.pop_front() {
+        if done(p, &bx) {
+            return true;
+        }
+        assert!(seen.len() < cap, "search over {cap} states");
+        for d in 0..4 {
+            let q = b.nbr[p as usize][d];
+            if q == NONE {
+                continue;
+            }
+            let mut next = Vec::with_capacity(2);
+            match (bx.iter().position(|&c| c == q), way) {
+                (Some(i), Way::Forward) => {
+                    let t = b.nbr[q as usize][d];
+                    if t != NONE && !bx.contains(&t) {
+                        let mut pushed = bx.clone();
+                        pushed[i] = t;
+                        pushed.sort_unstable();
+                        next.push(pushed);
+                    }
+                }
+                (Some(_), Way::Backward) => {}
+                (None, _) => {
+                    next.push(bx.clone());
+                    let behind = b.nbr[p as usize][d ^ 1];
+                    if let (Way::Backward, Some(i)) = (way, bx.iter().position(|&c| c == behind)) {
+                        let mut pulled = bx.clone();
+                        pulled[i] = p;
+                        pulled.sort_unstable();
+                        next.push(pulled);
+                    }
+                }
+            }
+            for nb in next {
+                if seen.insert((q, nb.clone())) {
+                    queue.push_back((q, nb));
+                }
+            }
+        }
+    }
+    false
+}
