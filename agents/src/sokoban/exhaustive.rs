@@ -10,12 +10,18 @@ use std::collections::{HashSet, VecDeque};
 /// The first 12 Microban boards with at most 3 boxes and 30 floor cells
 /// (at least 8 of them).
 pub(crate) fn small_microban_boards() -> Vec<Board> {
+    microban_boards(3, 30, 12)
+}
+
+/// The first `take` Microban boards with at most `boxes` boxes and `cells`
+/// floor cells (at least 8 of them).
+pub(crate) fn microban_boards(boxes: usize, cells: usize, take: usize) -> Vec<Board> {
     let levels = parse_levels(MICROBAN).expect("Microban parses");
     let boards: Vec<Board> = levels
         .iter()
         .filter_map(|lv| Board::new(lv).ok())
-        .filter(|b| b.start_boxes.len() <= 3 && b.n <= 30)
-        .take(12)
+        .filter(|b| b.start_boxes.len() <= boxes && b.n <= cells)
+        .take(take)
         .collect();
     assert!(boards.len() >= 8, "small boards: {}", boards.len());
     boards

@@ -10,7 +10,8 @@
 //!   those pushes need to be generated;
 //! - corral deadlocks: a small search on the corral's boxes and their
 //!   neighbours alone ([`CorralSearch`]), which proves that they can
-//!   neither be packed nor leave it nor let the player in.
+//!   neither leave it nor let the player into its inner cells nor be
+//!   packed with those inner goals filled.
 //!
 //! All of it is sound: no solvable state is ever cut (except where goal
 //! macros are on, see `packing.rs`, which the corral pruning steers clear
@@ -229,7 +230,7 @@ impl Pruner {
                 continue;
             }
             if self.corral_nodes > 0
-                && self.corral_deadlock(b, fwd_dead, sp, cur, cs, &members, player)
+                && self.corral_deadlock(b, fwd_dead, sp, cur, cs, &members, &fence, player)
             {
                 self.corral_deadlocks += 1;
                 return CorralVerdict::Deadlock;
@@ -259,9 +260,11 @@ impl Pruner {
     /// Corral deadlock test. Keep only the corral's boxes (`members`) and
     /// the boxes next to them (their *ring*) on the board: removing boxes
     /// only makes the puzzle easier, so if a bounded search proves that no
-    /// sequence of pushes either puts every member on a goal or pushes a
-    /// member out of the corral (cells stamped `cs`), the node is dead. The
-    /// ring keeps the boxes that wedge the fence in place.
+    /// sequence of pushes puts every member on a goal with the corral's
+    /// inner goals (off the cells of its `fence`) filled, lets the player
+    /// into those inner cells or pushes a member out of the corral (cells
+    /// stamped `cs`), the node is dead. The ring keeps the boxes that wedge
+    /// the fence in place.
     #[allow(clippy::too_many_arguments)]
     fn corral_deadlock(
         &mut self,
@@ -271,6 +274,7 @@ impl Pruner {
         cur: &[u16],
         cs: u32,
         members: &[u16],
+        fence: &[u16],
         player: u16,
     ) -> bool {
         let mut ring: Vec<u16> = Vec::new();
@@ -305,6 +309,7 @@ impl Pruner {
             &self.corral,
             cs,
             members,
+            fence,
             &ring,
             &walls,
             &others,
@@ -354,6 +359,7 @@ impl CorralSearch {
         corral: &[u32],
         cs: u32,
         start: &[u16],
+        fence: &[u16],
         ring: &[u16],
         walls: &[u16],
         others: &[u16],
@@ -362,19 +368,30 @@ impl CorralSearch {
         supplies: &mut HashMap<u64, fixed::Supply>,
     ) -> bool {
         // The corral is settled when its members are on goals and none of
-        // its goals is empty; it is open once the player walks into any of
-        // its cells (outside boxes may then come in). Either way it is not
-        // dead.
+        // its inner goals (off the fence boxes' cells) is empty, a ring box
+        // counting as a filler; it is open once the player walks into an
+        // inner cell. Either way it is not dead. That covers every
+        // solution, projected onto the members and the ring: at its end
+        // every member is on a goal, and a box from outside (removed here)
+        // can only come into the inner cells by a push from a cell the
+        // player reaches here onto an inner cell the player could walk
+        // onto; a push onto a fence cell left free fills no inner goal. A
+        // player on a fence cell alone opens nothing (its fence box went
+        // deeper in): that is what proves a fence that can only be pushed
+        // further in and wedges itself.
         let interior: Vec<u16> = (0..b.n as u16)
-            .filter(|&x| corral[x as usize] == cs)
+            .filter(|&x| corral[x as usize] == cs && !fence.contains(&x))
             .collect();
-        let goals_in: Vec<u16> = (0..b.n as u16)
-            .filter(|&x| corral[x as usize] == cs && b.is_goal[x as usize])
+        let goals_in: Vec<u16> = interior
+            .iter()
+            .copied()
+            .filter(|&x| b.is_goal[x as usize])
             .collect();
-        let settled = |ms: &[u16]| {
-            ms.iter().all(|&x| b.is_goal[x as usize]) && goals_in.iter().all(|g| ms.contains(g))
+        let settled = |ms: &[u16], rs: &[u16]| {
+            ms.iter().all(|&x| b.is_goal[x as usize])
+                && goals_in.iter().all(|g| ms.contains(g) || rs.contains(g))
         };
-        if settled(start) {
+        if settled(start, ring) {
             return false;
         }
         let mut members = start.to_vec();
@@ -501,14 +518,14 @@ impl CorralSearch {
                         }
                         if is_member {
                             nm[bi] = t;
-                            if settled(&nm) {
-                                escaped = true;
-                                break;
-                            }
                             nm.sort_unstable();
                         } else {
                             nr[bi] = t;
                             nr.sort_unstable();
+                        }
+                        if settled(&nm, &nr) {
+                            escaped = true;
+                            break;
                         }
                         next.push((nm, nr, c));
                     }
@@ -531,5 +548,96 @@ impl CorralSearch {
         self.sp.clear(walls);
         self.cache.insert(key, dead_end);
         dead_end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::DistTable;
+    use super::super::exhaustive::{microban_boards, reaches};
+    use super::super::search::Way;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Random positions on small Microban boards (boxes off dead squares,
+    /// the player anywhere free): whenever the sealed-goal test or the
+    /// corral analysis calls one dead, no sequence of pushes solves it.
+    /// Some of them the removal test alone lets through.
+    #[test]
+    fn positions_pruned_as_dead_can_never_be_solved() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let (mut sealed, mut corral, mut beyond_stuck, mut with_corral) = (0, 0, 0, 0);
+        for b in microban_boards(5, 40, 30) {
+            let fdist = DistTable::to_targets(&b, &b.goals);
+            let live: Vec<u16> = (0..b.n as u16)
+                .filter(|&c| !fdist.dead[c as usize])
+                .collect();
+            let nb = b.start_boxes.len();
+            if live.len() <= nb {
+                continue;
+            }
+            let mut pruner = Pruner::new(b.n, 20);
+            let mut sp = Space::new(b.n);
+            for _ in 0..400 {
+                let mut cells = live.clone();
+                for i in 0..nb {
+                    let j = rng.gen_range(i..cells.len());
+                    cells.swap(i, j);
+                }
+                let mut boxes = cells[..nb].to_vec();
+                boxes.sort_unstable();
+                let free: Vec<u16> = (0..b.n as u16).filter(|c| !boxes.contains(c)).collect();
+                let player = free[rng.gen_range(0..free.len())];
+                sp.set(&boxes);
+                sp.reach(&b, player, false);
+                let pushes: Vec<(u16, u8)> = boxes
+                    .iter()
+                    .flat_map(|&c| (0..4u8).map(move |d| (c, d)))
+                    .filter(|&(c, d)| {
+                        let nbr = b.nbr[c as usize];
+                        let (p, t) = (nbr[d as usize ^ 1], nbr[d as usize]);
+                        p != NONE
+                            && t != NONE
+                            && sp.reached(p)
+                            && sp.occ[t as usize] == 0
+                            && !fdist.dead[t as usize]
+                    })
+                    .collect();
+                with_corral += usize::from(
+                    pushes
+                        .iter()
+                        .any(|&(c, d)| !sp.reached(b.nbr[c as usize][d as usize])),
+                );
+                let in_corral = matches!(
+                    pruner.corrals(&b, &fdist.dead, None, &mut sp, &boxes, pushes, player),
+                    CorralVerdict::Deadlock
+                );
+                sp.reach(&b, player, false);
+                let is_sealed = matches!(
+                    pruner.stuck_or_sealed(&b, &fdist.dead, &mut sp, &boxes, player),
+                    Verdict::Dead
+                );
+                let stuck = sp.stuck_deadlock(&b, &fdist.dead, &boxes);
+                sp.clear(&boxes);
+                if !in_corral && !is_sealed {
+                    continue;
+                }
+                corral += usize::from(in_corral);
+                sealed += usize::from(is_sealed);
+                beyond_stuck += usize::from(!stuck);
+                let solved = |_: u16, bx: &[u16]| bx.iter().all(|&c| b.is_goal[c as usize]);
+                assert!(
+                    !reaches(&b, &boxes, player, Way::Forward, 10_000_000, solved),
+                    "called dead (corral {in_corral}, sealed {is_sealed}), yet solvable: \
+                     boxes {boxes:?}, player {player}"
+                );
+            }
+        }
+        eprintln!(
+            "sealed {sealed}, corral deadlocks {corral} ({beyond_stuck} dead beyond the \
+             removal test) among {with_corral} positions with a corral"
+        );
+        assert!(sealed > 20, "the sample has sealed goals ({sealed})");
+        assert!(corral > 200, "the sample has corral deadlocks ({corral})");
     }
 }

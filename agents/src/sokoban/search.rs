@@ -30,8 +30,9 @@
 //!   those pushes are generated (any solution can be reordered to make one
 //!   of them first);
 //! - corral deadlocks: a small search on the corral's boxes and their
-//!   neighbours alone, which proves that they can neither be packed nor
-//!   leave it nor let the player in;
+//!   neighbours alone, which proves that they can neither leave it nor let
+//!   the player into its inner cells nor be packed with those inner goals
+//!   filled;
 //! - backward search: positions that can never be pulled back to the start
 //!   ([`Space::pull_trapped`]: the removal test with pulls; a box that can
 //!   never be pulled again off its start cell, or a player that can never
