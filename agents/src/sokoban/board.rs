@@ -211,6 +211,13 @@ impl Board {
     /// biconnected component (block) of the floor graph; the blocks come from
     /// one iterative Tarjan depth-first search, O(cells).
     fn compute_side_classes(&self) -> Vec<[u8; 4]> {
+        self.side_classes_with(&vec![false; self.n])
+    }
+
+    /// The side classes ([`Board::side_class`]) of the board where the
+    /// cells flagged in `blocked` are walls too (their own classes, and the
+    /// sides facing them, are left unset: `u8::MAX`).
+    pub fn side_classes_with(&self, blocked: &[bool]) -> Vec<[u8; 4]> {
         let n = self.n;
         const UNSEEN: u32 = u32::MAX;
         let mut disc = vec![UNSEEN; n];
@@ -223,7 +230,7 @@ impl Board {
         let mut time = 0u32;
         let mut blocks = 0u32;
         for root in 0..n as u16 {
-            if disc[root as usize] != UNSEEN {
+            if disc[root as usize] != UNSEEN || blocked[root as usize] {
                 continue;
             }
             disc[root as usize] = time;
@@ -235,7 +242,7 @@ impl Board {
                 if d < 4 {
                     top.2 += 1;
                     let w = self.nbr[v as usize][d as usize];
-                    if w == NONE || (from != u8::MAX && d == (from ^ 1)) {
+                    if w == NONE || blocked[w as usize] || (from != u8::MAX && d == (from ^ 1)) {
                         continue; // a wall, or the tree edge back to the parent
                     }
                     if disc[w as usize] == UNSEEN {
@@ -269,11 +276,12 @@ impl Board {
             }
         }
         let mut classes = vec![[u8::MAX; 4]; n];
-        for c in 0..n {
+        for c in (0..n).filter(|&c| !blocked[c]) {
             let mut seen: [u32; 4] = [u32::MAX; 4];
             let mut next = 0u8;
             for d in 0..4 {
-                if self.nbr[c][d] == NONE {
+                let s = self.nbr[c][d];
+                if s == NONE || blocked[s as usize] {
                     continue;
                 }
                 let id = block[c][d];
@@ -291,26 +299,28 @@ impl Board {
         classes
     }
 
-    /// The side classes by brute force (a search from each neighbour), for
-    /// checking [`Board::compute_side_classes`] in tests.
+    /// The side classes by brute force (a search from each neighbour), with
+    /// the cells flagged in `blocked` as walls, for checking
+    /// [`Board::side_classes_with`] in tests.
     #[cfg(test)]
-    pub fn side_classes_by_search(&self) -> Vec<[u8; 4]> {
+    pub fn side_classes_by_search(&self, blocked: &[bool]) -> Vec<[u8; 4]> {
         let n = self.n;
         let mut classes = vec![[u8::MAX; 4]; n];
         let mut seen = vec![u32::MAX; n];
         let mut queue: Vec<u16> = Vec::new();
         let mut mark = 0u32;
-        for c in 0..n {
+        let open = |x: u16| x != NONE && !blocked[x as usize];
+        for c in (0..n).filter(|&c| !blocked[c]) {
             let nb = self.nbr[c];
             let mut next = 0u8;
             for d in 0..4 {
                 let s = nb[d];
-                if s == NONE || classes[c][d] != u8::MAX {
+                if !open(s) || classes[c][d] != u8::MAX {
                     continue;
                 }
                 classes[c][d] = next;
                 let want: usize = (d + 1..4)
-                    .filter(|&e| nb[e] != NONE && classes[c][e] == u8::MAX)
+                    .filter(|&e| open(nb[e]) && classes[c][e] == u8::MAX)
                     .count();
                 if want > 0 {
                     mark += 1;
@@ -324,7 +334,7 @@ impl Board {
                         let x = queue[head];
                         head += 1;
                         for &y in &self.nbr[x as usize] {
-                            if y == NONE || seen[y as usize] == mark {
+                            if !open(y) || seen[y as usize] == mark {
                                 continue;
                             }
                             seen[y as usize] = mark;
