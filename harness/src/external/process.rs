@@ -747,7 +747,8 @@ impl AgentProcess {
 
     /// Stop the whole process group: SIGTERM, up to the grace period for
     /// it to go, SIGKILL; reap the process; wait briefly for the stderr
-    /// logger; then kill and count any survivor. Idempotent.
+    /// logger; then kill and count any survivor, and give the logger up to
+    /// 2 s more if it had not finished. Idempotent.
     pub fn stop(&mut self) {
         if self.stopped {
             return;
@@ -782,11 +783,23 @@ impl AgentProcess {
                 self.status = Some(st);
             }
         }
-        if let Some(task) = self.stderr_task.take() {
-            let _ =
+        // The stderr logger ends at end of file, once every process that
+        // holds the pipe is gone: give it 200 ms, and if a survivor (or a
+        // busy machine) kept it from finishing, up to 2 s more once the
+        // survivors are killed, so that the last lines an agent wrote
+        // before it crashed are in its failure detail whatever the load.
+        let mut logger = self.stderr_task.take();
+        if let Some(task) = logger.as_mut() {
+            let waited =
                 rt.block_on(async { tokio::time::timeout(Duration::from_millis(200), task).await });
+            if waited.is_ok() {
+                logger = None;
+            }
         }
         self.leaked = self.kill_survivors();
+        if let Some(task) = logger {
+            let _ = rt.block_on(async { tokio::time::timeout(Duration::from_secs(2), task).await });
+        }
         if self.leaked > 0 {
             let msg = format!(
                 "[arena] {} process(es) of this agent survived the group kill and were killed",
