@@ -27,6 +27,26 @@ pub(crate) fn microban_boards(boxes: usize, cells: usize, take: usize) -> Vec<Bo
     boards
 }
 
+/// A random position on a board of `n` cells: `nb` boxes on distinct cells
+/// of `live` (sorted), the player on any other cell.
+pub(crate) fn random_position(
+    rng: &mut impl rand::Rng,
+    n: usize,
+    live: &[u16],
+    nb: usize,
+) -> (Vec<u16>, u16) {
+    let mut cells = live.to_vec();
+    for i in 0..nb {
+        let j = rng.gen_range(i..cells.len());
+        cells.swap(i, j);
+    }
+    let mut boxes = cells[..nb].to_vec();
+    boxes.sort_unstable();
+    let free: Vec<u16> = (0..n as u16).filter(|c| !boxes.contains(c)).collect();
+    let player = free[rng.gen_range(0..free.len())];
+    (boxes, player)
+}
+
 /// Whether single player steps lead from `boxes` with the player on
 /// `player` to a position where `done(player, sorted boxes)` holds.
 /// Forward, a step into a box pushes it ahead; backward, a step may pull

@@ -554,10 +554,10 @@ impl CorralSearch {
 #[cfg(test)]
 mod tests {
     use super::super::board::DistTable;
-    use super::super::exhaustive::{microban_boards, reaches};
+    use super::super::exhaustive::{microban_boards, random_position, reaches};
     use super::super::search::Way;
     use super::*;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     /// Random positions on small Microban boards (boxes off dead squares,
     /// the player anywhere free): whenever the sealed-goal test or the
@@ -579,15 +579,7 @@ mod tests {
             let mut pruner = Pruner::new(b.n, 20);
             let mut sp = Space::new(b.n);
             for _ in 0..400 {
-                let mut cells = live.clone();
-                for i in 0..nb {
-                    let j = rng.gen_range(i..cells.len());
-                    cells.swap(i, j);
-                }
-                let mut boxes = cells[..nb].to_vec();
-                boxes.sort_unstable();
-                let free: Vec<u16> = (0..b.n as u16).filter(|c| !boxes.contains(c)).collect();
-                let player = free[rng.gen_range(0..free.len())];
+                let (boxes, player) = random_position(&mut rng, b.n, &live, nb);
                 sp.set(&boxes);
                 sp.reach(&b, player, false);
                 let pushes: Vec<(u16, u8)> = boxes

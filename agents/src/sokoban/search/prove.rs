@@ -100,10 +100,10 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::super::super::board::DistTable;
-    use super::super::super::exhaustive::{reaches, small_microban_boards};
+    use super::super::super::exhaustive::{random_position, reaches, small_microban_boards};
     use super::super::super::packing::Packing;
     use super::*;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     #[test]
     fn positions_proved_dead_can_never_be_solved() {
@@ -144,20 +144,10 @@ mod tests {
             let mut s = Searcher::new(Arc::clone(&sh), Way::Forward, cfg);
             let mut sp = Space::new(sh.board.n);
             for _ in 0..200 {
-                let mut cells = live.clone();
-                if cells.len() <= nb {
+                if live.len() <= nb {
                     break;
                 }
-                for i in 0..nb {
-                    let j = rng.gen_range(i..cells.len());
-                    cells.swap(i, j);
-                }
-                let mut boxes = cells[..nb].to_vec();
-                boxes.sort_unstable();
-                let free: Vec<u16> = (0..sh.board.n as u16)
-                    .filter(|c| !boxes.contains(c))
-                    .collect();
-                let player = free[rng.gen_range(0..free.len())];
+                let (boxes, player) = random_position(&mut rng, sh.board.n, &live, nb);
                 let proved = s.position_dead(&boxes, player, None, 16);
                 let b = &sh.board;
                 let solved = |_: u16, bx: &[u16]| bx.iter().all(|&c| b.is_goal[c as usize]);
