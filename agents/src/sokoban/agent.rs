@@ -35,6 +35,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "prove: before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
+            "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
@@ -79,6 +80,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "lazy: a child's removal test and bound are made when it is popped, not when it is made (false)",
             "prove: before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
+            "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
             "max_nodes: states stored before giving up (20000000)",
         ],
     },
@@ -112,7 +114,15 @@ pub fn options(
 ) -> Result<SolveOptions, AgentError> {
     // The feature-space search's own parameters, which `biastar` passes on
     // to its pre-pass.
-    const FESS: [&str; 6] = ["alternate", "hotspots", "advice", "lazy", "prove", "plan"];
+    const FESS: [&str; 7] = [
+        "alternate",
+        "hotspots",
+        "advice",
+        "lazy",
+        "prove",
+        "plan",
+        "zone",
+    ];
     let keys: Vec<&str> = match method {
         Method::AStar => vec!["cost", "max_nodes"],
         Method::WeightedAStar => vec!["weight", "cost", "max_nodes"],
@@ -190,6 +200,10 @@ pub fn options(
     }
     if keys.contains(&"plan") {
         opts.plan = params.bool(name, "plan", opts.plan)?;
+    }
+    if keys.contains(&"zone") {
+        let n = params.u64(name, "zone", opts.zone_nodes as u64)?;
+        opts.zone_nodes = n.min(1 << 20) as u32;
     }
     if keys.contains(&"prepass") {
         let n = params.u64(name, "prepass", opts.prepass as u64)?;

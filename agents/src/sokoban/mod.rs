@@ -64,6 +64,7 @@ mod plan;
 mod prune;
 mod search;
 mod space;
+mod zone;
 
 pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
@@ -163,6 +164,9 @@ pub struct SolveOptions {
     pub pi_corrals: bool,
     /// States explored by each corral-deadlock search (0: off).
     pub corral_nodes: u32,
+    /// States explored by each goal-zone deadlock search (`zone.rs`; 0:
+    /// off).
+    pub zone_nodes: u32,
     /// The most states stored per search before giving up
     /// ([`SolveStatus::NodeLimit`]).
     pub max_nodes: usize,
@@ -265,6 +269,7 @@ impl Default for SolveOptions {
             ratio: 1,
             pi_corrals: true,
             corral_nodes: 20,
+            zone_nodes: 500,
             max_nodes: 20_000_000,
             macros: false,
             box_moves: false,
@@ -492,6 +497,7 @@ impl Solver {
             order,
             pi_corrals: opts.pi_corrals && sh.board.end_player.is_none(),
             corral_nodes: opts.corral_nodes,
+            zone_nodes: opts.zone_nodes,
             max_nodes: opts.max_nodes.max(1),
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
@@ -506,6 +512,7 @@ impl Solver {
             let bcfg = Config {
                 pi_corrals: false,
                 corral_nodes: 0,
+                zone_nodes: 0,
                 box_moves: false,
                 ..cfg
             };

@@ -11,7 +11,10 @@
 //! - corral deadlocks: a small search on the corral's boxes and their
 //!   neighbours alone ([`CorralSearch`]), which proves that they can
 //!   neither leave it nor let the player into its inner cells nor be
-//!   packed with those inner goals filled.
+//!   packed with those inner goals filled;
+//! - goal-zone deadlocks (`zone.rs`, part of
+//!   [`Pruner::stuck_or_sealed`]): the goals can never all be filled, even
+//!   with the rest of the floor reduced to bags of boxes.
 //!
 //! All of it is sound: no solvable state is ever cut (except where goal
 //! macros are on, see `packing.rs`, which the corral pruning steers clear
@@ -21,6 +24,7 @@ use super::board::{Board, NONE};
 use super::fixed;
 use super::packing::Packing;
 use super::space::Space;
+use super::zone::GoalZone;
 use std::collections::HashMap;
 
 /// What [`Pruner::stuck_or_sealed`] found.
@@ -54,12 +58,18 @@ pub(crate) struct Pruner {
     sealed_cache: HashMap<u64, fixed::Supply>,
     /// Corral deadlocks found.
     pub corral_deadlocks: u64,
+    /// The goal zone, built on first use (`Some(None)`: the board has
+    /// none, see [`GoalZone::new`]).
+    zone: Option<Option<GoalZone>>,
+    /// States explored by each goal-zone search (0: off).
+    zone_nodes: u32,
 }
 
 impl Pruner {
     /// Pruning for a board of `n` cells, with corral-deadlock searches of
-    /// at most `corral_nodes` states (0: off).
-    pub fn new(n: usize, corral_nodes: u32) -> Pruner {
+    /// at most `corral_nodes` states and goal-zone searches of at most
+    /// `zone_nodes` (0: off).
+    pub fn new(n: usize, corral_nodes: u32, zone_nodes: u32) -> Pruner {
         Pruner {
             corral: vec![0; n],
             corral_stamp: 0,
@@ -67,6 +77,8 @@ impl Pruner {
             sub: None,
             sealed_cache: HashMap::new(),
             corral_deadlocks: 0,
+            zone: None,
+            zone_nodes,
         }
     }
 
@@ -76,8 +88,32 @@ impl Pruner {
     /// ([`Space::immovable_with_player`]) is off its goal, or because the
     /// boxes that can never move seal off an empty goal: with them as walls,
     /// no other box can be pushed onto it any more (see
-    /// [`fixed::Supply`]; cached by the set of fixed boxes).
+    /// [`fixed::Supply`]; cached by the set of fixed boxes), or, with
+    /// goal-zone searches on, because its goals can never all be filled
+    /// ([`GoalZone::dead`]).
     pub fn stuck_or_sealed(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        sp: &mut Space,
+        boxes: &[u16],
+        player: u16,
+    ) -> Verdict {
+        let verdict = self.fixed_boxes(b, dead, sp, boxes, player);
+        if matches!(verdict, Verdict::Dead) || self.zone_nodes == 0 {
+            return verdict;
+        }
+        let nodes = self.zone_nodes as usize;
+        let zone = self.zone.get_or_insert_with(|| GoalZone::new(b, nodes));
+        match zone.as_mut().is_some_and(|z| z.dead(dead, boxes, player)) {
+            true => Verdict::Dead,
+            false => verdict,
+        }
+    }
+
+    /// The part of [`Pruner::stuck_or_sealed`] about boxes that can never
+    /// move again.
+    fn fixed_boxes(
         &mut self,
         b: &Board,
         dead: &[bool],
@@ -576,7 +612,7 @@ mod tests {
             if live.len() <= nb {
                 continue;
             }
-            let mut pruner = Pruner::new(b.n, 20);
+            let mut pruner = Pruner::new(b.n, 20, 0);
             let mut sp = Space::new(b.n);
             for _ in 0..400 {
                 let (boxes, player) = random_position(&mut rng, b.n, &live, nb);

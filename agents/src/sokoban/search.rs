@@ -24,6 +24,9 @@
 //!   course report's removal test, with the player's reach) off their goal,
 //!   or sealing off an empty goal that no other box can reach any more
 //!   ([`Pruner::stuck_or_sealed`], `fixed.rs`);
+//! - goals that can never all be filled, with the floor off the goals
+//!   reduced to bags of boxes (`zone.rs`, on positions with few empty
+//!   goals);
 //! - PI-corral pruning ([`Pruner::corrals`]): when the player is cut off
 //!   from a region that must change (a *corral*) whose fence boxes can only
 //!   be pushed into it and all of those pushes are available now, only
@@ -139,6 +142,9 @@ pub(crate) struct Config {
     pub pi_corrals: bool,
     /// Nodes explored by each corral-deadlock search (0: off).
     pub corral_nodes: u32,
+    /// States explored by each goal-zone deadlock search (forward search;
+    /// 0: off).
+    pub zone_nodes: u32,
     /// The most nodes stored before the search gives up.
     pub max_nodes: usize,
     /// Goal macros from the packing orders (forward search with push
@@ -329,7 +335,7 @@ impl Searcher {
             changed: Vec::new(),
             changed_rows: Vec::new(),
             redirect: Vec::new(),
-            prune: Pruner::new(n, cfg.corral_nodes),
+            prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes),
             fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
             is_start: Vec::new(),
             kids: Vec::new(),

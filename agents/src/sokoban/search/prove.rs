@@ -132,6 +132,7 @@ mod tests {
                 order: Order::Fess,
                 pi_corrals: true,
                 corral_nodes: 20,
+                zone_nodes: 0,
                 max_nodes: 1_000_000,
                 macros: false,
                 box_moves: true,
