@@ -45,6 +45,9 @@ const MAX_COMPONENTS: usize = 16;
 /// with no limit, 2 % with this one).
 const MOST_EMPTY: u32 = 6;
 
+/// The most verdicts cached (then the cache starts afresh).
+const CACHE_LIMIT: usize = 1 << 18;
+
 /// A neighbour of a goal, or the cell behind an arriving box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
@@ -213,7 +216,8 @@ impl GoalZone {
             }
             return d;
         }
-        if self.cache.len() > 1 << 21 {
+        // Bounded memory: about 15 MB of verdicts at most.
+        if self.cache.len() > CACHE_LIMIT {
             self.cache.clear();
         }
         let verdict = self.search(dead, root);
