@@ -86,8 +86,6 @@ pub(crate) struct GoalZone {
     /// The states of the search under way, with their parent's index.
     states: Vec<(Key, u32)>,
     index: HashMap<Key, u32>,
-    /// Positions proved dead.
-    pub deadlocks: u64,
 }
 
 impl GoalZone {
@@ -127,15 +125,7 @@ impl GoalZone {
             }
             size.push(count.min(255) as u8);
         }
-        let node = |c: u16| -> Node {
-            if c == NONE {
-                Node::Wall
-            } else if goal_of[c as usize] != NONE {
-                Node::Goal(goal_of[c as usize] as u8)
-            } else {
-                Node::Comp(comp_of[c as usize])
-            }
-        };
+        let node = |c: u16| node_at(&goal_of, &comp_of, c);
         let ng = b.goals.len();
         let mut nb = vec![[(Node::Wall, NONE); 4]; ng];
         let mut goal_goals = vec![0u128; ng];
@@ -184,7 +174,6 @@ impl GoalZone {
             cache: HashMap::new(),
             states: Vec::new(),
             index: HashMap::new(),
-            deadlocks: 0,
         })
     }
 
@@ -208,33 +197,18 @@ impl GoalZone {
         if mask == self.full || (self.full & !mask).count_ones() > MOST_EMPTY {
             return false;
         }
-        let start = self.node_of(player);
+        let start = node_at(&self.goal_of, &self.comp_of, player);
         let root = (mask, bags, self.region_id(mask, start));
         if let Some(&d) = self.cache.get(&root) {
-            if d {
-                self.deadlocks += 1;
-            }
             return d;
         }
         // Bounded memory: about 15 MB of verdicts at most.
         if self.cache.len() > CACHE_LIMIT {
             self.cache.clear();
         }
-        let verdict = self.search(dead, root);
-        let d = verdict == Some(true);
+        let d = self.search(dead, root) == Some(true);
         self.cache.insert(root, d);
-        if d {
-            self.deadlocks += 1;
-        }
         d
-    }
-
-    /// The node of a floor cell.
-    fn node_of(&self, c: u16) -> Node {
-        match self.goal_of[c as usize] {
-            NONE => Node::Comp(self.comp_of[c as usize]),
-            g => Node::Goal(g as u8),
-        }
     }
 
     /// The goals and components the player reaches from `from` when the
@@ -304,12 +278,7 @@ impl GoalZone {
             kids.clear();
             for i in bits128(mask) {
                 for d in 0..4 {
-                    let behind_ok = match self.nb[i][d ^ 1].0 {
-                        Node::Goal(j) => rg >> j & 1 == 1,
-                        Node::Comp(k) => rc >> k & 1 == 1,
-                        Node::Wall => false,
-                    };
-                    if !behind_ok {
+                    if !reached((rg, rc), self.nb[i][d ^ 1].0) {
                         continue;
                     }
                     let (ahead, cell) = self.nb[i][d];
@@ -331,12 +300,7 @@ impl GoalZone {
                     continue;
                 }
                 for &(j, behind) in entries {
-                    let ok = match behind {
-                        Node::Goal(m) => rg >> m & 1 == 1,
-                        Node::Comp(c) => rc >> c & 1 == 1,
-                        Node::Wall => false,
-                    };
-                    if ok && free >> j & 1 == 1 {
+                    if reached((rg, rc), behind) && free >> j & 1 == 1 {
                         let bg = bags - (1 << (8 * k as u32));
                         kids.push((mask | 1 << j, bg, Node::Comp(k as u8)));
                     }
@@ -371,6 +335,28 @@ impl GoalZone {
             self.cache.insert(key, true);
         }
         Some(true)
+    }
+}
+
+/// The node of cell `c` ([`NONE`]: a wall), given the goal index and the
+/// component of each cell.
+fn node_at(goal_of: &[u16], comp_of: &[u8], c: u16) -> Node {
+    match c {
+        NONE => Node::Wall,
+        _ => match goal_of[c as usize] {
+            NONE => Node::Comp(comp_of[c as usize]),
+            g => Node::Goal(g as u8),
+        },
+    }
+}
+
+/// Whether the player's reach `(goals, components)` (see
+/// [`GoalZone::reach`]) takes in `node`.
+fn reached((rg, rc): (u128, u16), node: Node) -> bool {
+    match node {
+        Node::Goal(g) => rg >> g & 1 == 1,
+        Node::Comp(k) => rc >> k & 1 == 1,
+        Node::Wall => false,
     }
 }
 
