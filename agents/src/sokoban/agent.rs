@@ -36,6 +36,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
             "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
+            "learn: when a state's subtree in the pre-pass reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (500; 0: none)",
             "max_nodes: states stored per side before giving up (20000000)",
         ],
     },
@@ -81,6 +82,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "prove: before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
             "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
+            "learn: when a state's subtree reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (500; 0: none)",
             "max_nodes: states stored before giving up (20000000)",
         ],
     },
@@ -114,7 +116,7 @@ pub fn options(
 ) -> Result<SolveOptions, AgentError> {
     // The feature-space search's own parameters, which `biastar` passes on
     // to its pre-pass.
-    const FESS: [&str; 7] = [
+    const FESS: [&str; 8] = [
         "alternate",
         "hotspots",
         "advice",
@@ -122,6 +124,7 @@ pub fn options(
         "prove",
         "plan",
         "zone",
+        "learn",
     ];
     let keys: Vec<&str> = match method {
         Method::AStar => vec!["cost", "max_nodes"],
@@ -204,6 +207,10 @@ pub fn options(
     if keys.contains(&"zone") {
         let n = params.u64(name, "zone", opts.zone_nodes as u64)?;
         opts.zone_nodes = n.min(1 << 20) as u32;
+    }
+    if keys.contains(&"learn") {
+        let n = params.u64(name, "learn", opts.learn_nodes as u64)?;
+        opts.learn_nodes = n.min(1 << 20) as u32;
     }
     if keys.contains(&"prepass") {
         let n = params.u64(name, "prepass", opts.prepass as u64)?;

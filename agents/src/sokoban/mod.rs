@@ -41,7 +41,9 @@
 //! - `search.rs`: one search: node arena, transposition table, expansion
 //!   (single pushes or pulls, or box moves), path recovery; its child
 //!   `search/bound.rs` holds the matching lower bound;
-//! - `prune.rs`: deadlock and corral pruning of the forward search;
+//! - `prune.rs`: deadlock and corral pruning of the forward search (with
+//!   `zone.rs`, goal-zone deadlocks, and `learn.rs`, learned deadlock
+//!   patterns);
 //! - `packing.rs`: goal areas, their packing orders, single-box push paths
 //!   and box moves (every cell one box can be pushed to);
 //! - `space.rs`: scratch space over the cells: boxes, the player's reach,
@@ -57,6 +59,7 @@ mod engine;
 mod fess;
 mod fixed;
 mod hotspot;
+mod learn;
 mod lurd;
 mod matching;
 mod packing;
@@ -94,6 +97,10 @@ pub const PORTFOLIO: usize = 1_000_000;
 /// The default [`SolveOptions::prove`]: states stored by each dead-end
 /// proof of the feature-space search.
 pub const PROVE: u32 = 8;
+
+/// The default [`SolveOptions::learn_nodes`]: positions stored by each
+/// search for a learned deadlock pattern.
+pub const LEARN: u32 = 500;
 
 /// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
 /// one box-pull expansion per 8 of the other two halves. Off by default
@@ -167,6 +174,9 @@ pub struct SolveOptions {
     /// States explored by each goal-zone deadlock search (`zone.rs`; 0:
     /// off).
     pub zone_nodes: u32,
+    /// Positions stored by each search for a learned deadlock pattern
+    /// (`learn.rs`; forward feature-space searches only; 0: off).
+    pub learn_nodes: u32,
     /// The most states stored per search before giving up
     /// ([`SolveStatus::NodeLimit`]).
     pub max_nodes: usize,
@@ -270,6 +280,7 @@ impl Default for SolveOptions {
             pi_corrals: true,
             corral_nodes: 20,
             zone_nodes: 500,
+            learn_nodes: LEARN,
             max_nodes: 20_000_000,
             macros: false,
             box_moves: false,
@@ -498,6 +509,8 @@ impl Solver {
             pi_corrals: opts.pi_corrals && sh.board.end_player.is_none(),
             corral_nodes: opts.corral_nodes,
             zone_nodes: opts.zone_nodes,
+            learn_nodes: opts.learn_nodes,
+            learn_at: learn::LEARN_AT,
             max_nodes: opts.max_nodes.max(1),
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,

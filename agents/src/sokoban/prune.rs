@@ -14,7 +14,10 @@
 //!   packed with those inner goals filled;
 //! - goal-zone deadlocks (`zone.rs`, part of
 //!   [`Pruner::stuck_or_sealed`]): the goals can never all be filled, even
-//!   with the rest of the floor reduced to bags of boxes.
+//!   with the rest of the floor reduced to bags of boxes;
+//! - learned patterns (`learn.rs`, the forward feature-space search only,
+//!   checked by [`Pruner::stuck_or_sealed`]): small sets of boxes proved
+//!   unable to reach goals even alone.
 //!
 //! All of it is sound: no solvable state is ever cut (except where goal
 //! macros are on, see `packing.rs`, which the corral pruning steers clear
@@ -22,6 +25,7 @@
 
 use super::board::{Board, NONE};
 use super::fixed;
+use super::learn::Learner;
 use super::packing::Packing;
 use super::space::Space;
 use super::zone::GoalZone;
@@ -63,13 +67,16 @@ pub(crate) struct Pruner {
     zone: Option<Option<GoalZone>>,
     /// States explored by each goal-zone search (0: off).
     zone_nodes: u32,
+    /// The learned deadlock patterns (`learn.rs`), when learning is on.
+    pub learner: Option<Learner>,
 }
 
 impl Pruner {
     /// Pruning for a board of `n` cells, with corral-deadlock searches of
     /// at most `corral_nodes` states and goal-zone searches of at most
-    /// `zone_nodes` (0: off).
-    pub fn new(n: usize, corral_nodes: u32, zone_nodes: u32) -> Pruner {
+    /// `zone_nodes` (0: off), learning deadlock patterns with searches of
+    /// at most `learn_nodes` positions (0: off).
+    pub fn new(n: usize, corral_nodes: u32, zone_nodes: u32, learn_nodes: u32) -> Pruner {
         Pruner {
             corral: vec![0; n],
             corral_stamp: 0,
@@ -79,6 +86,7 @@ impl Pruner {
             corral_deadlocks: 0,
             zone: None,
             zone_nodes,
+            learner: (learn_nodes > 0).then(|| Learner::new(n, learn_nodes as usize)),
         }
     }
 
@@ -99,6 +107,9 @@ impl Pruner {
         boxes: &[u16],
         player: u16,
     ) -> Verdict {
+        if self.learned_dead(boxes, player) {
+            return Verdict::Dead;
+        }
         let verdict = self.fixed_boxes(b, dead, sp, boxes, player);
         if matches!(verdict, Verdict::Dead) || self.zone_nodes == 0 {
             return verdict;
@@ -109,6 +120,14 @@ impl Pruner {
             true => Verdict::Dead,
             false => verdict,
         }
+    }
+
+    /// Whether the position of the sorted `boxes` (player on `player`)
+    /// holds a learned deadlock pattern ([`Learner::matches`]).
+    pub fn learned_dead(&self, boxes: &[u16], player: u16) -> bool {
+        self.learner
+            .as_ref()
+            .is_some_and(|l| l.matches(boxes, player))
     }
 
     /// The part of [`Pruner::stuck_or_sealed`] about boxes that can never
@@ -612,7 +631,7 @@ mod tests {
             if live.len() <= nb {
                 continue;
             }
-            let mut pruner = Pruner::new(b.n, 20, 0);
+            let mut pruner = Pruner::new(b.n, 20, 0, 0);
             let mut sp = Space::new(b.n);
             for _ in 0..400 {
                 let (boxes, player) = random_position(&mut rng, b.n, &live, nb);

@@ -9,8 +9,10 @@
 //!
 //! This file holds the search itself: its configuration, the roots and
 //! the expansion loop. Its children hold the matching lower bound
-//! (`search/bound.rs`) and the node arena, transposition table and path
-//! recovery (`search/table.rs`).
+//! (`search/bound.rs`), the node arena, transposition table and path
+//! recovery (`search/table.rs`), the feature-space side
+//! (`search/features.rs`), the dead-end proofs (`search/prove.rs`) and the
+//! learned patterns' side (`search/learned.rs`).
 //! The scratch space over the cells (box occupancy, reach, freeze and
 //! removal tests) is in `space.rs`, the deadlock and corral pruning in
 //! `prune.rs`, the goal macros' packing orders in `packing.rs`.
@@ -27,6 +29,11 @@
 //! - goals that can never all be filled, with the floor off the goals
 //!   reduced to bags of boxes (`zone.rs`, on positions with few empty
 //!   goals);
+//! - learned patterns (`learn.rs`, the forward feature-space search):
+//!   when a state's subtree has grown to [`Config::learn_at`] expansions,
+//!   a small set of its boxes that cannot reach goals even alone makes it
+//!   and every state below it dead, and every later state that holds the
+//!   set (with the player in the same region) too (`search/learned.rs`);
 //! - PI-corral pruning ([`Pruner::corrals`]): when the player is cut off
 //!   from a region that must change (a *corral*) whose fence boxes can only
 //!   be pushed into it and all of those pushes are available now, only
@@ -61,6 +68,9 @@ use std::sync::Arc;
 
 mod bound;
 mod features;
+#[cfg(test)]
+pub(crate) mod fixtures;
+mod learned;
 mod prove;
 mod table;
 use bound::side_key;
@@ -145,6 +155,12 @@ pub(crate) struct Config {
     /// States explored by each goal-zone deadlock search (forward search;
     /// 0: off).
     pub zone_nodes: u32,
+    /// Positions stored by each search for a learned deadlock pattern
+    /// (`learn.rs`; forward feature-space search only; 0: off).
+    pub learn_nodes: u32,
+    /// A state whose subtree reaches this many expansions is searched for
+    /// a learned deadlock pattern (`learn.rs`).
+    pub learn_at: u32,
     /// The most nodes stored before the search gives up.
     pub max_nodes: usize,
     /// Goal macros from the packing orders (forward search with push
@@ -290,6 +306,11 @@ pub(crate) struct Searcher {
     /// The work of all dead-end proofs: states stored plus states
     /// expanded (part of the search's work, see `Engine::work`).
     pub proof_work: u64,
+    /// With learned patterns on: each node's subtree size in expansions
+    /// (`search/learned.rs`).
+    sub: Vec<u32>,
+    /// Scratch: a path of nodes up to its root.
+    path: Vec<NodeId>,
 }
 
 impl Searcher {
@@ -301,6 +322,7 @@ impl Searcher {
         cfg.lazy &= fess_forward;
         if !fess_forward || cfg.cost != Cost::Pushes {
             cfg.prove = 0;
+            cfg.learn_nodes = 0;
         }
         let b = &sh.board;
         let nb = b.start_boxes.len();
@@ -335,13 +357,15 @@ impl Searcher {
             changed: Vec::new(),
             changed_rows: Vec::new(),
             redirect: Vec::new(),
-            prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes),
+            prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes, cfg.learn_nodes),
             fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),
             prover: None,
             proof_work: 0,
+            sub: Vec::new(),
+            path: Vec::new(),
         };
         match way {
             Way::Forward => {
@@ -451,7 +475,7 @@ impl Searcher {
                 if self.nodes[id as usize].pending && !self.evaluate(id) {
                     continue;
                 }
-                if prove && self.proved_dead(id) {
+                if (prove && self.proved_dead(id)) || self.doomed(id) {
                     let n = &mut self.nodes[id as usize];
                     n.closed = true;
                     n.h = DEAD_H;

@@ -432,7 +432,7 @@ mod tests {
                 .filter(|&c| !fdist.dead[c as usize] && !b.is_goal[c as usize])
                 .collect();
             let mut b = b;
-            let mut pruner = Pruner::new(b.n, 20, 0);
+            let mut pruner = Pruner::new(b.n, 20, 0, 0);
             let mut sp = Space::new(b.n);
             for _ in 0..300 {
                 // Some boxes on goals, the others off them.
@@ -513,7 +513,7 @@ mod tests {
         let b = Board::new(&lv).expect("board");
         let fdist = DistTable::to_targets(&b, &b.goals);
         let (boxes, player) = (b.start_boxes.clone(), b.start_player);
-        let mut pruner = Pruner::new(b.n, 20, 0);
+        let mut pruner = Pruner::new(b.n, 20, 0, 0);
         let mut sp = Space::new(b.n);
         sp.set(&boxes);
         sp.reach(&b, player, false);

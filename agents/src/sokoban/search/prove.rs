@@ -99,9 +99,8 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::board::DistTable;
     use super::super::super::exhaustive::{random_position, reaches, small_microban_boards};
-    use super::super::super::packing::Packing;
+    use super::super::fixtures;
     use super::*;
     use rand::SeedableRng;
 
@@ -114,33 +113,14 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
         let (mut dead, mut beyond_removal, mut alive_unsolvable) = (0, 0, 0);
         for b in small_microban_boards() {
-            let fdist = DistTable::to_targets(&b, &b.goals);
-            let live: Vec<u16> = (0..b.n as u16)
-                .filter(|&c| !fdist.dead[c as usize])
-                .collect();
             let nb = b.start_boxes.len();
-            let sh = Arc::new(Shared {
-                board: b,
-                fdist,
-                bdist: None,
-                packing: Packing::default(),
-                hot: None,
-                plan: None,
-            });
+            let sh = fixtures::shared(b);
+            let live: Vec<u16> = (0..sh.board.n as u16)
+                .filter(|&c| !sh.fdist.dead[c as usize])
+                .collect();
             let cfg = Config {
-                cost: Cost::Pushes,
-                order: Order::Fess,
-                pi_corrals: true,
-                corral_nodes: 20,
-                zone_nodes: 0,
-                max_nodes: 1_000_000,
-                macros: false,
-                box_moves: true,
-                alternate: true,
-                hotspots: false,
-                one_advice: false,
-                lazy: false,
                 prove: 16,
+                ..fixtures::fess()
             };
             let mut s = Searcher::new(Arc::clone(&sh), Way::Forward, cfg);
             let mut sp = Space::new(sh.board.n);
