@@ -1,6 +1,10 @@
 //! Command-line arguments of `arena` (clap derive). Kept in the library so
 //! that per-game command implementations in [`crate::games`] take them as
 //! parameters.
+//!
+//! The doc comments below are also `arena --help`'s text, written for the
+//! terminal: `<run name>` and `[grading]` there are not HTML or links.
+#![allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
 
 use crate::timing::{parse_duration, seconds};
 use clap::{Args, Parser, Subcommand};

@@ -42,7 +42,7 @@ use tokio::sync::mpsc;
 const STDERR_TAIL: usize = 4096;
 
 /// How many bytes of complete stdout lines may wait for the harness
-/// (each line counts its length plus [`LINE_OVERHEAD`]; a longer line than
+/// (each line counts its length plus `LINE_OVERHEAD`; a longer line than
 /// this still passes, alone). Beyond it the reader stops reading until the
 /// harness takes lines, and the agent blocks on its writes.
 pub const QUEUE_BYTES: usize = 1 << 20;

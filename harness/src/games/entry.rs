@@ -62,7 +62,7 @@ pub trait GameEntry: Sync {
     /// `arena bench`, if the game has it.
     fn bench(&self) -> Option<GameCommand<BenchArgs>>;
     /// Re-play recorded actions from a level and seed (see
-    /// [`super::resim::replay`]): a JSON view per tick, and the end.
+    /// `resim::replay`): a JSON view per tick, and the end.
     fn replay(
         &self,
         level: &str,

@@ -9,7 +9,7 @@
 //! histograms per agent against the soft and hard limits; reliability
 //! (overruns, disqualifications, crashes, leaked processes); the episode
 //! list, whose links open each episode in the bundled replay viewer
-//! ([`viewer`]). Plots are inline SVG drawn by `plotters` ([`plots`]).
+//! ([`viewer`]). Plots are inline SVG drawn by `plotters` (`plots.rs`).
 
 mod plots;
 pub mod viewer;
