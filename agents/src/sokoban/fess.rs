@@ -1,10 +1,15 @@
 //! A feature-space search order after FESS (Shoham & Schaeffer, "The FESS
 //! Algorithm: A Feature Based Approach to Single-Agent Search", IEEE CoG
-//! 2020), reduced to two features:
+//! 2020), reduced to two or three features:
 //! - *packing*: how many boxes stand on goals; with a packing plan
 //!   (`plan.rs`), how far the position has come along the plan first, then
 //!   how many boxes stand on goals ([`packing_with_plan`]);
-//! - *connectivity*: into how many regions the boxes cut the free floor.
+//! - *connectivity*: into how many regions the boxes cut the free floor;
+//!   with `Config::oop`, then the boxes out of plan
+//!   (`PackingPlan::out_of_plan`), in the same part of the cell:
+//!   `min(regions, 255) << 8 | min(out, 255)`, so that fewer boxes out of
+//!   plan rank after fewer regions and a move that lowers them without
+//!   adding regions is advised.
 //!
 //! Every state is projected to its cell `(packing, connectivity)` of the
 //! feature space. The search visits the non-empty cells in turn and expands,

@@ -199,6 +199,13 @@ pub struct SolveOptions {
     /// take goals away from other boxes, see `hotspot.rs`). Off by default:
     /// on Sasquatch I it loses level 46 and gains none.
     pub hotspots: bool,
+    /// Feature-space search: a third feature, the boxes *out of plan*
+    /// (after FESS's): boxes on cells from which no goal that the level's
+    /// packing plan has not yet filled can be reached any more, with the
+    /// goals it has filled as walls (`plan.rs`, `PackingPlan::out_of_plan`).
+    /// Fewer is better, after fewer regions; a move that lowers it without
+    /// adding regions is advised.
+    pub oop: bool,
     /// Feature-space search (and the pre-pass): each advisor recommends at
     /// most one move of a state, as in FESS (see `fess::advise`). Off, the
     /// default: every move that puts a box on a goal or joins two regions
@@ -286,6 +293,7 @@ impl Default for SolveOptions {
             box_moves: false,
             alternate: true,
             hotspots: false,
+            oop: true,
             one_advice: false,
             lazy: false,
             prove: PROVE,
@@ -516,6 +524,7 @@ impl Solver {
             box_moves: opts.box_moves && method == Method::Fess,
             alternate: opts.alternate,
             hotspots: opts.hotspots,
+            oop: opts.oop,
             one_advice: opts.one_advice,
             lazy: opts.lazy,
             prove: opts.prove,

@@ -94,6 +94,58 @@ impl PackingPlan {
     }
 }
 
+impl PackingPlan {
+    /// The cells *out of plan* after each number of steps `k` (FESS's
+    /// out-of-plan feature), a bit per cell: with the goals that the first
+    /// `k` steps fill as walls, the cells that are not dead squares (in
+    /// `dead`) from which no box can be pushed onto a goal those steps
+    /// have not filled. A box there is stranded if the goals are filled in
+    /// the plan's order (it ignores the other boxes and the player's side,
+    /// so it guides a search and never prunes one).
+    pub fn out_of_plan(&self, b: &Board, dead: &[bool]) -> Vec<Vec<u64>> {
+        let mut zones = Vec::with_capacity(self.occ.len());
+        for &filled in &self.occ {
+            let mut wall = vec![false; b.n];
+            for (i, &c) in self.cells.iter().enumerate() {
+                if filled >> i & 1 == 1 && b.is_goal[c as usize] {
+                    wall[c as usize] = true;
+                }
+            }
+            // Pulls of a lone box from the goals still empty: a box on a
+            // cell reached can be pushed back onto one of them.
+            let mut source = vec![false; b.n];
+            let mut stack: Vec<u16> = Vec::new();
+            for &g in &b.goals {
+                if !wall[g as usize] {
+                    source[g as usize] = true;
+                    stack.push(g);
+                }
+            }
+            while let Some(x) = stack.pop() {
+                for d in 0..4 {
+                    let y = b.nbr[x as usize][d];
+                    if y == NONE || wall[y as usize] || source[y as usize] {
+                        continue;
+                    }
+                    let z = b.nbr[y as usize][d];
+                    if z != NONE && !wall[z as usize] {
+                        source[y as usize] = true;
+                        stack.push(y);
+                    }
+                }
+            }
+            let mut zone = vec![0u64; b.n.div_ceil(64)];
+            for c in 0..b.n {
+                if !wall[c] && !dead[c] && !source[c] {
+                    zone[c / 64] |= 1 << (c % 64);
+                }
+            }
+            zones.push(zone);
+        }
+        zones
+    }
+}
+
 /// The steps of `b`'s plan, forward (see the module documentation).
 fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
     let n = b.n;
@@ -286,5 +338,62 @@ mod tests {
         let parked = plan.steps.iter().position(|s| s.0 == from).unwrap();
         let filled = plan.steps.iter().position(|s| s.0 == below).unwrap();
         assert!(parked < filled && filled < k);
+    }
+
+    #[test]
+    fn a_box_out_of_plan_can_never_be_pushed_onto_a_goal_the_plan_left_empty() {
+        // Every plan of Sasquatch I: before any step nothing is out of
+        // plan; after k steps, no cell out of plan has a push path (an
+        // independent search, the filled goals as boxes) to a goal the
+        // first k steps left empty.
+        let (mut zones, mut cells) = (0, 0);
+        for b in &sasquatch_i() {
+            let Some(plan) = PackingPlan::new(b) else {
+                continue;
+            };
+            let dead = super::super::board::DistTable::to_targets(b, &b.goals).dead;
+            let out = plan.out_of_plan(b, &dead);
+            assert_eq!(out.len(), plan.occ.len());
+            assert!(out[0].iter().all(|&w| w == 0), "out of plan at the start");
+            let mut sp = Space::new(b.n);
+            for (k, zone) in out.iter().enumerate().step_by(3) {
+                let filled: Vec<u16> = b
+                    .goals
+                    .iter()
+                    .copied()
+                    .filter(|&g| {
+                        plan.cells
+                            .iter()
+                            .enumerate()
+                            .any(|(i, &c)| c == g && plan.occ[k] >> i & 1 == 1)
+                    })
+                    .collect();
+                let empty: Vec<u16> = b
+                    .goals
+                    .iter()
+                    .copied()
+                    .filter(|g| !filled.contains(g))
+                    .collect();
+                sp.set(&filled);
+                for c in (0..b.n as u16)
+                    .filter(|&c| zone[c as usize / 64] >> (c % 64) & 1 == 1)
+                    .step_by(5)
+                {
+                    cells += 1;
+                    for &g in &empty {
+                        assert!(
+                            !pushable(b, &mut sp, c, g),
+                            "cell {c} out of plan after {k} steps reaches goal {g}"
+                        );
+                    }
+                }
+                sp.clear(&filled);
+                zones += 1;
+            }
+        }
+        assert!(
+            cells > 200,
+            "only {cells} cells out of plan checked in {zones} zones"
+        );
     }
 }

@@ -176,6 +176,9 @@ pub(crate) struct Config {
     pub alternate: bool,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
+    /// Forward feature-space search: boxes out of plan as a third feature
+    /// (see `SolveOptions::oop`).
+    pub oop: bool,
     /// Feature-space search: each advisor recommends at most one move of a
     /// state (else every move that improves its feature).
     pub one_advice: bool,
@@ -311,6 +314,9 @@ pub(crate) struct Searcher {
     sub: Vec<u32>,
     /// Scratch: a path of nodes up to its root.
     path: Vec<NodeId>,
+    /// Forward feature-space search with [`Config::oop`]: the level's
+    /// packing plan and its out-of-plan cells after each step count.
+    oop: Option<(PackingPlan, Vec<Vec<u64>>)>,
 }
 
 impl Searcher {
@@ -366,7 +372,15 @@ impl Searcher {
             proof_work: 0,
             sub: Vec::new(),
             path: Vec::new(),
+            oop: None,
         };
+        if fess_forward && cfg.oop && cfg.cost == Cost::Pushes {
+            let plan = sh2.plan.clone().or_else(|| PackingPlan::new(b));
+            s.oop = plan.map(|p| {
+                let zones = p.out_of_plan(b, &sh2.fdist.dead);
+                (p, zones)
+            });
+        }
         match way {
             Way::Forward => {
                 let boxes = b.start_boxes.clone();

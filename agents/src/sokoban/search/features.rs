@@ -13,7 +13,20 @@ impl Searcher {
         if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
-        fess::cell_of(packed, self.sp.regions_with_reach(b))
+        let regions = self.sp.regions_with_reach(b);
+        match &self.oop {
+            // Boxes out of plan after the regions: fewer regions first,
+            // then fewer boxes out of plan (see `fess::cell_of`).
+            Some((plan, zones)) => {
+                let z = &zones[plan.progress(&self.sp.occ).min(zones.len() - 1)];
+                let out = boxes
+                    .iter()
+                    .filter(|&&c| z[c as usize / 64] >> (c % 64) & 1 == 1)
+                    .count() as u32;
+                fess::cell_of(packed, (regions.min(255) << 8) | out.min(255))
+            }
+            None => fess::cell_of(packed, regions),
+        }
     }
 
     /// The number of hotspots among `boxes`, when the hotspot advisor is on.

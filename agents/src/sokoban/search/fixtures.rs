@@ -20,7 +20,8 @@ pub(crate) fn shared(b: Board) -> Arc<Shared> {
 }
 
 /// `fess` with box moves, alternation, PI-corral pruning and corral
-/// searches, at most 1,000,000 states; no goal zone, learning or proofs.
+/// searches, at most 1,000,000 states; no goal zone, learning, boxes out
+/// of plan or proofs.
 pub(crate) fn fess() -> Config {
     Config {
         cost: Cost::Pushes,
@@ -35,6 +36,7 @@ pub(crate) fn fess() -> Config {
         box_moves: true,
         alternate: true,
         hotspots: false,
+        oop: false,
         one_advice: false,
         lazy: false,
         prove: 0,
