@@ -186,16 +186,12 @@ impl Learner {
         sp.set(boxes);
         let mut norm = sp.reach(b, player, false);
         loop {
-            let pushable = |sp: &Space, c: u16, d: usize| {
-                let nbr = b.nbr[c as usize];
-                let (p, t) = (nbr[d ^ 1], nbr[d]);
-                t != NONE && sp.reached(p) && sp.occ[t as usize] == 0 && !dead[t as usize]
-            };
+            let ok = |sp: &Space, c: u16, d: usize| push_to(b, sp, dead, c, d).is_some();
             let free = boxes.iter().position(|&c| {
-                let vertical = pushable(sp, c, 0) || pushable(sp, c, 1);
-                let horizontal = pushable(sp, c, 2) || pushable(sp, c, 3);
+                let vertical = ok(sp, c, 0) || ok(sp, c, 1);
+                let horizontal = ok(sp, c, 2) || ok(sp, c, 3);
                 (vertical && horizontal)
-                    || (wobblers && (0..4).any(|d| pushable(sp, c, d) && wobbles(b, sp, c, d)))
+                    || (wobblers && (0..4).any(|d| ok(sp, c, d) && wobbles(b, sp, c, d, player)))
             });
             let Some(i) = free else { break };
             let c = boxes.swap_remove(i);
@@ -225,13 +221,7 @@ impl Learner {
             let mut pushes = Vec::new();
             for (i, &c) in bx.iter().enumerate() {
                 for d in 0..4 {
-                    let nbr = b.nbr[c as usize];
-                    let (q, t) = (nbr[d ^ 1], nbr[d]);
-                    if t != NONE
-                        && self.sp.reached(q)
-                        && self.sp.occ[t as usize] == 0
-                        && !dead[t as usize]
-                    {
+                    if let Some(t) = push_to(b, &self.sp, dead, c, d) {
                         pushes.push((i, c, t));
                     }
                 }
@@ -273,11 +263,20 @@ fn off_goals(b: &Board, boxes: &[u16]) -> (usize, usize) {
     (boxes.len(), off)
 }
 
+/// Where the box on `c` goes when pushed in direction `d`, if the player
+/// reaches the cell behind it (`sp`'s reach marks) and the cell ahead is
+/// free (`sp.occ`) and not a dead square.
+fn push_to(b: &Board, sp: &Space, dead: &[bool], c: u16, d: usize) -> Option<u16> {
+    let nbr = b.nbr[c as usize];
+    let (p, t) = (nbr[d ^ 1], nbr[d]);
+    (t != NONE && sp.reached(p) && sp.occ[t as usize] == 0 && !dead[t as usize]).then_some(t)
+}
+
 /// Whether the box on `c`, pushed in direction `d` (the push is possible
 /// now), can be pushed straight back: the player, on `c` after the push,
 /// reaches the cell beyond the box. `sp` holds the boxes and the reach
-/// marks; both are as they were afterwards.
-fn wobbles(b: &Board, sp: &mut Space, c: u16, d: usize) -> bool {
+/// marks of the player on `player`; both are as they were afterwards.
+fn wobbles(b: &Board, sp: &mut Space, c: u16, d: usize, player: u16) -> bool {
     let t = b.nbr[c as usize][d];
     let beyond = b.nbr[t as usize][d];
     if beyond == NONE || sp.occ[beyond as usize] != 0 {
@@ -286,15 +285,12 @@ fn wobbles(b: &Board, sp: &mut Space, c: u16, d: usize) -> bool {
     let v = sp.occ[c as usize];
     sp.occ[c as usize] = 0;
     sp.occ[t as usize] = v;
-    let before = sp.reached_cells().first().copied();
     sp.reach(b, c, false);
     let back = sp.reached(beyond);
     sp.occ[t as usize] = 0;
     sp.occ[c as usize] = v;
     // Restore the reach marks of the position.
-    if let Some(from) = before {
-        sp.reach(b, from, false);
-    }
+    sp.reach(b, player, false);
     back
 }
 

@@ -77,7 +77,7 @@ use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
 use packing::Packing;
-use plan::PackingPlan;
+use plan::{OutOfPlan, PackingPlan};
 use search::{Config, Cost, Order, Searcher, Shared, Way};
 use std::sync::Arc;
 
@@ -485,11 +485,18 @@ impl Solver {
         };
         let feature_space = method == Method::Fess || (bidirectional && opts.prepass > 0);
         let hot = (feature_space && opts.hotspots).then(|| Hotspots::new(&board, &fdist.dead));
-        let plan = if feature_space && opts.plan {
-            PackingPlan::new(&board).filter(|p| p.parks() > 0)
+        // One plan for both the packing feature (when it parks a box) and
+        // the cells out of plan.
+        let full_plan = if feature_space && (opts.plan || opts.oop) {
+            PackingPlan::new(&board)
         } else {
             None
         };
+        let oop = match &full_plan {
+            Some(p) if opts.oop => Some(OutOfPlan::new(p.clone(), &board, &fdist.dead)),
+            _ => None,
+        };
+        let plan = full_plan.filter(|p| opts.plan && p.parks() > 0);
         let sh = Arc::new(Shared {
             board,
             fdist,
@@ -497,6 +504,7 @@ impl Solver {
             packing,
             hot,
             plan,
+            oop,
         });
         let cost = if opts.moves && !bidirectional {
             Cost::Moves

@@ -146,6 +146,32 @@ impl PackingPlan {
     }
 }
 
+/// A level's packing plan with its cells out of plan after each step count
+/// ([`PackingPlan::out_of_plan`]): FESS's out-of-plan feature.
+#[derive(Clone, Debug)]
+pub(crate) struct OutOfPlan {
+    plan: PackingPlan,
+    zones: Vec<Vec<u64>>,
+}
+
+impl OutOfPlan {
+    /// The zones of `plan` on `b` (`dead`: the forward dead squares).
+    pub fn new(plan: PackingPlan, b: &Board, dead: &[bool]) -> OutOfPlan {
+        let zones = plan.out_of_plan(b, dead);
+        OutOfPlan { plan, zones }
+    }
+
+    /// How many of `boxes` stand on cells out of plan for the position's
+    /// own progress along the plan (`occ[c] != 0` marks a box on `c`).
+    pub fn count(&self, occ: &[u16], boxes: &[u16]) -> u32 {
+        let z = &self.zones[self.plan.progress(occ).min(self.zones.len() - 1)];
+        boxes
+            .iter()
+            .filter(|&&c| z[c as usize / 64] >> (c % 64) & 1 == 1)
+            .count() as u32
+    }
+}
+
 /// The steps of `b`'s plan, forward (see the module documentation).
 fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
     let n = b.n;

@@ -58,7 +58,7 @@ use super::fess::{self, FessQueue};
 use super::hotspot::Hotspots;
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
 use super::packing::{box_destinations, box_pull_destinations, push_path, Packing};
-use super::plan::PackingPlan;
+use super::plan::{OutOfPlan, PackingPlan};
 use super::prune::{CorralVerdict, Pruner, Verdict};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
@@ -91,6 +91,10 @@ pub(crate) struct Shared {
     /// The packing plan that the forward feature-space searches' packing
     /// feature follows, if they use one (see `SolveOptions::plan`).
     pub plan: Option<PackingPlan>,
+    /// The plan's cells out of plan, for the forward feature-space
+    /// searches' third feature (see `SolveOptions::oop`), if the level has
+    /// a plan.
+    pub oop: Option<OutOfPlan>,
 }
 
 /// A node index in a [`Searcher`].
@@ -177,7 +181,7 @@ pub(crate) struct Config {
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
     /// Forward feature-space search: boxes out of plan as a third feature
-    /// (see `SolveOptions::oop`).
+    /// (see `SolveOptions::oop`; needs [`Shared::oop`]).
     pub oop: bool,
     /// Feature-space search: each advisor recommends at most one move of a
     /// state (else every move that improves its feature).
@@ -314,9 +318,6 @@ pub(crate) struct Searcher {
     sub: Vec<u32>,
     /// Scratch: a path of nodes up to its root.
     path: Vec<NodeId>,
-    /// Forward feature-space search with [`Config::oop`]: the level's
-    /// packing plan and its out-of-plan cells after each step count.
-    oop: Option<(PackingPlan, Vec<Vec<u64>>)>,
 }
 
 impl Searcher {
@@ -329,6 +330,7 @@ impl Searcher {
         if !fess_forward || cfg.cost != Cost::Pushes {
             cfg.prove = 0;
             cfg.learn_nodes = 0;
+            cfg.oop = false;
         }
         let b = &sh.board;
         let nb = b.start_boxes.len();
@@ -372,15 +374,7 @@ impl Searcher {
             proof_work: 0,
             sub: Vec::new(),
             path: Vec::new(),
-            oop: None,
         };
-        if fess_forward && cfg.oop && cfg.cost == Cost::Pushes {
-            let plan = sh2.plan.clone().or_else(|| PackingPlan::new(b));
-            s.oop = plan.map(|p| {
-                let zones = p.out_of_plan(b, &sh2.fdist.dead);
-                (p, zones)
-            });
-        }
         match way {
             Way::Forward => {
                 let boxes = b.start_boxes.clone();

@@ -14,18 +14,14 @@ impl Searcher {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
         let regions = self.sp.regions_with_reach(b);
-        match &self.oop {
+        match &self.sh.oop {
             // Boxes out of plan after the regions: fewer regions first,
             // then fewer boxes out of plan (see `fess::cell_of`).
-            Some((plan, zones)) => {
-                let z = &zones[plan.progress(&self.sp.occ).min(zones.len() - 1)];
-                let out = boxes
-                    .iter()
-                    .filter(|&&c| z[c as usize / 64] >> (c % 64) & 1 == 1)
-                    .count() as u32;
+            Some(oop) if self.cfg.oop => {
+                let out = oop.count(&self.sp.occ, boxes);
                 fess::cell_of(packed, (regions.min(255) << 8) | out.min(255))
             }
-            None => fess::cell_of(packed, regions),
+            _ => fess::cell_of(packed, regions),
         }
     }
 

@@ -6,7 +6,7 @@ use super::super::packing::Packing;
 use super::*;
 
 /// The shared part of board `b`: forward distances, and no backward
-/// distances, packing orders, hotspots or plan.
+/// distances, packing orders, hotspots, plan or cells out of plan.
 pub(crate) fn shared(b: Board) -> Arc<Shared> {
     let fdist = DistTable::to_targets(&b, &b.goals);
     Arc::new(Shared {
@@ -16,6 +16,7 @@ pub(crate) fn shared(b: Board) -> Arc<Shared> {
         packing: Packing::default(),
         hot: None,
         plan: None,
+        oop: None,
     })
 }
 

@@ -17,11 +17,13 @@ impl Searcher {
     /// pattern;
     /// `true` when one is found (`id` lies below that state).
     pub(super) fn doomed(&mut self, id: NodeId) -> bool {
-        let Some(learner) = &self.prune.learner else {
+        if self.prune.learner.is_none() {
             return false;
-        };
-        let player = self.nodes[id as usize].player;
-        if learner.matches(self.node_boxes(id), player) {
+        }
+        if self
+            .prune
+            .learned_dead(self.node_boxes(id), self.nodes[id as usize].player)
+        {
             return true;
         }
         if self.sub.len() < self.nodes.len() {
