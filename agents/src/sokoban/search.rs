@@ -8,7 +8,8 @@
 //! Zobrist-hashed open-addressing transposition table of node indices.
 //!
 //! This file holds the search itself: its configuration, the roots and
-//! the expansion loop. Its children hold the matching lower bound
+//! the loop that pops states. Its children hold the making of a state's
+//! children (`search/expand.rs`), the matching lower bound
 //! (`search/bound.rs`), the node arena, transposition table and path
 //! recovery (`search/table.rs`), the feature-space side
 //! (`search/features.rs`), the dead-end proofs (`search/prove.rs`) and the
@@ -67,6 +68,7 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 mod bound;
+mod expand;
 mod features;
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -74,6 +76,7 @@ mod learned;
 mod prove;
 mod table;
 use bound::side_key;
+use expand::Cand;
 
 /// What every search of one level shares: the board, the distance tables
 /// and the packing orders.
@@ -102,12 +105,6 @@ pub(crate) type NodeId = u32;
 const NO_NODE: u32 = u32::MAX;
 /// The heuristic value of a state proved dead.
 pub(crate) const DEAD_H: u32 = u32::MAX;
-
-/// Backward search: a player region of at most this many cells is a
-/// pocket, whose pulls are searched ([`Space::pocket_trapped`]).
-const POCKET_CELLS: usize = 12;
-/// The most positions that search visits.
-const POCKET_STATES: usize = 64;
 
 /// Which way a search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,19 +232,6 @@ pub(crate) enum Step {
     Exhausted,
     /// The node limit was reached.
     Full,
-}
-
-/// A push (forward) or pull (backward) that a node can make.
-#[derive(Clone, Copy, Debug)]
-struct Cand {
-    /// Index of the box in the node's sorted box list.
-    bi: u16,
-    /// Box cell.
-    c: u16,
-    /// Direction the box moves.
-    d: u8,
-    /// Walking distance to the player cell the move starts from (move costs).
-    walk: u16,
 }
 
 /// The search: node arena, transposition table, open list and scratch space.
@@ -536,355 +520,5 @@ impl Searcher {
                     && (self.cfg.cost == Cost::Moves || n.player == *player)
             }
         }
-    }
-
-    fn expand(&mut self, id: NodeId) -> Step {
-        let node = self.nodes[id as usize];
-        let sh = Arc::clone(&self.sh);
-        let b = &sh.board;
-        let dist = Self::dist_of(&sh, self.way);
-        let fwd_dead: &[bool] = &sh.fdist.dead;
-        let nb = self.nb;
-        let mut cur = std::mem::take(&mut self.cur);
-        cur.clear();
-        let base = id as usize * nb;
-        cur.extend_from_slice(&self.boxes[base..base + nb]);
-        self.sp.set(&cur);
-        let moves = self.cfg.cost == Cost::Moves;
-        self.sp.reach(b, node.player, moves);
-        // Backward search: whether the player's region is open (large, or
-        // holding the start player's cell). A child whose pull shuts the
-        // player in a pocket is then worth a pocket search.
-        let open = self.sp.reached_count() > POCKET_CELLS || self.sp.reached(b.start_player);
-        self.parent_ready = false;
-        self.parent_rows.clear();
-        for &c in &cur {
-            let sd = side_key(self.side_of(c));
-            self.parent_rows.push((c, sd));
-        }
-        // Candidate pushes (pulls).
-        let mut cands = std::mem::take(&mut self.cands);
-        cands.clear();
-        for (bi, &c) in cur.iter().enumerate() {
-            let nbr = b.nbr[c as usize];
-            for d in 0..4 {
-                // Forward: the player stands on the far side, the box goes
-                // to `t`. Backward: the player stands on side d, the box
-                // comes there and the player steps back to `t`.
-                let (p, t) = match self.way {
-                    Way::Forward => (nbr[d ^ 1], nbr[d]),
-                    Way::Backward => {
-                        let p = nbr[d];
-                        (
-                            p,
-                            if p == NONE {
-                                NONE
-                            } else {
-                                b.nbr[p as usize][d]
-                            },
-                        )
-                    }
-                };
-                if t == NONE || !self.sp.reached(p) || self.sp.occ[t as usize] != 0 {
-                    continue;
-                }
-                let dest = if self.way == Way::Forward { t } else { p };
-                if dist.dead[dest as usize] {
-                    continue;
-                }
-                let walk = if moves { self.sp.walk[p as usize] } else { 0 };
-                cands.push(Cand {
-                    bi: bi as u16,
-                    c,
-                    d: d as u8,
-                    walk,
-                });
-            }
-        }
-        if self.way == Way::Forward && self.cfg.pi_corrals && !moves && !cands.is_empty() {
-            let packing = if self.use_packing {
-                Some(&sh.packing)
-            } else {
-                None
-            };
-            let verdict = self.prune.corrals(
-                b,
-                fwd_dead,
-                packing,
-                &mut self.sp,
-                &cur,
-                cands.iter().map(|cd| (cd.c, cd.d)),
-                node.player,
-            );
-            match verdict {
-                CorralVerdict::Deadlock => cands.clear(),
-                CorralVerdict::Prune(keep) => {
-                    cands.retain(|cd| keep.iter().any(|&(c, d)| c == cd.c && d == cd.d));
-                }
-                CorralVerdict::None => {}
-            }
-        }
-        let mut result = Step::Continue;
-        let mut child = std::mem::take(&mut self.child);
-        let box_moves = self.cfg.box_moves && !moves;
-        let mut far = Vec::new();
-        if box_moves {
-            for (bi, &c) in cur.iter().enumerate() {
-                let firsts: Vec<u8> = cands
-                    .iter()
-                    .filter(|cd| cd.bi as usize == bi)
-                    .map(|cd| cd.d)
-                    .collect();
-                if firsts.is_empty() {
-                    continue;
-                }
-                let moves = match self.way {
-                    Way::Forward => {
-                        box_destinations(b, &mut self.sp, fwd_dead, c, node.player, &firsts)
-                    }
-                    Way::Backward => {
-                        box_pull_destinations(b, &mut self.sp, &dist.dead, c, node.player, &firsts)
-                    }
-                };
-                for m in moves {
-                    let cand = Cand {
-                        bi: bi as u16,
-                        c,
-                        d: m.pushes[0].1,
-                        walk: 0,
-                    };
-                    far.push((cand, m));
-                }
-            }
-        }
-        let count = if box_moves { far.len() } else { cands.len() };
-        for k in 0..count {
-            let cd = &if box_moves { far[k].0 } else { cands[k] };
-            let c = cd.c;
-            let d = cd.d as usize;
-            let (mut to, mut player) = match self.way {
-                Way::Forward => (b.nbr[c as usize][d], c),
-                Way::Backward => {
-                    let p = b.nbr[c as usize][d];
-                    (p, b.nbr[p as usize][d])
-                }
-            };
-            let mut mac: Option<Vec<(u16, u8)>> = None;
-            // The child's normalised player, when the box move knows it: the
-            // child's region is then flooded only if the child is new.
-            let mut known_norm = None;
-            if box_moves {
-                let m = &mut far[k].1;
-                to = m.to;
-                player = m.player;
-                known_norm = Some(m.norm);
-                if m.pushes.len() > 1 {
-                    mac = Some(std::mem::take(&mut m.pushes));
-                }
-            }
-            if self.use_packing {
-                let pk = &sh.packing;
-                let k = pk.area[to as usize];
-                if k != NONE && pk.area[c as usize] != k {
-                    // A box enters a goal area: take it to the designated goal.
-                    let Some(des) = pk.designated(k, &self.sp.occ) else {
-                        continue;
-                    };
-                    if des != to {
-                        self.sp.occ[c as usize] = 0;
-                        self.sp.occ[to as usize] = cd.bi + 1;
-                        let path = push_path(b, &mut self.sp, fwd_dead, to, c, des);
-                        self.sp.occ[to as usize] = 0;
-                        self.sp.occ[c as usize] = cd.bi + 1;
-                        match path {
-                            None => continue,
-                            Some(path) => {
-                                let mut seq = vec![(c, d as u8)];
-                                seq.extend_from_slice(&path);
-                                let &(last, _) = seq.last().unwrap_or(&(c, 0));
-                                player = last;
-                                to = des;
-                                known_norm = None;
-                                mac = Some(seq);
-                            }
-                        }
-                    }
-                }
-            }
-            self.sp.occ[c as usize] = 0;
-            self.sp.occ[to as usize] = cd.bi + 1;
-            let forward = self.way == Way::Forward;
-            let frozen_dead = forward && {
-                let (frozen, offgoal) = self.sp.freeze(b, fwd_dead, to);
-                frozen && offgoal
-            };
-            if !frozen_dead {
-                child.clear();
-                child.extend_from_slice(&cur);
-                child[cd.bi as usize] = to;
-                child.sort_unstable();
-                let norm = match known_norm {
-                    Some(n) => n,
-                    None => self.sp.reach(b, player, false),
-                };
-                let p = if moves { player } else { norm };
-                let hash = node.hash
-                    ^ b.zob_box[c as usize]
-                    ^ b.zob_box[to as usize]
-                    ^ b.zob_player[node.player as usize]
-                    ^ b.zob_player[p as usize];
-                let pushes = mac.as_ref().map_or(1, |m| m.len() as u32);
-                let g = node.g + if moves { cd.walk as u32 + 1 } else { pushes };
-                match self.lookup(hash, &child, p) {
-                    Some(old) => {
-                        let o = self.nodes[old as usize];
-                        let reopen = !matches!(self.cfg.order, Order::Greedy | Order::Fess);
-                        if reopen && g < o.g && o.h != DEAD_H {
-                            let mac_id = match mac.take() {
-                                Some(m) => {
-                                    self.macros.push(m);
-                                    self.macros.len() as u32 - 1
-                                }
-                                None => u32::MAX,
-                            };
-                            let n = &mut self.nodes[old as usize];
-                            n.g = g;
-                            n.parent = id;
-                            n.from = c;
-                            n.dir = d as u8;
-                            n.mac = mac_id;
-                            n.closed = false;
-                            self.enqueue(old, g, o.h);
-                        }
-                    }
-                    None => {
-                        // Dead positions are stored too (never expanded), so
-                        // that meeting them again costs one lookup.
-                        if known_norm.is_some() {
-                            // The box move found the child's region.
-                            self.sp.mark_region(&far[k].1.region);
-                        }
-                        // A lazy child is tested when popped; a solved one
-                        // is never dead, and is a goal now.
-                        let lazy = self.cfg.lazy;
-                        let solved = lazy && child.iter().all(|&x| b.is_goal[x as usize]);
-                        let h = match forward {
-                            true if lazy => u32::from(!solved) * node.h.max(1),
-                            true => match self.prune.stuck_or_sealed(
-                                b,
-                                fwd_dead,
-                                &mut self.sp,
-                                &child,
-                                player,
-                            ) {
-                                Verdict::Dead => DEAD_H,
-                                Verdict::Alive => self.bound_of_child(&mut cur, cd.bi, c, to),
-                            },
-                            false => {
-                                // The pull removal test (space.rs): a
-                                // position that can never be pulled back to
-                                // the start is dead.
-                                // A pull that shut the player in a small
-                                // region away from the start player's cell
-                                // made a pocket worth a search.
-                                let pocket = open
-                                    && self.sp.reached_count() <= POCKET_CELLS
-                                    && !self.sp.reached(b.start_player);
-                                let (mut trapped, clobbered) = self.sp.pull_trapped(
-                                    b,
-                                    &dist.dead,
-                                    &self.is_start,
-                                    &child,
-                                    player,
-                                    true,
-                                );
-                                if !trapped && pocket {
-                                    trapped = self.sp.pocket_trapped(
-                                        b,
-                                        &dist.dead,
-                                        &child,
-                                        player,
-                                        POCKET_STATES,
-                                        POCKET_CELLS,
-                                    );
-                                }
-                                if trapped {
-                                    DEAD_H
-                                } else {
-                                    if clobbered {
-                                        self.sp.reach(b, player, false);
-                                    }
-                                    self.bound_of_child(&mut cur, cd.bi, c, to)
-                                }
-                            }
-                        };
-                        let mac_id = match mac.take() {
-                            Some(m) => {
-                                self.macros.push(m);
-                                self.macros.len() as u32 - 1
-                            }
-                            None => u32::MAX,
-                        };
-                        // Feature-space search: the child's cell, and its
-                        // path weight: 1 more than the parent's until the
-                        // advisors have seen every child (below).
-                        let mut g = g;
-                        let mut cell = None;
-                        if self.fess.is_some() {
-                            g = node.g + 1;
-                            cell = Some((self.cell_of(&child), self.hot_of(&child)));
-                        }
-                        let nid = self.push_node(
-                            Node {
-                                hash,
-                                parent: id,
-                                g,
-                                h,
-                                player: p,
-                                from: c,
-                                dir: d as u8,
-                                mac: mac_id,
-                                closed: false,
-                                pending: lazy && !solved,
-                            },
-                            &child,
-                        );
-                        if let (Some(q), Some((cell, hot))) = (&mut self.fess, cell) {
-                            q.cell.push(cell);
-                            if let Some(hot) = hot {
-                                q.hot.push(hot);
-                            }
-                        }
-                        if h != DEAD_H {
-                            let early = !matches!(self.cfg.order, Order::AStar { .. });
-                            if early && self.is_goal(nid) {
-                                result = Step::Goal(nid);
-                            } else if let Some((cell, hot)) = cell {
-                                let kid = fess::Child {
-                                    id: nid,
-                                    cell,
-                                    hot,
-                                    h,
-                                };
-                                self.kids.push(kid);
-                            } else {
-                                self.enqueue(nid, g, h);
-                            }
-                        }
-                    }
-                }
-            }
-            self.sp.occ[to as usize] = 0;
-            self.sp.occ[c as usize] = cd.bi + 1;
-            if matches!(result, Step::Goal(_)) {
-                break;
-            }
-        }
-        self.sp.clear(&cur);
-        self.cur = cur;
-        self.cands = cands;
-        self.child = child;
-        self.advise(id);
-        result
     }
 }
