@@ -216,7 +216,12 @@ impl Searcher {
                         let mut cell = None;
                         if self.fess.is_some() {
                             g = node.g + 1;
-                            cell = Some((self.cell_of(&child), self.hot_of(&child)));
+                            // A dead child is never queued: its features
+                            // are never read.
+                            cell = Some(match h {
+                                DEAD_H => (0, self.hot_of(&[])),
+                                _ => (self.cell_of(&child), self.hot_of(&child)),
+                            });
                         }
                         let nid = self.push_node(
                             Node {
