@@ -31,6 +31,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
+            "rooms: the pre-pass's room connectivity feature, after the regions: pairs of rooms (floor of 2x2 blocks) the boxes disconnect (false)",
             "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
             "lazy: the pre-pass tests a child (removal test, bound) when it is popped, not when it is made (false)",
             "prove: before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
@@ -79,6 +80,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "oop: a third feature after the regions, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached; moves that lower it are advised (true)",
+            "rooms: room connectivity, a feature after the regions and before oop: pairs of rooms (floor of 2x2 blocks) the boxes disconnect; moves that lower it are advised (false)",
             "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
             "lazy: a child's removal test and bound are made when it is popped, not when it is made (false)",
             "prove: before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
@@ -118,10 +120,11 @@ pub fn options(
 ) -> Result<SolveOptions, AgentError> {
     // The feature-space search's own parameters, which `biastar` passes on
     // to its pre-pass.
-    const FESS: [&str; 9] = [
+    const FESS: [&str; 10] = [
         "alternate",
         "hotspots",
         "oop",
+        "rooms",
         "advice",
         "lazy",
         "prove",
@@ -195,6 +198,9 @@ pub fn options(
     }
     if keys.contains(&"oop") {
         opts.oop = params.bool(name, "oop", opts.oop)?;
+    }
+    if keys.contains(&"rooms") {
+        opts.rooms = params.bool(name, "rooms", opts.rooms)?;
     }
     if keys.contains(&"advice") {
         let words = [("one", true), ("all", false)];

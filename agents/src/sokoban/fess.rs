@@ -5,11 +5,14 @@
 //!   (`plan.rs`), how far the position has come along the plan first, then
 //!   how many boxes stand on goals ([`packing_with_plan`]);
 //! - *connectivity*: into how many regions the boxes cut the free floor;
-//!   with `Config::oop`, then the boxes out of plan
-//!   (`PackingPlan::out_of_plan`), in the same part of the cell:
-//!   `min(regions, 255) << 8 | min(out, 255)`, so that fewer boxes out of
-//!   plan rank after fewer regions and a move that lowers them without
-//!   adding regions is advised.
+//!   with `Config::rooms` (off by default), then FESS's room connectivity
+//!   (`rooms.rs`: the pairs of rooms the boxes disconnect); with
+//!   `Config::oop`, then the boxes out of plan
+//!   (`PackingPlan::out_of_plan`). All in the cell's low half, a byte
+//!   each (capped at 255), the regions highest: e.g.
+//!   `regions << 8 | out`, so that fewer boxes out of plan rank after
+//!   fewer regions and a move that lowers them without adding regions is
+//!   advised.
 //!
 //! Every state is projected to its cell `(packing, connectivity)` of the
 //! feature space. The search visits the non-empty cells in turn and expands,
@@ -44,13 +47,13 @@ use std::collections::{BinaryHeap, HashMap};
 #[derive(Default)]
 pub(crate) struct FessQueue {
     cells: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
-    slot_of: HashMap<u32, usize>,
+    slot_of: HashMap<Cell, usize>,
     /// The cell of each slot.
-    keys: Vec<u32>,
+    keys: Vec<Cell>,
     cursor: usize,
     len: usize,
     /// The cell of every node, by node id (dead nodes included).
-    pub cell: Vec<u32>,
+    pub cell: Vec<Cell>,
     /// The number of hotspots of every node, by node id, when the hotspot
     /// advisor is on (else empty).
     pub hot: Vec<u32>,
@@ -64,15 +67,21 @@ pub(crate) struct FessQueue {
 /// The rank of a cell, higher is better: more boxes on goals (with a
 /// plan: more progress, then more boxes on goals) first, then fewer
 /// regions.
-pub(crate) fn rank(cell: u32) -> u32 {
+pub(crate) fn rank(cell: Cell) -> u64 {
     let (p, r) = features(cell);
-    (p << 16) | (0xffff - r)
+    (u64::from(p) << 32) | u64::from(u32::MAX - r)
 }
 
+/// A cell of the feature space: the packing feature in the high half, the
+/// connectivity features (fewer is better) in the low half.
+pub(crate) type Cell = u64;
+
 /// The cell of a state with `packed` boxes on goals whose boxes cut the free
-/// floor into `regions` regions.
-pub(crate) fn cell_of(packed: usize, regions: u32) -> u32 {
-    ((packed as u32) << 16) | regions.min(0xffff)
+/// floor into `regions` regions (or, with more features, whose
+/// connectivity features read `regions` as one number, the first in its
+/// highest bits).
+pub(crate) fn cell_of(packed: usize, regions: u32) -> Cell {
+    ((packed as u64) << 32) | u64::from(regions)
 }
 
 /// The packing feature with a packing plan (`plan.rs`): the plan's
@@ -82,8 +91,8 @@ pub(crate) fn packing_with_plan(progress: usize, packed: usize) -> usize {
 }
 
 /// The features of a cell: boxes on goals and regions.
-pub(crate) fn features(cell: u32) -> (u32, u32) {
-    (cell >> 16, cell & 0xffff)
+pub(crate) fn features(cell: Cell) -> (u32, u32) {
+    ((cell >> 32) as u32, cell as u32)
 }
 
 /// A child of the expansion under way, while the advisors choose.
@@ -92,7 +101,7 @@ pub(crate) struct Child {
     /// Its node id.
     pub id: u32,
     /// Its cell of the feature space.
-    pub cell: u32,
+    pub cell: Cell,
     /// Its number of hotspots, when the hotspot advisor is on.
     pub hot: Option<u32>,
     /// Its lower bound.
@@ -108,7 +117,7 @@ pub(crate) struct Child {
 /// packing; the least bound, then the first generated, breaks ties.
 /// Without `one`, every child that improves some feature is advised.
 pub(crate) fn advise(
-    parent: u32,
+    parent: Cell,
     parent_hot: Option<u32>,
     kids: &[Child],
     one: bool,
@@ -154,7 +163,7 @@ impl FessQueue {
     }
 
     /// Queue node `id` of cell `cell` with path weight `w` and bound `h`.
-    pub fn push(&mut self, id: u32, cell: u32, w: u32, h: u32) {
+    pub fn push(&mut self, id: u32, cell: Cell, w: u32, h: u32) {
         let slot = match self.slot_of.get(&cell) {
             Some(&s) => s,
             None => {
@@ -208,7 +217,7 @@ impl FessQueue {
 
     /// The best non-empty cell, as last found by [`FessQueue::pop`] (with
     /// `alternate`; else `None`).
-    pub fn best_cell(&self) -> Option<u32> {
+    pub fn best_cell(&self) -> Option<Cell> {
         self.best.map(|b| self.keys[b])
     }
 

@@ -81,3 +81,25 @@ fn dead_end_proofs_solve_a_level_whose_best_cell_is_dead() {
         ..o
     });
 }
+
+#[test]
+fn room_connectivity_solves_a_level_the_default_features_cannot() {
+    // Sasquatch I level 17 (six rooms): with FESS's room connectivity
+    // feature `fess` solves it within the pre-pass's budget for planned
+    // levels (10,018 expansions in release); without it, it runs out. Off
+    // by default: on the seven Sasquatch sets it gains as many levels as
+    // it loses (docs/sokoban-solver.md, "Room connectivity").
+    let lv = &sasquatch_i(17);
+    let rooms = rooms::Rooms::new(&board::Board::new(lv).unwrap());
+    assert_eq!(rooms.map(|r| r.count()), Some(6));
+    assert!(
+        !SolveOptions::with_method(Method::Fess).rooms,
+        "off by default"
+    );
+    let fess = SolveOptions {
+        max_nodes: 2 * PREPASS,
+        rooms: true,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    solved_only_with_base(lv, fess, |o| SolveOptions { rooms: false, ..o });
+}

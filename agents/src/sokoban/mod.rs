@@ -65,6 +65,7 @@ mod matching;
 mod packing;
 mod plan;
 mod prune;
+mod rooms;
 mod search;
 mod space;
 mod zone;
@@ -78,6 +79,7 @@ use games::Timer;
 use hotspot::Hotspots;
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
+use rooms::Rooms;
 use search::{Config, Cost, Order, Searcher, Shared, Way};
 use std::sync::Arc;
 
@@ -206,6 +208,14 @@ pub struct SolveOptions {
     /// Fewer is better, after fewer regions; a move that lowers it without
     /// adding regions is advised.
     pub oop: bool,
+    /// Feature-space search (and the pre-pass): a feature after the
+    /// regions, before the boxes out of plan: FESS's *room connectivity*,
+    /// how many pairs of the level's rooms (floor made of 2×2 blocks)
+    /// connected on the empty level the boxes disconnect (`rooms.rs`).
+    /// Fewer is better; a move that lowers it without adding regions is
+    /// advised. Off by default: on the seven Sasquatch sets it gains four
+    /// levels and loses four (see `docs/sokoban-solver.md`).
+    pub rooms: bool,
     /// Feature-space search (and the pre-pass): each advisor recommends at
     /// most one move of a state, as in FESS (see `fess::advise`). Off, the
     /// default: every move that puts a box on a goal or joins two regions
@@ -294,6 +304,7 @@ impl Default for SolveOptions {
             alternate: true,
             hotspots: false,
             oop: true,
+            rooms: false,
             one_advice: false,
             lazy: false,
             prove: PROVE,
@@ -497,6 +508,9 @@ impl Solver {
             _ => None,
         };
         let plan = full_plan.filter(|p| opts.plan && p.parks() > 0);
+        let rooms = (feature_space && opts.rooms)
+            .then(|| Rooms::new(&board))
+            .flatten();
         let sh = Arc::new(Shared {
             board,
             fdist,
@@ -505,6 +519,7 @@ impl Solver {
             hot,
             plan,
             oop,
+            rooms,
         });
         let cost = if opts.moves && !bidirectional {
             Cost::Moves
@@ -533,6 +548,7 @@ impl Solver {
             alternate: opts.alternate,
             hotspots: opts.hotspots,
             oop: opts.oop,
+            rooms: opts.rooms,
             one_advice: opts.one_advice,
             lazy: opts.lazy,
             prove: opts.prove,

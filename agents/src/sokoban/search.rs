@@ -61,6 +61,7 @@ use super::matching::{KeyedMatching, Matching, RowKey, BIG};
 use super::packing::{box_destinations, box_pull_destinations, push_path, Packing};
 use super::plan::{OutOfPlan, PackingPlan};
 use super::prune::{CorralVerdict, Pruner, Verdict};
+use super::rooms::{RoomScratch, Rooms};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
 use std::cmp::Reverse;
@@ -98,6 +99,10 @@ pub(crate) struct Shared {
     /// searches' third feature (see `SolveOptions::oop`), if the level has
     /// a plan.
     pub oop: Option<OutOfPlan>,
+    /// The level's rooms, for the forward feature-space searches' room
+    /// connectivity feature (see `SolveOptions::rooms`), if it has two or
+    /// more and the feature is on.
+    pub rooms: Option<Rooms>,
 }
 
 /// A node index in a [`Searcher`].
@@ -180,6 +185,10 @@ pub(crate) struct Config {
     /// Forward feature-space search: boxes out of plan as a third feature
     /// (see `SolveOptions::oop`; needs [`Shared::oop`]).
     pub oop: bool,
+    /// Forward feature-space search: the pairs of rooms the boxes
+    /// disconnect as a feature after the regions (see
+    /// `SolveOptions::rooms`; needs [`Shared::rooms`]).
+    pub rooms: bool,
     /// Feature-space search: each advisor recommends at most one move of a
     /// state (else every move that improves its feature).
     pub one_advice: bool,
@@ -291,6 +300,8 @@ pub(crate) struct Searcher {
     kids: Vec<fess::Child>,
     /// Scratch: which of `kids` the advisors recommend.
     advised: Vec<bool>,
+    /// Scratch for the room connectivity feature.
+    rooms: RoomScratch,
     /// The search that proves states dead ([`Config::prove`]), made at
     /// its first use.
     prover: Option<Box<Searcher>>,
@@ -315,6 +326,7 @@ impl Searcher {
             cfg.prove = 0;
             cfg.learn_nodes = 0;
             cfg.oop = false;
+            cfg.rooms = false;
         }
         let b = &sh.board;
         let nb = b.start_boxes.len();
@@ -354,6 +366,7 @@ impl Searcher {
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),
+            rooms: RoomScratch::default(),
             prover: None,
             proof_work: 0,
             sub: Vec::new(),

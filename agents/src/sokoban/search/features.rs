@@ -7,22 +7,28 @@ use super::*;
 impl Searcher {
     /// The feature-space cell of `boxes` (sorted, `occ` set, the player's
     /// region marked).
-    pub(super) fn cell_of(&mut self, boxes: &[u16]) -> u32 {
+    pub(super) fn cell_of(&mut self, boxes: &[u16]) -> fess::Cell {
         let b = &self.sh.board;
         let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
         if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
         let regions = self.sp.regions_with_reach(b);
-        match &self.sh.oop {
-            // Boxes out of plan after the regions: fewer regions first,
-            // then fewer boxes out of plan (see `fess::cell_of`).
-            Some(oop) if self.cfg.oop => {
-                let out = oop.count(&self.sp.occ, boxes);
-                fess::cell_of(packed, (regions.min(255) << 8) | out.min(255))
-            }
-            _ => fess::cell_of(packed, regions),
+        // With more connectivity features, a byte each, the first the
+        // highest: the regions, the rooms disconnected, the boxes out of
+        // plan (see `fess::cell_of`).
+        let mut conn = regions.min(255);
+        let mut more = false;
+        if let (Some(rooms), true) = (&self.sh.rooms, self.cfg.rooms) {
+            let cut = rooms.disconnected(b, &self.sp.occ, &mut self.rooms);
+            conn = (conn << 8) | cut.min(255);
+            more = true;
         }
+        if let (Some(oop), true) = (&self.sh.oop, self.cfg.oop) {
+            conn = (conn << 8) | oop.count(&self.sp.occ, boxes).min(255);
+            more = true;
+        }
+        fess::cell_of(packed, if more { conn } else { regions })
     }
 
     /// The number of hotspots among `boxes`, when the hotspot advisor is on.

@@ -17,6 +17,7 @@ pub(crate) fn shared(b: Board) -> Arc<Shared> {
         hot: None,
         plan: None,
         oop: None,
+        rooms: None,
     })
 }
 
@@ -38,6 +39,7 @@ pub(crate) fn fess() -> Config {
         alternate: true,
         hotspots: false,
         oop: false,
+        rooms: false,
         one_advice: false,
         lazy: false,
         prove: 0,
