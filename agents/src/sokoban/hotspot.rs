@@ -6,6 +6,7 @@
 //! where the player can walk is ignored). The feature-space search's
 //! hotspot advisor recommends moves that lower the number of hotspots.
 
+use super::bits;
 use super::board::{Board, NONE};
 
 /// Which cells block which, for one level.
@@ -57,7 +58,7 @@ fn goals_reachable(b: &Board, wall: u16, seen: &mut [u32], stamp: &mut u32) -> V
 impl Hotspots {
     /// The blocking table of `b` (`dead`: its dead squares).
     pub fn new(b: &Board, dead: &[bool]) -> Hotspots {
-        let words = b.n.div_ceil(64);
+        let words = bits::words(b.n);
         let mut blocks = vec![0u64; words * b.n];
         let mut seen = vec![0u32; b.n];
         let mut stamp = 0;
@@ -69,7 +70,7 @@ impl Hotspots {
             let with = goals_reachable(b, x as u16, &mut seen, &mut stamp);
             for p in 0..b.n {
                 if p != x && !b.is_goal[p] && !dead[p] && with[p] < base[p] {
-                    blocks[x * words + p / 64] |= 1 << (p % 64);
+                    bits::set(&mut blocks[x * words..], p);
                 }
             }
         }
@@ -79,7 +80,7 @@ impl Hotspots {
     /// Whether a box on `x` takes some goal away from a box on `p`.
     pub fn blocks(&self, x: u16, p: u16) -> bool {
         let (x, p) = (x as usize, p as usize);
-        self.blocks[x * self.words + p / 64] & (1 << (p % 64)) != 0
+        bits::has(&self.blocks[x * self.words..], p)
     }
 
     /// The number of hotspots among `boxes`: boxes off their goals that

@@ -28,6 +28,7 @@
 //! are and wherever the player is in the same region. The tests check every
 //! pattern against an exhaustive search on small levels.
 
+use super::bits;
 use super::board::{Board, NONE};
 use super::space::Space;
 use std::cmp::Reverse;
@@ -105,7 +106,7 @@ impl Learner {
         boxes.iter().any(|&c| {
             self.by_cell[c as usize].iter().any(|&k| {
                 let p = &self.patterns[k as usize];
-                p.region[player as usize / 64] >> (player % 64) & 1 == 1
+                bits::has(&p.region, player as usize)
                     && p.boxes.iter().all(|x| boxes.binary_search(x).is_ok())
             })
         })
@@ -157,9 +158,9 @@ impl Learner {
         }
         self.sp.set(&core);
         self.sp.reach(b, player, false);
-        let mut region = vec![0u64; b.n.div_ceil(64)];
+        let mut region = vec![0u64; bits::words(b.n)];
         for &c in self.sp.reached_cells() {
-            region[c as usize / 64] |= 1 << (c % 64);
+            bits::set(&mut region, c as usize);
         }
         self.sp.clear(&core);
         self.by_cell[core[0] as usize].push(self.patterns.len() as u32);
@@ -360,9 +361,7 @@ mod tests {
                     more.extend_from_slice(&pat.boxes);
                     more.sort_unstable();
                     let cells: Vec<u16> = (0..b.n as u16)
-                        .filter(|&c| {
-                            !more.contains(&c) && pat.region[c as usize / 64] >> (c % 64) & 1 == 1
-                        })
+                        .filter(|&c| !more.contains(&c) && bits::has(&pat.region, c as usize))
                         .collect();
                     if cells.is_empty() {
                         continue;

@@ -53,6 +53,7 @@
 //! - `board.rs`: the compact board and its distance tables.
 
 mod agent;
+mod bits;
 mod board;
 mod decompose;
 mod engine;

@@ -17,6 +17,7 @@
 //! cut solutions), so only the `greedy` method uses it, time-sliced with a
 //! plain greedy search that keeps the proofs.
 
+use super::bits;
 use super::board::{Board, NONE};
 use super::space::Space;
 use std::collections::{HashMap, HashSet};
@@ -310,7 +311,7 @@ fn one_box_moves(
     };
     // Where the player stands after moving the box from `x` to `t`.
     let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
-    let words = b.n.div_ceil(64);
+    let words = bits::words(b.n);
     // The region of every state, `words` bits each: a move that lands the
     // player in a region already found for that box cell needs no flood.
     let mut regions: Vec<u64> = Vec::new();
@@ -318,7 +319,7 @@ fn one_box_moves(
         let at = regions.len();
         regions.resize(at + words, 0);
         for &x in sp.reached_cells() {
-            regions[at + x as usize / 64] |= 1 << (x % 64);
+            bits::set(&mut regions[at..], x as usize);
         }
     };
     sp.reach(b, player, false);
@@ -342,7 +343,7 @@ fn one_box_moves(
             let p = after(bx, t, d as usize);
             let known = at_cell.get(&t).is_some_and(|ids| {
                 ids.iter()
-                    .any(|&i| regions[i as usize * words + p as usize / 64] >> (p % 64) & 1 != 0)
+                    .any(|&i| bits::has(&regions[i as usize * words..], p as usize))
             });
             if known {
                 continue;

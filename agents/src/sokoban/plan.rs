@@ -24,6 +24,7 @@
 //! walk, so it guides a search (the feature-space search's packing
 //! feature: [`PackingPlan::progress`]); it never prunes one.
 
+use super::bits;
 use super::board::{Board, NONE};
 use super::packing::{box_pull_destinations, can_leave};
 use super::space::Space;
@@ -134,10 +135,10 @@ impl PackingPlan {
                     }
                 }
             }
-            let mut zone = vec![0u64; b.n.div_ceil(64)];
+            let mut zone = vec![0u64; bits::words(b.n)];
             for c in 0..b.n {
                 if !wall[c] && !dead[c] && !source[c] {
-                    zone[c / 64] |= 1 << (c % 64);
+                    bits::set(&mut zone, c);
                 }
             }
             zones.push(zone);
@@ -165,10 +166,7 @@ impl OutOfPlan {
     /// own progress along the plan (`occ[c] != 0` marks a box on `c`).
     pub fn count(&self, occ: &[u16], boxes: &[u16]) -> u32 {
         let z = &self.zones[self.plan.progress(occ).min(self.zones.len() - 1)];
-        boxes
-            .iter()
-            .filter(|&&c| z[c as usize / 64] >> (c % 64) & 1 == 1)
-            .count() as u32
+        boxes.iter().filter(|&&c| bits::has(z, c as usize)).count() as u32
     }
 }
 
@@ -402,7 +400,7 @@ mod tests {
                     .collect();
                 sp.set(&filled);
                 for c in (0..b.n as u16)
-                    .filter(|&c| zone[c as usize / 64] >> (c % 64) & 1 == 1)
+                    .filter(|&c| bits::has(zone, c as usize))
                     .step_by(5)
                 {
                     cells += 1;
