@@ -30,6 +30,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "hotspots: the pre-pass's hotspot advisor (false)",
+            "opener: the pre-pass's opener advisor, where the packing plan parks a box: the move that takes the box nearest the plan's next cell away from it (true)",
             "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
             "rooms: the pre-pass's room connectivity feature, after the regions: pairs of rooms (floor of 2x2 blocks) the boxes disconnect (false)",
             "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
@@ -79,6 +80,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
+            "opener: where the packing plan parks a box, FESS's opener advisor: the move that takes the box nearest the plan's next cell away from it, keeping packing and connectivity, is advised too (true)",
             "oop: a third feature after the regions, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached; moves that lower it are advised (true)",
             "rooms: room connectivity, a feature after the regions and before oop: pairs of rooms (floor of 2x2 blocks) the boxes disconnect; moves that lower it are advised (false)",
             "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
@@ -120,9 +122,10 @@ pub fn options(
 ) -> Result<SolveOptions, AgentError> {
     // The feature-space search's own parameters, which `biastar` passes on
     // to its pre-pass.
-    const FESS: [&str; 10] = [
+    const FESS: [&str; 11] = [
         "alternate",
         "hotspots",
+        "opener",
         "oop",
         "rooms",
         "advice",
@@ -195,6 +198,9 @@ pub fn options(
     }
     if keys.contains(&"hotspots") {
         opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;
+    }
+    if keys.contains(&"opener") {
+        opts.opener = params.bool(name, "opener", opts.opener)?;
     }
     if keys.contains(&"oop") {
         opts.oop = params.bool(name, "oop", opts.oop)?;

@@ -19,7 +19,9 @@
 //! from each, the state with the least path *weight*, then the least lower
 //! bound. A move that an *advisor* recommends costs nothing, any other move
 //! costs 1: the advisors here recommend moves that pack boxes or join
-//! regions (see below). Visiting the cells in turn gives states that made
+//! regions (see below), and, where the packing plan parks a box, the
+//! *opener*'s move that clears the way to the plan's next cell
+//! ([`opener`]). Visiting the cells in turn gives states that made
 //! progress on some feature as much effort as the crowd at the start,
 //! which a best-first order on the lower bound alone never does.
 //!
@@ -106,6 +108,10 @@ pub(crate) struct Child {
     pub hot: Option<u32>,
     /// Its lower bound.
     pub h: u32,
+    /// The cell the moved box left.
+    pub from: u16,
+    /// The cell the moved box went to.
+    pub to: u16,
 }
 
 /// Which of the `kids` of a state (cell `parent`, `parent_hot` hotspots)
@@ -149,6 +155,26 @@ pub(crate) fn advise(
     for i in best.into_iter().flatten() {
         out[i] = true;
     }
+}
+
+/// FESS's *opener* advisor: which of the `kids` of a state (cell `parent`)
+/// moves the box nearest the packing plan's next cell away from it, so
+/// that the cell's way is cleared before a box is brought there. `dist`:
+/// the walking distance of every cell from the plan's next cell (the
+/// boxes ignored). Among the children that keep the parent's packing and
+/// add to none of its connectivity features: the least distance of the
+/// moved box's old cell, then the greatest of its new one, not nearer
+/// than the old; the first generated breaks ties.
+pub(crate) fn opener(parent: Cell, kids: &[Child], dist: &[u16]) -> Option<usize> {
+    let (pp, pc) = features(parent);
+    kids.iter()
+        .enumerate()
+        .filter(|(_, k)| {
+            let (kp, kc) = features(k.cell);
+            kp >= pp && kc <= pc && dist[k.to as usize] >= dist[k.from as usize]
+        })
+        .min_by_key(|&(i, k)| (dist[k.from as usize], Reverse(dist[k.to as usize]), i))
+        .map(|(i, _)| i)
 }
 
 impl FessQueue {
@@ -254,6 +280,8 @@ mod tests {
             cell: cell_of(packed, regions),
             hot: None,
             h,
+            from: 0,
+            to: 0,
         };
         let kids = [
             kid(0, 3, 3, 9), // one more box packed
@@ -307,5 +335,30 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![1, 20, 10, 21, 2, 3]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn the_opener_moves_the_box_nearest_the_next_cell_away_from_it() {
+        // Cells 0..8 in a row; the plan's next cell is 0.
+        let dist: Vec<u16> = (0..8).collect();
+        let parent = cell_of(2, 3);
+        let kid = |id, packed, regions, from, to| Child {
+            id,
+            cell: cell_of(packed, regions),
+            hot: None,
+            h: 0,
+            from,
+            to,
+        };
+        let kids = [
+            kid(0, 2, 3, 3, 6), // the farther box, away
+            kid(1, 2, 3, 1, 2), // the nearest box, one step away
+            kid(2, 2, 3, 1, 4), // the nearest box, three steps away: chosen
+            kid(3, 2, 3, 1, 0), // the nearest box, onto the cell: not away
+            kid(4, 1, 3, 1, 7), // loses packing
+            kid(5, 2, 4, 1, 7), // adds a region
+        ];
+        assert_eq!(opener(parent, &kids, &dist), Some(2));
+        assert_eq!(opener(parent, &kids[3..], &dist), None);
     }
 }

@@ -202,6 +202,14 @@ pub struct SolveOptions {
     /// take goals away from other boxes, see `hotspot.rs`). Off by default:
     /// on Sasquatch I it loses level 46 and gains none.
     pub hotspots: bool,
+    /// Feature-space search (and the pre-pass), on levels whose packing
+    /// plan parks a box: FESS's *opener* advisor also recommends one move
+    /// of each state: of the moves that keep its packing and add to none
+    /// of its connectivity features, the one that takes the box nearest
+    /// the plan's next cell (when that is free) farthest away from it
+    /// (`fess::opener`). On by default: on the seven Sasquatch sets it
+    /// gains Sasquatch I 17 and loses none (`docs/sokoban-solver.md`).
+    pub opener: bool,
     /// Feature-space search: a third feature, the boxes *out of plan*
     /// (after FESS's): boxes on cells from which no goal that the level's
     /// packing plan has not yet filled can be reached any more, with the
@@ -304,6 +312,7 @@ impl Default for SolveOptions {
             box_moves: false,
             alternate: true,
             hotspots: false,
+            opener: true,
             oop: true,
             rooms: false,
             one_advice: false,
@@ -548,6 +557,7 @@ impl Solver {
             box_moves: opts.box_moves && method == Method::Fess,
             alternate: opts.alternate,
             hotspots: opts.hotspots,
+            opener: opts.opener,
             oop: opts.oop,
             rooms: opts.rooms,
             one_advice: opts.one_advice,

@@ -182,6 +182,9 @@ pub(crate) struct Config {
     pub alternate: bool,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
+    /// Forward feature-space search: FESS's opener advisor (see
+    /// `SolveOptions::opener`; needs [`Shared::plan`]).
+    pub opener: bool,
     /// Forward feature-space search: boxes out of plan as a third feature
     /// (see `SolveOptions::oop`; needs [`Shared::oop`]).
     pub oop: bool,
@@ -327,6 +330,7 @@ impl Searcher {
             cfg.learn_nodes = 0;
             cfg.oop = false;
             cfg.rooms = false;
+            cfg.opener = false;
         }
         let b = &sh.board;
         let nb = b.start_boxes.len();

@@ -254,6 +254,8 @@ impl Searcher {
                                     cell,
                                     hot,
                                     h,
+                                    from: c,
+                                    to,
                                 };
                                 self.kids.push(kid);
                             } else {

@@ -56,6 +56,11 @@ impl Searcher {
             self.cfg.one_advice,
             &mut flags,
         );
+        if self.cfg.opener {
+            if let Some(i) = self.opener_of(id, parent) {
+                flags[i] = true;
+            }
+        }
         let mut kids = std::mem::take(&mut self.kids);
         let g = self.nodes[id as usize].g;
         for (k, &advised) in kids.iter().zip(&flags) {
@@ -66,6 +71,39 @@ impl Searcher {
         kids.clear();
         self.kids = kids;
         self.advised = flags;
+    }
+
+    /// The opener's choice among the children of node `id` (cell
+    /// `parent`; see [`fess::opener`]), when the level's packing plan
+    /// parks a box and its next cell is free.
+    fn opener_of(&mut self, id: NodeId, parent: fess::Cell) -> Option<usize> {
+        let sh = Arc::clone(&self.sh);
+        let plan = sh.plan.as_ref()?;
+        let b = &sh.board;
+        let mut boxes = std::mem::take(&mut self.cur);
+        boxes.clear();
+        boxes.extend_from_slice(self.node_boxes(id));
+        self.sp.set(&boxes);
+        let next = plan.steps.get(plan.progress(&self.sp.occ)).map(|s| s.0);
+        self.sp.clear(&boxes);
+        let free = next.filter(|t| !boxes.contains(t));
+        self.cur = boxes;
+        let t = free?;
+        // Walking distances from the next cell, the boxes ignored.
+        let mut dist = vec![u16::MAX; b.n];
+        dist[t as usize] = 0;
+        let mut queue = vec![t];
+        let mut head = 0;
+        while let Some(&x) = queue.get(head) {
+            head += 1;
+            for &y in &b.nbr[x as usize] {
+                if y != NONE && dist[y as usize] == u16::MAX {
+                    dist[y as usize] = dist[x as usize] + 1;
+                    queue.push(y);
+                }
+            }
+        }
+        fess::opener(parent, &self.kids, &dist)
     }
 
     /// A lazy child popped ([`Config::lazy`]): its removal test and its

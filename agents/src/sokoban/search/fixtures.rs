@@ -38,6 +38,7 @@ pub(crate) fn fess() -> Config {
         box_moves: true,
         alternate: true,
         hotspots: false,
+        opener: false,
         oop: false,
         rooms: false,
         one_advice: false,
