@@ -178,49 +178,37 @@ pub fn options(
         let words = [("pushes", false), ("moves", true)];
         opts.moves = params.choice(name, "cost", &words, false)?;
     }
-    if keys.contains(&"macros") {
-        opts.macros = params.bool(name, "macros", opts.macros)?;
-    }
-    if keys.contains(&"box_moves") {
-        opts.box_moves = params.bool(name, "box_moves", opts.box_moves)?;
-    }
-    if keys.contains(&"alternate") {
-        opts.alternate = params.bool(name, "alternate", opts.alternate)?;
+    // The switches: a key each, and its option.
+    let switches: [(&str, &mut bool); 10] = [
+        ("macros", &mut opts.macros),
+        ("box_moves", &mut opts.box_moves),
+        ("alternate", &mut opts.alternate),
+        ("serial", &mut opts.serial),
+        ("hotspots", &mut opts.hotspots),
+        ("opener", &mut opts.opener),
+        ("oop", &mut opts.oop),
+        ("rooms", &mut opts.rooms),
+        ("lazy", &mut opts.lazy),
+        ("plan", &mut opts.plan),
+    ];
+    for (key, field) in switches {
+        if keys.contains(&key) {
+            *field = params.bool(name, key, *field)?;
+        }
     }
     if keys.contains(&"prepass_after") {
         opts.prepass_after = params.u64(name, "prepass_after", opts.prepass_after)?;
     }
-    if keys.contains(&"serial") {
-        opts.serial = params.bool(name, "serial", opts.serial)?;
-    }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;
-    }
-    if keys.contains(&"hotspots") {
-        opts.hotspots = params.bool(name, "hotspots", opts.hotspots)?;
-    }
-    if keys.contains(&"opener") {
-        opts.opener = params.bool(name, "opener", opts.opener)?;
-    }
-    if keys.contains(&"oop") {
-        opts.oop = params.bool(name, "oop", opts.oop)?;
-    }
-    if keys.contains(&"rooms") {
-        opts.rooms = params.bool(name, "rooms", opts.rooms)?;
     }
     if keys.contains(&"advice") {
         let words = [("one", true), ("all", false)];
         opts.one_advice = params.choice(name, "advice", &words, opts.one_advice)?;
     }
-    if keys.contains(&"lazy") {
-        opts.lazy = params.bool(name, "lazy", opts.lazy)?;
-    }
     if keys.contains(&"prove") {
         let n = params.u64(name, "prove", opts.prove as u64)?;
         opts.prove = n.min(1 << 20) as u32;
-    }
-    if keys.contains(&"plan") {
-        opts.plan = params.bool(name, "plan", opts.plan)?;
     }
     if keys.contains(&"zone") {
         let n = params.u64(name, "zone", opts.zone_nodes as u64)?;
