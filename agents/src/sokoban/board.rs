@@ -199,6 +199,27 @@ impl Board {
         Ok(board)
     }
 
+    /// The walking distance from each floor cell to the nearest of `from`,
+    /// boxes ignored (`u16::MAX` where none is reached).
+    pub fn walk_distances(&self, from: &[u16]) -> Vec<u16> {
+        let mut dist = vec![u16::MAX; self.n];
+        let mut queue: Vec<u16> = from.to_vec();
+        for &c in from {
+            dist[c as usize] = 0;
+        }
+        let mut head = 0;
+        while let Some(&x) = queue.get(head) {
+            head += 1;
+            for &y in &self.nbr[x as usize] {
+                if y != NONE && dist[y as usize] == u16::MAX {
+                    dist[y as usize] = dist[x as usize] + 1;
+                    queue.push(y);
+                }
+            }
+        }
+        dist
+    }
+
     /// Row and column (0-based) of a floor cell.
     pub fn row_col(&self, c: u16) -> (usize, usize) {
         let g = self.grid_of[c as usize];

@@ -518,6 +518,12 @@ impl Solver {
             _ => None,
         };
         let plan = full_plan.filter(|p| opts.plan && p.parks() > 0);
+        let opener = plan.as_ref().filter(|_| opts.opener).map(|p| {
+            p.steps
+                .iter()
+                .map(|&(to, _)| board.walk_distances(&[to]))
+                .collect()
+        });
         let rooms = (feature_space && opts.rooms)
             .then(|| Rooms::new(&board))
             .flatten();
@@ -530,6 +536,7 @@ impl Solver {
             plan,
             oop,
             rooms,
+            opener,
         });
         let cost = if opts.moves && !bidirectional {
             Cost::Moves

@@ -180,7 +180,7 @@ fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
     if !source.contains(&true) {
         return None;
     }
-    let far = goal_distance(b);
+    let far = b.walk_distances(&b.goals);
     let mut sp = Space::new(n);
     let no_dead = vec![false; n];
     let mut boxes: Vec<u16> = b.goals.clone();
@@ -223,27 +223,6 @@ fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
     }
     events.reverse();
     Some(events)
-}
-
-/// The walking distance from each cell to the nearest goal.
-fn goal_distance(b: &Board) -> Vec<u16> {
-    let mut dist = vec![u16::MAX; b.n];
-    let mut queue: Vec<u16> = b.goals.clone();
-    for &g in &b.goals {
-        dist[g as usize] = 0;
-    }
-    let mut head = 0;
-    while head < queue.len() {
-        let x = queue[head];
-        head += 1;
-        for &y in &b.nbr[x as usize] {
-            if y != NONE && dist[y as usize] == u16::MAX {
-                dist[y as usize] = dist[x as usize] + 1;
-                queue.push(y);
-            }
-        }
-    }
-    dist
 }
 
 #[cfg(test)]

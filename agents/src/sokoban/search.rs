@@ -103,6 +103,9 @@ pub(crate) struct Shared {
     /// connectivity feature (see `SolveOptions::rooms`), if it has two or
     /// more and the feature is on.
     pub rooms: Option<Rooms>,
+    /// For the opener (`SolveOptions::opener`), when [`Shared::plan`] is
+    /// there: the walking distances from each of the plan's steps' cells.
+    pub opener: Option<Vec<Vec<u16>>>,
 }
 
 /// A node index in a [`Searcher`].

@@ -78,32 +78,19 @@ impl Searcher {
     /// parks a box and its next cell is free.
     fn opener_of(&mut self, id: NodeId, parent: fess::Cell) -> Option<usize> {
         let sh = Arc::clone(&self.sh);
-        let plan = sh.plan.as_ref()?;
-        let b = &sh.board;
+        let (plan, dists) = (sh.plan.as_ref()?, sh.opener.as_ref()?);
         let mut boxes = std::mem::take(&mut self.cur);
         boxes.clear();
         boxes.extend_from_slice(self.node_boxes(id));
         self.sp.set(&boxes);
-        let next = plan.steps.get(plan.progress(&self.sp.occ)).map(|s| s.0);
+        let k = plan.progress(&self.sp.occ);
         self.sp.clear(&boxes);
-        let free = next.filter(|t| !boxes.contains(t));
+        let free = plan.steps.get(k).is_some_and(|s| !boxes.contains(&s.0));
         self.cur = boxes;
-        let t = free?;
-        // Walking distances from the next cell, the boxes ignored.
-        let mut dist = vec![u16::MAX; b.n];
-        dist[t as usize] = 0;
-        let mut queue = vec![t];
-        let mut head = 0;
-        while let Some(&x) = queue.get(head) {
-            head += 1;
-            for &y in &b.nbr[x as usize] {
-                if y != NONE && dist[y as usize] == u16::MAX {
-                    dist[y as usize] = dist[x as usize] + 1;
-                    queue.push(y);
-                }
-            }
+        if !free {
+            return None;
         }
-        fess::opener(parent, &self.kids, &dist)
+        fess::opener(parent, &self.kids, &dists[k])
     }
 
     /// A lazy child popped ([`Config::lazy`]): its removal test and its

@@ -18,6 +18,7 @@ pub(crate) fn shared(b: Board) -> Arc<Shared> {
         plan: None,
         oop: None,
         rooms: None,
+        opener: None,
     })
 }
 
