@@ -302,7 +302,7 @@ pub struct TraceArgs {
 /// `arena solve`.
 #[derive(Clone, Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena solve sokoban --level microban:12\n  arena solve sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2 --out results/microban.csv\n  arena solve supply --level set:0 --agent astar-supply"
+    after_help = "Examples:\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena solve sokoban --level microban:12\n  arena solve sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2 --out results/microban.csv\n  arena solve sokoban --levels games/data/sokoban/sasquatch-i.xsb --time-limit 10s --nearest stalls.xsb\n  arena solve supply --level set:0 --agent astar-supply"
 )]
 pub struct SolveArgs {
     /// The game (the games that have this command are listed by `--help`).
@@ -327,6 +327,11 @@ pub struct SolveArgs {
     /// Write a CSV table of the results here.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Sokoban: write, for each level not solved, the position nearest the
+    /// goals that its search reached (the least lower bound) here, as a
+    /// level file to look at or to solve from.
+    #[arg(long, value_name = "FILE")]
+    pub nearest: Option<PathBuf>,
     /// Levels solved at once (default: number of cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,

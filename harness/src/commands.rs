@@ -17,6 +17,12 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 /// `arena solve <game>`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let (args, warning) = level_numbers_from_one(args)?;
+    if args.nearest.is_some() && args.game != "sokoban" {
+        return Err(HarnessError::Config(format!(
+            "--nearest is for `arena solve sokoban` only (not {})",
+            args.game
+        )));
+    }
     if let Some(w) = warning {
         eprintln!("warning: {w}");
     }

@@ -159,6 +159,54 @@ fn a_search_cut_by_the_time_limit_is_an_outcome() {
 }
 
 #[test]
+fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
+    // Three levels: one solved, one unsolvable (nothing to show), and
+    // Microban 153 cut at 2,000 states: its nearest position is written.
+    let dir = tempfile::tempdir().unwrap();
+    let m153 = parse_levels(games::sokoban::MICROBAN).unwrap().remove(152);
+    let text = format!("{THREE}\n; 153\n{}", m153.to_xsb());
+    let f = dir.path().join("four.xsb");
+    std::fs::write(&f, text).unwrap();
+    let near = dir.path().join("near.xsb");
+    let (code, _, err) = arena(&[
+        "solve",
+        "sokoban",
+        "--levels",
+        f.to_str().unwrap(),
+        "--param",
+        "max_nodes=2000",
+        "--nearest",
+        near.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("(153): node-limit"), "{err}");
+    assert!(err.contains("1 nearest position(s)"), "{err}");
+    let got = parse_levels(&std::fs::read_to_string(&near).unwrap()).unwrap();
+    assert_eq!(got.len(), 1);
+    let n = &got[0];
+    assert!(
+        n.title.starts_with("153: nearest position, ") && n.title.contains(" boxes on goals"),
+        "{}",
+        n.title
+    );
+    // The level's walls and goals, as many boxes, another position.
+    assert_eq!(
+        (n.walls.clone(), n.goals.clone()),
+        (m153.walls.clone(), m153.goals.clone())
+    );
+    let count = |l: &games::sokoban::Level| l.boxes.iter().filter(|&&b| b).count();
+    assert_eq!(count(n), count(&m153));
+    assert_ne!(n.boxes, m153.boxes);
+    // Only `arena solve sokoban` has it.
+    let (code, _, err) = arena(&["solve", "bait", "--level", "2", "--nearest", "x.xsb"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--nearest is for `arena solve sokoban` only"),
+        "{err}"
+    );
+}
+
+#[test]
 fn bad_arguments_are_config_errors() {
     let dir = tempfile::tempdir().unwrap();
     let f = three_file(&dir);

@@ -35,7 +35,9 @@
 //! re-exports the registry of `agent.rs`, its child):
 //! - `agent.rs`: the agents (plan with a [`Solver`], replay the plan);
 //! - this file: [`solve`], [`Solver`] and its engines (one search, a
-//!   bidirectional pair, or the serial decomposition);
+//!   bidirectional pair, or the serial decomposition), and what an
+//!   unfinished solve reports ([`LeastBound`], tested in
+//!   `least_tests.rs`);
 //! - `decompose.rs`: the serial decomposition, a [`Solver`] per part
 //!   (its tests: `decompose_tests.rs`);
 //! - `search.rs`: one search: node arena, transposition table, expansion
@@ -291,6 +293,10 @@ pub struct SolveOptions {
     /// parts; the forward half's PI-corral pruning is then off (its
     /// reordering argument ignores where the player ends).
     pub end: Option<usize>,
+    /// [`solve`] out of time or of states: report how far the search got
+    /// ([`SolveResult::least`], a few hundred small proofs after the time
+    /// is up). Off by default.
+    pub nearest: bool,
 }
 
 /// The default is the strongest method: [`Method::BiAStar`] with weight 3
@@ -325,6 +331,7 @@ impl Default for SolveOptions {
             box_pulls: 0,
             serial: true,
             end: None,
+            nearest: false,
         }
     }
 }
@@ -391,6 +398,29 @@ pub struct SolveResult {
     pub expanded: u64,
     /// A human-readable remark (why a level is unsolvable or unsupported).
     pub note: String,
+    /// Out of time or of states: how far the search got ([`LeastBound`]).
+    /// [`solve`] fills it in with [`SolveOptions::nearest`];
+    /// [`Solver::result`] leaves it out (see [`Solver::nearest`]).
+    pub least: Option<LeastBound>,
+}
+
+/// The position with the least lower bound that a forward search of an
+/// unfinished solve made, of those a small search (256 states) does not
+/// prove dead: where it came nearest the goals by its own measure. Often
+/// still a dead end (see `docs/sokoban-solver.md`, *Where the open levels
+/// stall*).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeastBound {
+    /// Its lower bound: pushes still needed at least.
+    pub bound: u32,
+    /// The level's cells (`row * width + column`) that hold its boxes,
+    /// ascending.
+    pub boxes: Vec<usize>,
+    /// A cell of the player's region (its top-left cell).
+    pub player: usize,
+    /// The moves from the start that reach it (LURD, upper case for the
+    /// pushes).
+    pub moves: String,
 }
 
 impl SolveResult {
@@ -404,6 +434,7 @@ impl SolveResult {
             solution: Some(text),
             expanded,
             note: String::new(),
+            least: None,
         }
     }
 
@@ -415,9 +446,15 @@ impl SolveResult {
             pushes: 0,
             expanded,
             note: note.into(),
+            least: None,
         }
     }
 }
+
+/// [`LeastBound`]: how many of a search's nearest positions are tried,
+/// and the states a search that proves one dead may store.
+const NEAREST_TRIES: usize = 64;
+const NEAREST_PROOF: u32 = 256;
 
 /// How many expansions between two looks at the timer.
 pub(crate) const POLL: u64 = 64;
@@ -434,7 +471,10 @@ const TURN_WORK: u64 = 1 << 15;
 pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResult {
     let mut solver = Solver::new(level, opts);
     solver.run(timer);
-    solver.result()
+    SolveResult {
+        least: opts.nearest.then(|| solver.nearest()).flatten(),
+        ..solver.result()
+    }
 }
 
 /// A solve that can be interrupted by its timer and resumed later (the
@@ -682,6 +722,7 @@ impl Solver {
                 pushes: l.pushes,
                 expanded,
                 note: String::new(),
+                least: None,
             },
             None => SolveResult::unsolved(
                 SolveStatus::Unsupported,
@@ -780,7 +821,11 @@ impl Solver {
                             SolveStatus::NodeLimit
                         };
                         self.done = Some(SolveResult::unsolved(status, e, ""));
-                        self.engines.clear();
+                        // Out of states: the searches stay for
+                        // [`Solver::nearest`].
+                        if status != SolveStatus::NodeLimit {
+                            self.engines.clear();
+                        }
                     } else {
                         self.retired += self.engines[k].expanded();
                         self.engines.remove(k);
@@ -799,9 +844,44 @@ impl Solver {
             None => SolveResult::unsolved(SolveStatus::Timeout, self.expanded(), ""),
         }
     }
+
+    /// Out of time or of states: the position with the least bound that
+    /// its forward searches made, of those a small search does not prove
+    /// dead (the first engine's, on a tie); `None` once solved or proved
+    /// unsolvable. It takes a few hundred small proofs: [`solve`] asks
+    /// once, at the end.
+    pub fn nearest(&self) -> Option<LeastBound> {
+        let sh = self.board.as_ref()?;
+        let b = &sh.board;
+        let (s, id, bound) = self
+            .engines
+            .iter()
+            .filter_map(|e| match e {
+                Engine::Single { s, .. } | Engine::Bi { f: s, .. } => s
+                    .nearest_alive(NEAREST_TRIES, NEAREST_PROOF)
+                    .map(|id| (s, id, s.nodes[id as usize].h)),
+                Engine::Serial(_) => None,
+            })
+            .min_by_key(|x| x.2)?;
+        // The pushes replay (a failure would be a solver bug: no position
+        // is reported then).
+        let (moves, _) = lurd::play(b, &s.path(id))?;
+        Some(LeastBound {
+            bound,
+            boxes: s
+                .node_boxes(id)
+                .iter()
+                .map(|&c| b.grid_of[c as usize])
+                .collect(),
+            player: b.grid_of[s.nodes[id as usize].player as usize],
+            moves: moves.text,
+        })
+    }
 }
 
 #[cfg(test)]
 mod exhaustive;
+#[cfg(test)]
+mod least_tests;
 #[cfg(test)]
 mod tests;

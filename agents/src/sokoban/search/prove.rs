@@ -38,6 +38,34 @@ impl Searcher {
         self.add_root_with(boxes, player, known);
     }
 
+    /// Forward search: of its `tries` nodes with the least bounds (least
+    /// first, the first made on a tie), the first that a search of at
+    /// most `limit` states ([`Searcher::position_dead`]) does not prove
+    /// dead. Many of the nearest nodes are dead ends the search has
+    /// already met (no live push when they were expanded, for instance):
+    /// a node keeps the bound it was made with.
+    pub fn nearest_alive(&self, tries: usize, limit: u32) -> Option<NodeId> {
+        if self.way != Way::Forward {
+            return None;
+        }
+        let mut near: Vec<(u32, NodeId)> = (self.nodes.iter().enumerate())
+            .filter(|(_, n)| n.h != DEAD_H && !n.pending)
+            .map(|(i, n)| (n.h, i as NodeId))
+            .collect();
+        let k = tries.min(near.len());
+        if k == 0 {
+            return None;
+        }
+        near.select_nth_unstable(k - 1);
+        near.truncate(k);
+        near.sort_unstable();
+        let mut prover = Searcher::new(Arc::clone(&self.sh), Way::Forward, self.cfg);
+        near.into_iter().map(|(_, id)| id).find(|&id| {
+            let n = self.nodes[id as usize];
+            !prover.position_dead(self.node_boxes(id), n.player, Some(n.h), limit)
+        })
+    }
+
     /// Whether node `id` is proved dead: a search of single pushes from it,
     /// at most [`Config::prove`] states, runs out.
     pub(super) fn proved_dead(&mut self, id: NodeId) -> bool {

@@ -13,8 +13,8 @@ use super::levels::{resolve, NamedLevel};
 use crate::cli::{parse_params, BenchArgs, SolveArgs};
 use crate::error::HarnessError;
 use crate::timing::{ms, AgentTimer, Clock};
-use agents::sokoban::{Method, SolveOptions, SolveStatus};
-use games::sokoban::replay;
+use agents::sokoban::{LeastBound, Method, SolveOptions, SolveStatus};
+use games::sokoban::{print_levels, replay, Level};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,6 +45,32 @@ pub struct LevelRow {
     pub expanded: u64,
     /// The LURD solution, empty if unsolved.
     pub solution: String,
+    /// Unsolved: the position nearest the goals the search reached (the
+    /// least lower bound), as a level titled with that bound.
+    pub nearest: Option<Level>,
+}
+
+/// `level` with the boxes and player of `least`, titled with its bound
+/// and its boxes on goals.
+fn nearest_level(level: &Level, least: &LeastBound) -> Level {
+    let mut lv = level.clone();
+    lv.boxes.iter_mut().for_each(|b| *b = false);
+    for &c in &least.boxes {
+        lv.boxes[c] = true;
+    }
+    lv.player = least.player;
+    let on_goals = least.boxes.iter().filter(|&&c| lv.goals[c]).count();
+    let name = if level.title.is_empty() {
+        format!("level {}", level.index + 1)
+    } else {
+        level.title.clone()
+    };
+    lv.title = format!(
+        "{name}: nearest position, {} pushes at least, {on_goals} of {} boxes on goals",
+        least.bound,
+        least.boxes.len()
+    );
+    lv
 }
 
 /// The solver options of agent `name` with `--param` items.
@@ -111,6 +137,7 @@ pub fn solve_levels(
                     time_ms,
                     expanded: r.expanded,
                     solution,
+                    nearest: r.least.as_ref().map(|l| nearest_level(&nl.level, l)),
                 };
                 on_done(&row);
                 rows.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(row);
@@ -229,7 +256,10 @@ fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
 /// Unsolved levels are outcomes, not errors (exit code 0).
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let name = args.agent.as_deref().unwrap_or(DEFAULT_AGENT);
-    let opts = solver_options(name, &args.params)?;
+    let opts = SolveOptions {
+        nearest: args.nearest.is_some(),
+        ..solver_options(name, &args.params)?
+    };
     let levels = solve_targets(args)?;
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let bar = progress(levels.len(), &format!("sokoban {name}"));
@@ -280,6 +310,15 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     );
     if let Some(path) = &args.out {
         write_csv(path, &rows)?;
+    }
+    if let Some(path) = &args.nearest {
+        let near: Vec<Level> = rows.iter().filter_map(|r| r.nearest.clone()).collect();
+        std::fs::write(path, print_levels(&near)).map_err(|e| HarnessError::io(path, e))?;
+        eprintln!(
+            "{} nearest position(s) of the levels not solved written to {}",
+            near.len(),
+            path.display()
+        );
     }
     Ok(())
 }
