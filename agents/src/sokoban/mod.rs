@@ -35,9 +35,9 @@
 //! re-exports the registry of `agent.rs`, its child):
 //! - `agent.rs`: the agents (plan with a [`Solver`], replay the plan);
 //! - this file: [`solve`], [`Solver`] and its engines (one search, a
-//!   bidirectional pair, or the serial decomposition), and what an
-//!   unfinished solve reports ([`LeastBound`], tested in
-//!   `least_tests.rs`);
+//!   bidirectional pair, or the serial decomposition);
+//! - `nearest.rs`: how far an unfinished solve got ([`LeastBound`],
+//!   tested in `least_tests.rs`);
 //! - `decompose.rs`: the serial decomposition, a [`Solver`] per part
 //!   (its tests: `decompose_tests.rs`);
 //! - `search.rs`: one search: node arena, transposition table, expansion
@@ -65,6 +65,7 @@ mod hotspot;
 mod learn;
 mod lurd;
 mod matching;
+mod nearest;
 mod packing;
 mod plan;
 mod prune;
@@ -80,6 +81,7 @@ use engine::{BoxPulls, Engine, Event};
 use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
+pub use nearest::LeastBound;
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
 use rooms::Rooms;
@@ -404,25 +406,6 @@ pub struct SolveResult {
     pub least: Option<LeastBound>,
 }
 
-/// The position with the least lower bound that a forward search of an
-/// unfinished solve made, of those a small search (256 states) does not
-/// prove dead: where it came nearest the goals by its own measure. Often
-/// still a dead end (see `docs/sokoban-solver.md`, *Where the open levels
-/// stall*).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LeastBound {
-    /// Its lower bound: pushes still needed at least.
-    pub bound: u32,
-    /// The level's cells (`row * width + column`) that hold its boxes,
-    /// ascending.
-    pub boxes: Vec<usize>,
-    /// A cell of the player's region (its top-left cell).
-    pub player: usize,
-    /// The moves from the start that reach it (LURD, upper case for the
-    /// pushes).
-    pub moves: String,
-}
-
 impl SolveResult {
     /// Solved by the moves `text` (plain LURD letters, upper case for the
     /// pushes).
@@ -450,11 +433,6 @@ impl SolveResult {
         }
     }
 }
-
-/// [`LeastBound`]: how many of a search's nearest positions are tried,
-/// and the states a search that proves one dead may store.
-const NEAREST_TRIES: usize = 64;
-const NEAREST_PROOF: u32 = 256;
 
 /// How many expansions between two looks at the timer.
 pub(crate) const POLL: u64 = 64;
@@ -843,39 +821,6 @@ impl Solver {
             Some(r) => r.clone(),
             None => SolveResult::unsolved(SolveStatus::Timeout, self.expanded(), ""),
         }
-    }
-
-    /// Out of time or of states: the position with the least bound that
-    /// its forward searches made, of those a small search does not prove
-    /// dead (the first engine's, on a tie); `None` once solved or proved
-    /// unsolvable. It takes a few hundred small proofs: [`solve`] asks
-    /// once, at the end.
-    pub fn nearest(&self) -> Option<LeastBound> {
-        let sh = self.board.as_ref()?;
-        let b = &sh.board;
-        let (s, id, bound) = self
-            .engines
-            .iter()
-            .filter_map(|e| match e {
-                Engine::Single { s, .. } | Engine::Bi { f: s, .. } => s
-                    .nearest_alive(NEAREST_TRIES, NEAREST_PROOF)
-                    .map(|id| (s, id, s.nodes[id as usize].h)),
-                Engine::Serial(_) => None,
-            })
-            .min_by_key(|x| x.2)?;
-        // The pushes replay (a failure would be a solver bug: no position
-        // is reported then).
-        let (moves, _) = lurd::play(b, &s.path(id))?;
-        Some(LeastBound {
-            bound,
-            boxes: s
-                .node_boxes(id)
-                .iter()
-                .map(|&c| b.grid_of[c as usize])
-                .collect(),
-            player: b.grid_of[s.nodes[id as usize].player as usize],
-            moves: moves.text,
-        })
     }
 }
 
