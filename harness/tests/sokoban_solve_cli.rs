@@ -167,7 +167,7 @@ fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
     let text = format!("{THREE}\n; 153\n{}", m153.to_xsb());
     let f = dir.path().join("four.xsb");
     std::fs::write(&f, text).unwrap();
-    let near = dir.path().join("near.xsb");
+    let near = dir.path().join("stalls/near.xsb");
     let (code, _, err) = arena(&[
         "solve",
         "sokoban",

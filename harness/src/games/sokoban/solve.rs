@@ -313,6 +313,9 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     }
     if let Some(path) = &args.nearest {
         let near: Vec<Level> = rows.iter().filter_map(|r| r.nearest.clone()).collect();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+        }
         std::fs::write(path, print_levels(&near)).map_err(|e| HarnessError::io(path, e))?;
         eprintln!(
             "{} nearest position(s) of the levels not solved written to {}",
