@@ -296,8 +296,8 @@ pub struct SolveOptions {
     /// reordering argument ignores where the player ends).
     pub end: Option<usize>,
     /// [`solve`] out of time or of states: report how far the search got
-    /// ([`SolveResult::least`], a few hundred small proofs after the time
-    /// is up). Off by default.
+    /// ([`SolveResult::least`], up to 64 small proofs per search after the
+    /// time is up). Off by default.
     pub nearest: bool,
 }
 

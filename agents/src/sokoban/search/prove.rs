@@ -40,7 +40,7 @@ impl Searcher {
 
     /// Forward search: of its `tries` nodes with the least bounds (least
     /// first, the first made on a tie), the first that a search of at
-    /// most `limit` states ([`Searcher::position_dead`]) does not prove
+    /// most `limit` states ([`Searcher::runs_out`]) does not prove
     /// dead. Many of the nearest nodes are dead ends the search has
     /// already met (no live push when they were expanded, for instance):
     /// a node keeps the bound it was made with.
@@ -59,10 +59,10 @@ impl Searcher {
         near.select_nth_unstable(k - 1);
         near.truncate(k);
         near.sort_unstable();
-        let mut prover = Searcher::new(Arc::clone(&self.sh), Way::Forward, self.cfg);
+        let mut prover = self.new_prover();
         near.into_iter().map(|(_, id)| id).find(|&id| {
             let n = self.nodes[id as usize];
-            !prover.position_dead(self.node_boxes(id), n.player, Some(n.h), limit)
+            !prover.runs_out(self.node_boxes(id), n.player, Some(n.h), limit)
         })
     }
 
@@ -91,37 +91,47 @@ impl Searcher {
     ) -> bool {
         let mut prover = match self.prover.take() {
             Some(p) => p,
-            None => {
-                let cfg = Config {
-                    order: Order::Greedy,
-                    max_nodes: limit.max(1) as usize,
-                    box_moves: false,
-                    macros: false,
-                    alternate: false,
-                    hotspots: false,
-                    one_advice: false,
-                    lazy: false,
-                    prove: 0,
-                    ..self.cfg
-                };
-                Box::new(Searcher::new(Arc::clone(&self.sh), Way::Forward, cfg))
-            }
+            None => Box::new(self.new_prover()),
         };
-        prover.cfg.max_nodes = limit.max(1) as usize;
-        prover.restart(boxes, player, known);
+        let dead = prover.runs_out(boxes, player, known, limit);
+        self.proof_work += prover.nodes.len() as u64 + prover.expanded;
+        self.prover = Some(prover);
+        dead
+    }
+
+    /// A search that proves positions dead ([`Searcher::runs_out`]): this
+    /// one's pruning, single pushes, greedy on the bound.
+    fn new_prover(&self) -> Searcher {
+        let cfg = Config {
+            order: Order::Greedy,
+            box_moves: false,
+            macros: false,
+            alternate: false,
+            hotspots: false,
+            one_advice: false,
+            lazy: false,
+            prove: 0,
+            ..self.cfg
+        };
+        Searcher::new(Arc::clone(&self.sh), Way::Forward, cfg)
+    }
+
+    /// A prover ([`Searcher::new_prover`]) restarted from `boxes` with the
+    /// player on `player`: whether it runs out within `limit` states (the
+    /// position is then dead). Reached goals and full searches say no.
+    fn runs_out(&mut self, boxes: &[u16], player: u16, known: Option<u32>, limit: u32) -> bool {
+        self.cfg.max_nodes = limit.max(1) as usize;
+        self.restart(boxes, player, known);
         // A root that is already solved is never dead (a greedy search only
         // tests the states it generates).
-        let dead = !prover.nodes.first().is_some_and(|_| prover.is_goal(0))
+        !self.nodes.first().is_some_and(|_| self.is_goal(0))
             && loop {
-                match prover.step() {
+                match self.step() {
                     Step::Continue => {}
                     Step::Exhausted => break true,
                     Step::Goal(_) | Step::Full => break false,
                 }
-            };
-        self.proof_work += prover.nodes.len() as u64 + prover.expanded;
-        self.prover = Some(prover);
-        dead
+            }
     }
 }
 
