@@ -107,3 +107,19 @@ impl HarnessError {
 pub fn read_text(path: &std::path::Path) -> Result<String, HarnessError> {
     std::fs::read_to_string(path).map_err(|e| HarnessError::io(path, e))
 }
+
+/// Make the folder that `path` goes into (if it names one), with the
+/// folder in the error.
+pub fn create_parent(path: &std::path::Path) -> Result<(), HarnessError> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => std::fs::create_dir_all(d).map_err(|e| HarnessError::io(d, e)),
+        None => Ok(()),
+    }
+}
+
+/// Write a whole text file, its folder made first ([`create_parent`]),
+/// with the path in the error.
+pub fn write_text(path: &std::path::Path, text: &str) -> Result<(), HarnessError> {
+    create_parent(path)?;
+    std::fs::write(path, text).map_err(|e| HarnessError::io(path, e))
+}

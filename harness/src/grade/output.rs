@@ -6,17 +6,10 @@
 use super::assignment::{Assignment, Measure};
 use super::score::StudentGrade;
 use super::{ClassResult, GradeOptions, Prepared};
-use crate::error::HarnessError;
+use crate::error::{write_text, HarnessError};
 use crate::report::EpisodeRow;
 use std::fmt::Write as _;
 use std::path::Path;
-
-fn write(path: &Path, text: &str) -> Result<(), HarnessError> {
-    if let Some(d) = path.parent() {
-        std::fs::create_dir_all(d).map_err(|e| HarnessError::io(d, e))?;
-    }
-    std::fs::write(path, text).map_err(|e| HarnessError::io(path, e))
-}
 
 /// Write every output of a graded class.
 pub fn write_all(
@@ -31,10 +24,10 @@ pub fn write_all(
         Some(sh) => format!("grades-shard-{}-of-{}.csv", sh.k, sh.n),
         None => "grades.csv".into(),
     };
-    write(&dir.join(&table), &grades_csv(a, &class.grades, None)?)?;
+    write_text(&dir.join(&table), &grades_csv(a, &class.grades, None)?)?;
     if opts.shard.is_some() {
         for (g, p) in class.grades.iter().zip(&class.prepared) {
-            write(
+            write_text(
                 &dir.join("feedback").join(format!("{}.md", g.id)),
                 &feedback(a, opts, g, p, rows),
             )?;
@@ -43,7 +36,7 @@ pub fn write_all(
     }
     if opts.anonymize {
         let names: Vec<String> = class.prepared.iter().map(|p| p.label.clone()).collect();
-        write(
+        write_text(
             &dir.join("grades-anonymized.csv"),
             &grades_csv(a, &class.grades, Some(&names))?,
         )?;
@@ -51,21 +44,21 @@ pub fn write_all(
         for p in &class.prepared {
             let _ = writeln!(t, "{},{}", csv_field(&p.id), p.label);
         }
-        write(&dir.join("pseudonyms.csv"), &t)?;
+        write_text(&dir.join("pseudonyms.csv"), &t)?;
     }
     for (g, p) in class.grades.iter().zip(&class.prepared) {
-        write(
+        write_text(
             &dir.join("feedback").join(format!("{}.md", g.id)),
             &feedback(a, opts, g, p, rows),
         )?;
         if opts.gradescope {
-            write(
+            write_text(
                 &dir.join("gradescope").join(&g.id).join("results.json"),
                 &gradescope(a, g, p),
             )?;
         }
     }
-    write(
+    write_text(
         &dir.join("class-summary.md"),
         &class_summary(a, class, opts.anonymize),
     )?;

@@ -11,7 +11,7 @@
 
 use super::levels::{resolve, NamedLevel};
 use crate::cli::{parse_params, BenchArgs, SolveArgs};
-use crate::error::HarnessError;
+use crate::error::{create_parent, write_text, HarnessError};
 use crate::timing::{ms, AgentTimer, Clock};
 use agents::sokoban::{LeastBound, Method, SolveOptions, SolveStatus};
 use games::sokoban::{print_levels, replay, Level};
@@ -162,9 +162,7 @@ pub fn write_csv(path: &PathBuf, rows: &[LevelRow]) -> Result<(), HarnessError> 
         path: path.clone(),
         source,
     };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-    }
+    create_parent(path)?;
     let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
     w.write_record([
         "level", "title", "solved", "moves", "pushes", "time_ms", "expanded", "solution",
@@ -313,10 +311,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     }
     if let Some(path) = &args.nearest {
         let near: Vec<Level> = rows.iter().filter_map(|r| r.nearest.clone()).collect();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-        }
-        std::fs::write(path, print_levels(&near)).map_err(|e| HarnessError::io(path, e))?;
+        write_text(path, &print_levels(&near))?;
         eprintln!(
             "{} nearest position(s) of the levels not solved written to {}",
             near.len(),
