@@ -29,6 +29,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "portfolio: when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search (one turn's work for two; 1000000; 0: it stops)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
+            "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (50; 0: none)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "opener: the pre-pass's opener advisor, where the packing plan parks a box: the move that takes the box nearest the plan's next cell away from it (true)",
             "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
@@ -78,6 +79,7 @@ pub const AGENTS: &[AgentInfo] = &[
         description: "feature-space search after FESS: cells of (boxes on goals, floor regions) in turn, advised moves free; a move takes one box to any cell it can reach",
         params: &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
+            "backward: search backward, pulling boxes from the solved positions until the start is reached; the packing feature counts boxes on start cells, and opener, oop, plan, prove and learn are forward only (false)",
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "opener: where the packing plan parks a box, FESS's opener advisor: the move that takes the box nearest the plan's next cell away from it, keeping packing and connectivity, is advised too (true)",
@@ -141,11 +143,11 @@ pub fn options(
         Method::BiAStar => [
             &["weight", "ratio", "prepass", "prepass_after", "portfolio"][..],
             &FESS,
-            &["box_pulls", "serial", "max_nodes"],
+            &["box_pulls", "backward_share", "serial", "max_nodes"],
         ]
         .concat(),
         Method::Greedy => vec!["macros", "max_nodes"],
-        Method::Fess => [&["box_moves"][..], &FESS, &["max_nodes"]].concat(),
+        Method::Fess => [&["box_moves", "backward"][..], &FESS, &["max_nodes"]].concat(),
         Method::Bfs => vec!["max_nodes"],
     };
     params.check_keys(name, &keys)?;
@@ -162,24 +164,28 @@ pub fn options(
         }
         opts.weight = w;
     }
-    if keys.contains(&"ratio") {
-        let r = params.u64(name, "ratio", opts.ratio as u64)?;
-        if !(1..=1000).contains(&r) {
-            return Err(AgentError::BadParam {
-                agent: name.to_string(),
-                key: "ratio".into(),
-                expected: "an integer from 1 to 1000".into(),
-                got: r.to_string(),
-            });
+    // An integer parameter within `lo..=hi`.
+    let within = |key: &str, default: u64, lo: u64, hi: u64, what: &str| {
+        let v = params.u64(name, key, default)?;
+        if (lo..=hi).contains(&v) {
+            return Ok(v);
         }
-        opts.ratio = r as u32;
+        Err(AgentError::BadParam {
+            agent: name.to_string(),
+            key: key.into(),
+            expected: format!("{what} from {lo} to {hi}"),
+            got: v.to_string(),
+        })
+    };
+    if keys.contains(&"ratio") {
+        opts.ratio = within("ratio", u64::from(opts.ratio), 1, 1000, "an integer")? as u32;
     }
     if keys.contains(&"cost") {
         let words = [("pushes", false), ("moves", true)];
         opts.moves = params.choice(name, "cost", &words, false)?;
     }
     // The switches: a key each, and its option.
-    let switches: [(&str, &mut bool); 10] = [
+    let switches: [(&str, &mut bool); 11] = [
         ("macros", &mut opts.macros),
         ("box_moves", &mut opts.box_moves),
         ("alternate", &mut opts.alternate),
@@ -190,6 +196,7 @@ pub fn options(
         ("rooms", &mut opts.rooms),
         ("lazy", &mut opts.lazy),
         ("plan", &mut opts.plan),
+        ("backward", &mut opts.backward),
     ];
     for (key, field) in switches {
         if keys.contains(&key) {
@@ -198,6 +205,10 @@ pub fn options(
     }
     if keys.contains(&"prepass_after") {
         opts.prepass_after = params.u64(name, "prepass_after", opts.prepass_after)?;
+    }
+    if keys.contains(&"backward_share") {
+        let share = u64::from(opts.backward_share);
+        opts.backward_share = within("backward_share", share, 0, 99, "a percentage")? as u8;
     }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;

@@ -161,6 +161,7 @@ impl Serial {
         // One part has boxes off its goals: nothing to decompose again.
         let opts = SolveOptions {
             prepass: 0,
+            backward_share: 0,
             serial: false,
             end,
             ..SolveOptions::default()

@@ -1,15 +1,18 @@
-//! The searches a [`super::Solver`] schedules ([`Engine`]): one forward
-//! search, the bidirectional search (with its optional box-pull half), or
-//! the serial decomposition, each run a number of expansions at a time.
+//! The searches a [`super::Solver`] schedules ([`Engine`]): one search
+//! (forward, or backward from the solved positions), the bidirectional
+//! search (with its optional box-pull half), or the serial decomposition,
+//! each run a number of expansions at a time; and the backward
+//! feature-space search that runs beside the others ([`Beside`]).
 
 use super::decompose::{Serial, SerialStep};
-use super::search::{Searcher, Step};
-use super::SolveStatus;
+use super::search::{Searcher, Step, Way};
+use super::{SolveStatus, POLL};
 
 /// One search of a [`super::Solver`].
 pub(super) enum Engine {
-    /// A forward search; `proves` when exhausting it proves unsolvability
-    /// (no goal macros).
+    /// One search; `proves` when exhausting it proves unsolvability (no
+    /// goal macros). A backward one is solved when its pulls reach the
+    /// start.
     Single { s: Box<Searcher>, proves: bool },
     /// The serial decomposition (`decompose.rs`): never a proof.
     Serial(Box<Serial>),
@@ -106,7 +109,12 @@ impl Engine {
                 for _ in 0..budget {
                     match s.step() {
                         Step::Continue => {}
-                        Step::Goal(id) => return Event::Found(s.path(id)),
+                        Step::Goal(id) => {
+                            return Event::Found(match s.way {
+                                Way::Forward => s.path(id),
+                                Way::Backward => join(s, Vec::new(), id),
+                            })
+                        }
                         Step::Exhausted => {
                             return Event::Stopped {
                                 status: SolveStatus::Unsolvable,
@@ -247,4 +255,87 @@ pub(super) fn join(bk: &Searcher, mut fwd: Vec<(u16, u8)>, bid: u32) -> Vec<(u16
         fwd.push((to, d ^ 1));
     }
     fwd
+}
+
+/// An engine that runs beside the others of a [`super::Solver`] (the
+/// backward feature-space search, [`super::SolveOptions::backward_share`]):
+/// once they are ready for it, it gets `share` percent of the work
+/// ([`Engine::work`]) done from then on. Work, not time, so the turns do
+/// not depend on the machine's speed or load.
+pub(super) struct Beside {
+    /// The engine.
+    pub engine: Engine,
+    /// Its percentage of the work, 1 to 99.
+    share: u64,
+    /// The others' work when it started.
+    from: Option<u64>,
+    /// Its own work so far.
+    work: u64,
+}
+
+impl Beside {
+    /// `engine` beside the others, with `share` percent of the work (clamped
+    /// to 1..=99) once they are ready.
+    pub fn new(engine: Engine, share: u8) -> Beside {
+        Beside {
+            engine,
+            share: u64::from(share.clamp(1, 99)),
+            from: None,
+            work: 0,
+        }
+    }
+
+    /// Whether this engine takes the next turn, the others having done
+    /// `work` so far; it starts the first time they are `ready`.
+    pub fn due(&mut self, ready: bool, work: u64) -> bool {
+        if self.from.is_none() && ready {
+            self.from = Some(work);
+        }
+        self.from.is_some_and(|from| {
+            let others = work.saturating_sub(from);
+            self.work * (100 - self.share) < others * self.share
+        })
+    }
+
+    /// Run a turn ([`POLL`] expansions) and count its work.
+    pub fn run(&mut self) -> Event {
+        let before = self.engine.work();
+        let event = self.engine.run(POLL);
+        self.work += self.engine.work() - before;
+        event
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::search::fixtures;
+    use std::sync::Arc;
+
+    #[test]
+    fn beside_waits_then_takes_its_share_of_the_work() {
+        let sh = fixtures::shared(crate::sokoban::exhaustive::small_microban_boards().remove(0));
+        let s = Searcher::new(Arc::clone(&sh), Way::Backward, fixtures::fess());
+        let mut side = Beside::new(
+            Engine::Single {
+                s: Box::new(s),
+                proves: true,
+            },
+            25,
+        );
+        // Until the others are ready: never its turn.
+        assert!(!side.due(false, 0));
+        assert!(!side.due(false, 50_000));
+        // From then on (the others' work then: 60,000), a quarter of the
+        // work done from that point, ready or not.
+        assert!(!side.due(true, 60_000), "nothing done since it started");
+        assert!(side.due(false, 60_003));
+        side.work = 999;
+        assert!(side.due(true, 63_000), "999 of 3,999 is under a quarter");
+        side.work = 1000;
+        assert!(!side.due(true, 63_000), "1,000 of 4,000 is a quarter");
+        assert!(side.due(true, 63_100));
+        // Clamped shares: never all of the work, never none of it.
+        assert_eq!(Beside::new(side.engine, 200).share, 99);
+    }
 }

@@ -1,6 +1,6 @@
 //! The feature-space search on real levels: what alternation, the
-//! packing plan and the dead-end proofs each solve that the search
-//! without them cannot.
+//! packing plan, the dead-end proofs and the backward direction each
+//! solve that the search without them cannot.
 
 use super::*;
 
@@ -118,4 +118,46 @@ fn the_opener_solves_a_level_the_other_advisors_cannot() {
         opener: false,
         ..o
     });
+}
+
+#[test]
+fn the_backward_search_solves_a_level_the_forward_one_cannot() {
+    // Microban 36: emptying its goals is easy, filling them is not. With
+    // at most 3,000 states, `fess` backward (pulls from the solved
+    // position) solves it and its solution, turned into pushes, replays;
+    // forward it runs out (803 expansions in release).
+    let lv = &microban()[35];
+    let back = SolveOptions {
+        backward: true,
+        max_nodes: 3_000,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    solved_only_with_base(lv, back, |o| SolveOptions {
+        backward: false,
+        ..o
+    });
+}
+
+#[test]
+fn the_backward_search_solves_a_microban_sample_and_proves_what_it_exhausts() {
+    // Every solution replays; where it runs out of moves, the forward
+    // search runs out too (it never claims a solvable level unsolvable).
+    let back = SolveOptions {
+        backward: true,
+        max_nodes: 20_000,
+        ..SolveOptions::with_method(Method::Fess)
+    };
+    let mut solved = 0;
+    for lv in microban().iter().step_by(7) {
+        let r = solve(lv, &back, &UnlimitedTimer);
+        match r.status {
+            SolveStatus::Solved => {
+                check_solved(lv, &r);
+                solved += 1;
+            }
+            SolveStatus::Unsolvable => panic!("a Microban level claimed unsolvable"),
+            _ => {}
+        }
+    }
+    assert!(solved >= 15, "{solved} of 23 solved");
 }

@@ -35,7 +35,8 @@
 //! re-exports the registry of `agent.rs`, its child):
 //! - `agent.rs`: the agents (plan with a [`Solver`], replay the plan);
 //! - this file: [`solve`], [`Solver`] and its engines (one search, a
-//!   bidirectional pair, or the serial decomposition);
+//!   bidirectional pair, or the serial decomposition; `engine.rs`);
+//! - `options.rs`: [`Method`] and [`SolveOptions`];
 //! - `nearest.rs`: how far an unfinished solve got ([`LeastBound`],
 //!   tested in `least_tests.rs`);
 //! - `decompose.rs`: the serial decomposition, a [`Solver`] per part
@@ -66,6 +67,7 @@ mod learn;
 mod lurd;
 mod matching;
 mod nearest;
+mod options;
 mod packing;
 mod plan;
 mod prune;
@@ -77,282 +79,20 @@ mod zone;
 pub use agent::{make, options, SolverAgent, AGENTS};
 use board::{Board, BoardError, DistTable};
 use decompose::Serial;
-use engine::{BoxPulls, Engine, Event};
+use engine::{Beside, BoxPulls, Engine, Event};
 use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
 pub use nearest::LeastBound;
+pub use options::{
+    Method, SolveOptions, BACKWARD_SHARE, BOX_PULLS, LEARN, PORTFOLIO, PREPASS, PREPASS_AFTER,
+    PROVE,
+};
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
 use rooms::Rooms;
 use search::{Config, Cost, Order, Searcher, Shared, Way};
 use std::sync::Arc;
-
-/// The default [`SolveOptions::prepass`]: states stored by the
-/// feature-space pre-pass of the bidirectional search.
-pub const PREPASS: usize = 150_000;
-
-/// Expansions of the bidirectional search before its pre-pass runs: most
-/// levels it solves are solved by then, and pay nothing for the pre-pass
-/// (on Microban, all but level 153).
-pub const PREPASS_AFTER: u64 = 65_536;
-
-/// The default [`SolveOptions::portfolio`]: states the pre-pass may store
-/// once it takes turns with the bidirectional search.
-pub const PORTFOLIO: usize = 1_000_000;
-
-/// The default [`SolveOptions::prove`]: states stored by each dead-end
-/// proof of the feature-space search.
-pub const PROVE: u32 = 8;
-
-/// The default [`SolveOptions::learn_nodes`]: positions stored by each
-/// search for a learned deadlock pattern.
-pub const LEARN: u32 = 500;
-
-/// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
-/// one box-pull expansion per 8 of the other two halves. Off by default
-/// (see [`SolveOptions::box_pulls`]).
-pub const BOX_PULLS: u64 = 8;
-
-/// A search method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// Breadth-first over push states: push-optimal.
-    Bfs,
-    /// A* on `pushes + lower bound`: push-optimal.
-    AStar,
-    /// Weighted A*: `g + weight · h`.
-    WeightedAStar,
-    /// Greedy best-first on the lower bound alone.
-    Greedy,
-    /// Bidirectional: forward push search and backward pull search.
-    BiAStar,
-    /// The feature-space search of `fess.rs` (after FESS): cells of boxes on
-    /// goals and floor regions in turn.
-    Fess,
-}
-
-impl Method {
-    /// Every method, strongest first.
-    pub const ALL: [Method; 6] = [
-        Method::BiAStar,
-        Method::Fess,
-        Method::Greedy,
-        Method::WeightedAStar,
-        Method::AStar,
-        Method::Bfs,
-    ];
-
-    /// The agent name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Bfs => "bfs",
-            Method::AStar => "astar",
-            Method::WeightedAStar => "wastar",
-            Method::Greedy => "greedy",
-            Method::BiAStar => "biastar",
-            Method::Fess => "fess",
-        }
-    }
-
-    /// The method of an agent name.
-    pub fn from_name(name: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == name)
-    }
-}
-
-/// How to solve.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SolveOptions {
-    /// The search method.
-    pub method: Method,
-    /// Count cost in moves instead of pushes (A*, weighted A*, BFS order by
-    /// moves). Push-level search with exact player cells; slower.
-    pub moves: bool,
-    /// The weight of the heuristic in weighted A* and in both halves of
-    /// the bidirectional search.
-    pub weight: f64,
-    /// Backward expansions per forward expansion in the bidirectional search.
-    pub ratio: u32,
-    /// PI-corral pruning (ignored when counting moves).
-    pub pi_corrals: bool,
-    /// States explored by each corral-deadlock search (0: off).
-    pub corral_nodes: u32,
-    /// States explored by each goal-zone deadlock search (`zone.rs`; 0:
-    /// off).
-    pub zone_nodes: u32,
-    /// Positions stored by each search for a learned deadlock pattern
-    /// (`learn.rs`; forward feature-space searches only; 0: off).
-    pub learn_nodes: u32,
-    /// The most states stored per search before giving up
-    /// ([`SolveStatus::NodeLimit`]).
-    pub max_nodes: usize,
-    /// Greedy only: also run a greedy search with goal macros from the
-    /// goal-area packing orders, time-sliced with the plain one (off by
-    /// default: on Microban, Microban II and Sasquatch I it costs more time
-    /// than it saves).
-    pub macros: bool,
-    /// Feature-space search: a move takes one box to any cell it can be
-    /// pushed to (on by default for [`Method::Fess`]; other methods ignore
-    /// it).
-    pub box_moves: bool,
-    /// Feature-space search (and the bidirectional search's pre-pass):
-    /// every other expansion comes from the best non-empty cell of the
-    /// feature space (most boxes on goals, then fewest regions), as in
-    /// FESS; the others visit the cells in turn (on by default).
-    pub alternate: bool,
-    /// Feature-space search (and the pre-pass): FESS's hotspot advisor
-    /// also recommends moves that lower the number of hotspots (boxes that
-    /// take goals away from other boxes, see `hotspot.rs`). Off by default:
-    /// on Sasquatch I it loses level 46 and gains none.
-    pub hotspots: bool,
-    /// Feature-space search (and the pre-pass), on levels whose packing
-    /// plan parks a box: FESS's *opener* advisor also recommends one move
-    /// of each state: of the moves that keep its packing and add to none
-    /// of its connectivity features, the one that takes the box nearest
-    /// the plan's next cell (when that is free) farthest away from it
-    /// (`fess::opener`). On by default: on the seven Sasquatch sets it
-    /// gains Sasquatch I 17 and loses none (`docs/sokoban-solver.md`).
-    pub opener: bool,
-    /// Feature-space search: a third feature, the boxes *out of plan*
-    /// (after FESS's): boxes on cells from which no goal that the level's
-    /// packing plan has not yet filled can be reached any more, with the
-    /// goals it has filled as walls (`plan.rs`, `PackingPlan::out_of_plan`).
-    /// Fewer is better, after fewer regions; a move that lowers it without
-    /// adding regions is advised.
-    pub oop: bool,
-    /// Feature-space search (and the pre-pass): a feature after the
-    /// regions, before the boxes out of plan: FESS's *room connectivity*,
-    /// how many pairs of the level's rooms (floor made of 2×2 blocks)
-    /// connected on the empty level the boxes disconnect (`rooms.rs`).
-    /// Fewer is better; a move that lowers it without adding regions is
-    /// advised. Off by default: on the seven Sasquatch sets it gains four
-    /// levels and loses four (see `docs/sokoban-solver.md`).
-    pub rooms: bool,
-    /// Feature-space search (and the pre-pass): each advisor recommends at
-    /// most one move of a state, as in FESS (see `fess::advise`). Off, the
-    /// default: every move that puts a box on a goal or joins two regions
-    /// is free. Each solves levels the other does not (see
-    /// `docs/sokoban-solver.md`, *One move per advisor*).
-    pub one_advice: bool,
-    /// Feature-space search (and the pre-pass): *lazy children*. A child's
-    /// removal test and lower bound are made when it is popped, not when
-    /// it is made; until then it is queued with its parent's bound. Most
-    /// children are never popped (with box moves, about 90 stored per
-    /// expansion), so this expands about a third more states in the same
-    /// time, but siblings lose their order by bound. Off by default: it
-    /// solved 184 of the Sasquatch sets' 350 against 186 (see
-    /// `docs/sokoban-solver.md`, *Lazy children*).
-    pub lazy: bool,
-    /// Feature-space search (and the pre-pass, until it takes turns with
-    /// the bidirectional search): *dead-end proofs*. With `alternate`,
-    /// before a state of the best non-empty cell is expanded, a search of
-    /// single pushes that stores at most this many states runs from it; if
-    /// it runs out, the state is dead and is not expanded
-    /// (`search/prove.rs`; 0: off). On Sasquatch I it solves level 32.
-    pub prove: u32,
-    /// Feature-space search (and the pre-pass): when the level's packing
-    /// plan (`plan.rs`, after FESS's) parks some box, the packing feature
-    /// counts the progress along the plan first, then the boxes on goals
-    /// (on by default). A plan that parks no box is not used: on
-    /// Sasquatch I it lost level 46 and gained none.
-    pub plan: bool,
-    /// Bidirectional search: after its first `prepass_after` expansions,
-    /// run a feature-space search with box moves that stores at most this
-    /// many states (0: none; twice as many when it follows a packing plan,
-    /// see [`SolveOptions::plan`]), then go on. It solves some goal-room
-    /// levels in a few thousand expansions that the bidirectional search
-    /// cannot solve at all; where it fails it costs one or two seconds.
-    pub prepass: usize,
-    /// Bidirectional search: its expansions before the pre-pass runs
-    /// ([`PREPASS_AFTER`]).
-    pub prepass_after: u64,
-    /// Bidirectional search: when the pre-pass fills its budget without a
-    /// solution, it is kept and goes on until it stores this many states
-    /// ([`PORTFOLIO`]), taking turns with the bidirectional search: two
-    /// turns' work for the bidirectional search, then one for the
-    /// pre-pass. Work is counted in states stored plus states expanded,
-    /// not in time, so the turns do not depend on the machine's speed or
-    /// load. 0: the pre-pass stops at its budget.
-    pub portfolio: usize,
-    /// Bidirectional search: after the pre-pass, a second backward half
-    /// whose moves pull whole boxes (one box to any cell it can be pulled
-    /// to) meets the same forward half, with one expansion per this many
-    /// of the other two halves (its expansions cost about three times as
-    /// much; [`BOX_PULLS`] was measured). 0, the default: none. It solves
-    /// levels that single pulls do not (Sasquatch II 27, V 23), but the
-    /// time it takes makes some of the slowest levels the default solves
-    /// time out.
-    pub box_pulls: u64,
-    /// Bidirectional search: after its first [`SolveOptions::prepass_after`]
-    /// expansions, before the pre-pass, a serial decomposition
-    /// (`decompose.rs`): a level whose goals fall into separate areas is
-    /// solved area by area, the others' boxes as walls.
-    pub serial: bool,
-    /// The player must end in the region of this grid cell (a floor cell
-    /// that is not a goal; otherwise ignored), the boxes on the goals.
-    /// None, the default: anywhere. The decomposition sets it for its
-    /// parts; the forward half's PI-corral pruning is then off (its
-    /// reordering argument ignores where the player ends).
-    pub end: Option<usize>,
-    /// [`solve`] out of time or of states: report how far the search got
-    /// ([`SolveResult::least`], up to 64 small proofs per search after the
-    /// time is up). Off by default.
-    pub nearest: bool,
-}
-
-/// The default is the strongest method: [`Method::BiAStar`] with weight 3
-/// and ratio 1 (the course report's bidirectional weighted A*, with the
-/// pruning of `search.rs` and `prune.rs`).
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            method: Method::BiAStar,
-            moves: false,
-            weight: 3.0,
-            ratio: 1,
-            pi_corrals: true,
-            corral_nodes: 20,
-            zone_nodes: 500,
-            learn_nodes: LEARN,
-            max_nodes: 20_000_000,
-            macros: false,
-            box_moves: false,
-            alternate: true,
-            hotspots: false,
-            opener: true,
-            oop: true,
-            rooms: false,
-            one_advice: false,
-            lazy: false,
-            prove: PROVE,
-            plan: true,
-            prepass: PREPASS,
-            prepass_after: PREPASS_AFTER,
-            portfolio: PORTFOLIO,
-            box_pulls: 0,
-            serial: true,
-            end: None,
-            nearest: false,
-        }
-    }
-}
-
-impl SolveOptions {
-    /// The default options with another method (and its usual weight: 3
-    /// for weighted A* and the bidirectional search, else 1).
-    pub fn with_method(method: Method) -> Self {
-        SolveOptions {
-            method,
-            weight: match method {
-                Method::WeightedAStar | Method::BiAStar => 3.0,
-                _ => 1.0,
-            },
-            box_moves: method == Method::Fess,
-            ..SolveOptions::default()
-        }
-    }
-}
 
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -477,6 +217,11 @@ pub struct Solver {
     /// [`TURN_WORK`]) instead of expansions: the pre-pass kept on beside
     /// the bidirectional search.
     by_work: bool,
+    /// The backward feature-space search beside the others
+    /// ([`SolveOptions::backward_share`]).
+    beside: Option<Beside>,
+    /// The work ([`Engine::work`]) of the others so far.
+    work: u64,
 }
 
 impl Solver {
@@ -492,6 +237,8 @@ impl Solver {
             retired: 0,
             portfolio: 0,
             by_work: false,
+            beside: None,
+            work: 0,
         };
         let mut board = match Board::new(level) {
             Ok(b) => b,
@@ -516,7 +263,9 @@ impl Solver {
         }
         let method = opts.method;
         let bidirectional = matches!(method, Method::BiAStar);
-        let bdist = bidirectional.then(|| DistTable::from_sources(&board, &board.start_boxes));
+        let backward = method == Method::Fess && opts.backward;
+        let bdist = (bidirectional || backward)
+            .then(|| DistTable::from_sources(&board, &board.start_boxes));
         let packing = if opts.macros && method == Method::Greedy {
             Packing::new(&board)
         } else {
@@ -655,11 +404,27 @@ impl Solver {
                     proves: false,
                 });
             }
+            let way = if backward {
+                Way::Backward
+            } else {
+                Way::Forward
+            };
             engines.push(Engine::Single {
-                s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, cfg)),
+                s: Box::new(Searcher::new(Arc::clone(&sh), way, cfg)),
                 proves: true,
             });
         }
+        // Beside the others, the backward feature-space search.
+        let beside = (bidirectional && opts.backward_share > 0).then(|| {
+            let bcfg = Config {
+                order: Order::Fess,
+                box_moves: true,
+                ..cfg
+            };
+            let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));
+            let engine = Engine::Single { s, proves: true };
+            Beside::new(engine, opts.backward_share)
+        });
         let mut solver = Solver {
             board: Some(sh),
             engines,
@@ -673,6 +438,8 @@ impl Solver {
                 0
             },
             by_work: false,
+            beside,
+            work: 0,
         };
         if let Some(p) = solver.engines.first().and_then(Engine::start) {
             solver.finish_found(p);
@@ -685,8 +452,44 @@ impl Solver {
     pub(crate) fn expanded(&self) -> u64 {
         match &self.done {
             Some(r) => r.expanded,
-            None => self.retired + self.engines.iter().map(Engine::expanded).sum::<u64>(),
+            None => {
+                let beside = self.beside.as_ref().map_or(0, |b| b.engine.expanded());
+                self.retired + beside + self.engines.iter().map(Engine::expanded).sum::<u64>()
+            }
         }
+    }
+
+    /// The turn of the backward feature-space search, if it is due
+    /// ([`Beside::due`]): whether it took it.
+    fn beside_turn(&mut self) -> bool {
+        // The first engine alone, then the decomposition or the pre-pass
+        // alone: not yet.
+        let ready = self.switch_after.is_none() || self.engines.len() < 2;
+        let Some(side) = &mut self.beside else {
+            return false;
+        };
+        if !side.due(ready, self.work) {
+            return false;
+        }
+        let (event, side_expanded) = (side.run(), side.engine.expanded());
+        match event {
+            Event::Running | Event::Moves(_) => {}
+            Event::Found(p) => self.finish_found(p),
+            Event::Stopped {
+                status,
+                proof: true,
+            } => {
+                let e = self.expanded();
+                self.done = Some(SolveResult::unsolved(status, e, ""));
+                self.engines.clear();
+            }
+            // Out of states: the others go on alone.
+            Event::Stopped { .. } => {
+                self.retired += side_expanded;
+                self.beside = None;
+            }
+        }
+        true
     }
 
     fn finish_found(&mut self, pushes: Vec<(u16, u8)>) {
@@ -732,6 +535,10 @@ impl Solver {
                     return false;
                 }
             }
+            if self.beside_turn() {
+                since_poll += POLL;
+                continue;
+            }
             // The pre-pass (a single search second in line) runs once the
             // first search made `switch_after` expansions, until it stops.
             let k = match self.switch_after {
@@ -748,6 +555,7 @@ impl Solver {
             let work = self.engines[k].work();
             let event = self.engines[k].run(POLL);
             since_poll += POLL;
+            self.work += self.engines[k].work() - work;
             if self.by_work {
                 let turn = if k == 0 { 2 * TURN_WORK } else { TURN_WORK };
                 if self.engines[k].work() / turn != work / turn {

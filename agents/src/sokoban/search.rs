@@ -334,6 +334,7 @@ impl Searcher {
             cfg.oop = false;
             cfg.rooms = false;
             cfg.opener = false;
+            cfg.hotspots &= way == Way::Forward;
         }
         let b = &sh.board;
         let nb = b.start_boxes.len();

@@ -331,6 +331,11 @@ fn pruning_is_sound_against_brute_force() {
         runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
         // `fess` with lazy children (tested when popped, not when made),
         // and with one move per advisor too.
+        let back = SolveOptions {
+            backward: true,
+            ..SolveOptions::with_method(Method::Fess)
+        };
+        runs.push(("fess backward", solve(&lv, &back, &UnlimitedTimer)));
         for (name, lazy, one_advice) in [("fess lazy", true, false), ("fess lazy one", true, true)]
         {
             let o = SolveOptions {
@@ -545,6 +550,19 @@ fn registry_builds_every_agent_and_checks_params() {
     assert!(make("biastar", &p, 0).is_err());
     let p = AgentParams::new().with("ratio", ParamValue::Int(4));
     assert_eq!(options("biastar", Method::BiAStar, &p).unwrap().ratio, 4);
+    let share = |n| AgentParams::new().with("backward_share", ParamValue::Int(n));
+    assert!(
+        make("biastar", &share(100), 0).is_err(),
+        "a share is below 100"
+    );
+    let o = options("biastar", Method::BiAStar, &share(0)).unwrap();
+    assert_eq!(o.backward_share, 0);
+    let p = AgentParams::new().with("backward", ParamValue::Bool(true));
+    assert!(options("fess", Method::Fess, &p).unwrap().backward);
+    assert!(
+        make("biastar", &p, 0).is_err(),
+        "biastar's backward search is a share"
+    );
 }
 
 #[test]

@@ -9,7 +9,12 @@ impl Searcher {
     /// region marked).
     pub(super) fn cell_of(&mut self, boxes: &[u16]) -> fess::Cell {
         let b = &self.sh.board;
-        let mut packed = boxes.iter().filter(|&&c| b.is_goal[c as usize]).count();
+        // Backward, the packing feature counts the boxes back on cells
+        // where boxes start.
+        let mut packed = match self.way {
+            Way::Forward => boxes.iter().filter(|&&c| b.is_goal[c as usize]).count(),
+            Way::Backward => boxes.iter().filter(|&&c| self.is_start[c as usize]).count(),
+        };
         if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
