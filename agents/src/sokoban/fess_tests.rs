@@ -139,9 +139,10 @@ fn the_backward_search_solves_a_level_the_forward_one_cannot() {
 }
 
 #[test]
-fn the_backward_search_solves_a_microban_sample_and_proves_what_it_exhausts() {
-    // Every solution replays; where it runs out of moves, the forward
-    // search runs out too (it never claims a solvable level unsolvable).
+fn the_backward_search_solves_a_microban_sample_and_never_calls_one_unsolvable() {
+    // Every solution replays, and no level (all are solvable) is claimed
+    // unsolvable: the brute-force soundness test checks its proofs on
+    // levels that are not.
     let back = SolveOptions {
         backward: true,
         max_nodes: 20_000,
