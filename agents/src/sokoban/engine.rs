@@ -109,12 +109,7 @@ impl Engine {
                 for _ in 0..budget {
                     match s.step() {
                         Step::Continue => {}
-                        Step::Goal(id) => {
-                            return Event::Found(match s.way {
-                                Way::Forward => s.path(id),
-                                Way::Backward => join(s, Vec::new(), id),
-                            })
-                        }
+                        Step::Goal(id) => return Event::Found(from_start(s, id)),
                         Step::Exhausted => {
                             return Event::Stopped {
                                 status: SolveStatus::Unsolvable,
@@ -146,7 +141,7 @@ impl Engine {
                             spent += 1;
                             match p.s.step() {
                                 Step::Continue => {}
-                                Step::Goal(id) => return Event::Found(join(&p.s, Vec::new(), id)),
+                                Step::Goal(id) => return Event::Found(from_start(&p.s, id)),
                                 Step::Exhausted => {
                                     return Event::Stopped {
                                         status: SolveStatus::Unsolvable,
@@ -170,7 +165,7 @@ impl Engine {
                         spent += 1;
                         match b.step() {
                             Step::Continue => {}
-                            Step::Goal(id) => return Event::Found(join(b, Vec::new(), id)),
+                            Step::Goal(id) => return Event::Found(from_start(b, id)),
                             Step::Exhausted => {
                                 return Event::Stopped {
                                     status: SolveStatus::Unsolvable,
@@ -206,7 +201,7 @@ impl Engine {
                     spent += 1;
                     match f.step() {
                         Step::Continue | Step::Exhausted => {}
-                        Step::Goal(id) => return Event::Found(f.path(id)),
+                        Step::Goal(id) => return Event::Found(from_start(f, id)),
                         Step::Full => {
                             return Event::Stopped {
                                 status: SolveStatus::NodeLimit,
@@ -244,6 +239,15 @@ fn meet_forward(bk: &Searcher, f: &Searcher) -> Option<Vec<(u16, u8)>> {
         let fid = f.lookup(m.hash, bk.node_boxes(bid), m.player)?;
         Some(join(bk, f.path(fid), bid))
     })
+}
+
+/// The pushes from the start to the goal node `id` of search `s`: its path
+/// forward, or backward its pulls from `id` back to its root, reversed.
+fn from_start(s: &Searcher, id: u32) -> Vec<(u16, u8)> {
+    match s.way {
+        Way::Forward => s.path(id),
+        Way::Backward => join(s, Vec::new(), id),
+    }
 }
 
 /// Forward pushes `fwd` followed by the backward search's pulls from node

@@ -555,10 +555,11 @@ impl Solver {
             let work = self.engines[k].work();
             let event = self.engines[k].run(POLL);
             since_poll += POLL;
-            self.work += self.engines[k].work() - work;
+            let now = self.engines[k].work();
+            self.work += now - work;
             if self.by_work {
                 let turn = if k == 0 { 2 * TURN_WORK } else { TURN_WORK };
-                if self.engines[k].work() / turn != work / turn {
+                if now / turn != work / turn {
                     self.next += 1;
                 }
             } else if self.switch_after.is_none()
