@@ -19,9 +19,9 @@
 //! from each, the state with the least path *weight*, then the least lower
 //! bound. A move that an *advisor* recommends costs nothing, any other move
 //! costs 1: the advisors here recommend moves that pack boxes or join
-//! regions (see below), and, where the packing plan parks a box, the
-//! *opener*'s move that clears the way to the plan's next cell
-//! ([`opener`]). Visiting the cells in turn gives states that made
+//! regions (see below), and, where the packing plan parks a box or its
+//! next goal's turn is forced (`order.rs`), the *opener*'s move that
+//! clears the way to the plan's next cell ([`opener`]). Visiting the cells in turn gives states that made
 //! progress on some feature as much effort as the crowd at the start,
 //! which a best-first order on the lower bound alone never does.
 //!
@@ -42,6 +42,9 @@
 //! The order is not admissible; exhausting it still proves unsolvability
 //! (every generated state is expanded in the end).
 
+use super::board::Board;
+use super::order::GoalOrder;
+use super::plan::PackingPlan;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -154,6 +157,44 @@ pub(crate) fn advise(
     ];
     for i in best.into_iter().flatten() {
         out[i] = true;
+    }
+}
+
+/// What FESS's opener advisor ([`opener`]) follows: a packing plan, and
+/// for each of its steps where the opener acts, the walking distances
+/// from the step's cell (the boxes ignored).
+#[derive(Clone, Debug)]
+pub(crate) struct Opener {
+    /// The plan whose next cell the opener clears.
+    pub plan: PackingPlan,
+    /// Per step: the distances from its cell, `None` where the opener
+    /// does not act.
+    pub dists: Vec<Option<Vec<u16>>>,
+}
+
+impl Opener {
+    /// The opener of `b` following `plan`. At every step when the plan
+    /// parks a box; otherwise (the plan's order is one among many) only at
+    /// the steps whose goal is in the goals' forced fill order
+    /// ([`GoalOrder`]), and `None` when no step is.
+    pub fn new(b: &Board, plan: PackingPlan) -> Option<Opener> {
+        let order = if plan.parks() > 0 {
+            None
+        } else {
+            Some(GoalOrder::new(b)?)
+        };
+        let dists: Vec<Option<Vec<u16>>> = plan
+            .steps
+            .iter()
+            .map(|&(to, _)| {
+                let acts = order.as_ref().is_none_or(|o| o.in_order(to));
+                acts.then(|| b.walk_distances(&[to]))
+            })
+            .collect();
+        dists
+            .iter()
+            .any(Option::is_some)
+            .then_some(Opener { plan, dists })
     }
 }
 

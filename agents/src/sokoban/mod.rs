@@ -68,6 +68,7 @@ mod lurd;
 mod matching;
 mod nearest;
 mod options;
+mod order;
 mod packing;
 mod plan;
 mod prune;
@@ -273,9 +274,9 @@ impl Solver {
         };
         let feature_space = method == Method::Fess || (bidirectional && opts.prepass > 0);
         let hot = (feature_space && opts.hotspots).then(|| Hotspots::new(&board, &fdist.dead));
-        // One plan for both the packing feature (when it parks a box) and
-        // the cells out of plan.
-        let full_plan = if feature_space && (opts.plan || opts.oop) {
+        // One plan for the packing feature (when it parks a box), the
+        // cells out of plan and the opener.
+        let full_plan = if feature_space && (opts.plan || opts.oop || opts.opener) {
             PackingPlan::new(&board)
         } else {
             None
@@ -284,13 +285,12 @@ impl Solver {
             Some(p) if opts.oop => Some(OutOfPlan::new(p.clone(), &board, &fdist.dead)),
             _ => None,
         };
-        let plan = full_plan.filter(|p| opts.plan && p.parks() > 0);
-        let opener = plan.as_ref().filter(|_| opts.opener).map(|p| {
-            p.steps
-                .iter()
-                .map(|&(to, _)| board.walk_distances(&[to]))
-                .collect()
-        });
+        let plan = full_plan.clone().filter(|p| opts.plan && p.parks() > 0);
+        // The opener follows a plan that parks a box only when the packing
+        // feature does, and any other plan where the goals' order is forced.
+        let opener = full_plan
+            .filter(|p| opts.opener && (opts.plan || p.parks() == 0))
+            .and_then(|p| fess::Opener::new(&board, p));
         let rooms = (feature_space && opts.rooms)
             .then(|| Rooms::new(&board))
             .flatten();

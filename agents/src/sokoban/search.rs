@@ -103,9 +103,9 @@ pub(crate) struct Shared {
     /// connectivity feature (see `SolveOptions::rooms`), if it has two or
     /// more and the feature is on.
     pub rooms: Option<Rooms>,
-    /// For the opener (`SolveOptions::opener`), when [`Shared::plan`] is
-    /// there: the walking distances from each of the plan's steps' cells.
-    pub opener: Option<Vec<Vec<u16>>>,
+    /// What the opener follows (`SolveOptions::opener`), if it acts on
+    /// this level.
+    pub opener: Option<super::fess::Opener>,
 }
 
 /// A node index in a [`Searcher`].
@@ -186,7 +186,7 @@ pub(crate) struct Config {
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
     /// Forward feature-space search: FESS's opener advisor (see
-    /// `SolveOptions::opener`; needs [`Shared::plan`]).
+    /// `SolveOptions::opener`; needs [`Shared::opener`]).
     pub opener: bool,
     /// Forward feature-space search: boxes out of plan as a third feature
     /// (see `SolveOptions::oop`; needs [`Shared::oop`]).

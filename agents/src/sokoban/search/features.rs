@@ -79,23 +79,21 @@ impl Searcher {
     }
 
     /// The opener's choice among the children of node `id` (cell
-    /// `parent`; see [`fess::opener`]), when the level's packing plan
-    /// parks a box and its next cell is free.
+    /// `parent`; see [`fess::opener`]), when it acts at the position's
+    /// step of the plan it follows and that step's cell is free.
     fn opener_of(&mut self, id: NodeId, parent: fess::Cell) -> Option<usize> {
         let sh = Arc::clone(&self.sh);
-        let (plan, dists) = (sh.plan.as_ref()?, sh.opener.as_ref()?);
+        let op = sh.opener.as_ref()?;
         let mut boxes = std::mem::take(&mut self.cur);
         boxes.clear();
         boxes.extend_from_slice(self.node_boxes(id));
         self.sp.set(&boxes);
-        let k = plan.progress(&self.sp.occ);
+        let k = op.plan.progress(&self.sp.occ);
         self.sp.clear(&boxes);
-        let free = plan.steps.get(k).is_some_and(|s| !boxes.contains(&s.0));
+        let free = op.plan.steps.get(k).is_some_and(|s| !boxes.contains(&s.0));
         self.cur = boxes;
-        if !free {
-            return None;
-        }
-        fess::opener(parent, &self.kids, &dists[k])
+        let dist = op.dists.get(k)?.as_ref().filter(|_| free)?;
+        fess::opener(parent, &self.kids, dist)
     }
 
     /// A lazy child popped ([`Config::lazy`]): its removal test and its
