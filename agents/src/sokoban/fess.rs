@@ -21,9 +21,10 @@
 //! costs 1: the advisors here recommend moves that pack boxes or join
 //! regions (see below), and, where the packing plan parks a box or its
 //! next goal's turn is forced (`order.rs`), the *opener*'s move that
-//! clears the way to the plan's next cell ([`opener`]). Visiting the cells in turn gives states that made
-//! progress on some feature as much effort as the crowd at the start,
-//! which a best-first order on the lower bound alone never does.
+//! clears the way to the plan's next cell ([`opener`]). Visiting the cells
+//! in turn gives states that made progress on some feature as much effort
+//! as the crowd at the start, which a best-first order on the lower bound
+//! alone never does.
 //!
 //! As in FESS's engine, every other expansion may instead come from the
 //! *best* non-empty cell ([`rank`]: most boxes on goals, then fewest
