@@ -2,10 +2,10 @@
 //! because a box already on one would shut the other off.
 //!
 //! Goal `g` comes *before* goal `h` when `h` lies in `g`'s entrance (at
-//! most [`ENTRANCE`] steps' walk away) and, with a box on `h` and no other
-//! box, a lone box can no longer be pushed onto `g` from any cell where a
-//! box starts (off the goals), though it can with `h` free; and then
-//! transitively. On Microban 153, a one-wide column of goals closed at its
+//! most two steps' walk away, [`in_entrance`]) and, with a box on `h` and
+//! no other box, a lone box can no longer be pushed onto `g` from any cell
+//! where a box starts (off the goals), though it can with `h` free; and
+//! then transitively. On Microban 153, a one-wide column of goals closed at its
 //! top, each goal comes before the one below it: once a lower goal holds a
 //! box, no box gets past it, and no player gets below a box to push it
 //! up.
@@ -24,11 +24,8 @@
 
 use super::board::{Board, NONE};
 use super::packing::can_leave;
+use super::plan::sources;
 use super::space::Space;
-
-/// The farthest walk from goal `g` to a goal `h` that is tested as
-/// coming after `g` (see the module documentation).
-const ENTRANCE: u16 = 2;
 
 /// The forced fill order of a level's goals (see the module
 /// documentation).
@@ -51,10 +48,7 @@ impl GoalOrder {
         if goals.len() > 128 {
             return None;
         }
-        let mut source = vec![false; b.n];
-        for &c in &b.start_boxes {
-            source[c as usize] = !b.is_goal[c as usize];
-        }
+        let source = sources(b);
         let mut sp = Space::new(b.n);
         // Whether a lone box can be pushed onto `g`, with a box on `h`.
         let mut fed = |g: u16, h: Option<u16>| {
@@ -64,21 +58,15 @@ impl GoalOrder {
             sp.clear(&cells);
             ok
         };
-        let mut goal_of = vec![NONE; b.n];
-        for (i, &g) in goals.iter().enumerate() {
-            goal_of[g as usize] = i as u16;
-        }
         let mut before = vec![0u128; goals.len()];
         for (i, &g) in goals.iter().enumerate() {
-            let near: Vec<u16> = entrance(b, g)
-                .into_iter()
-                .filter(|&c| c != g && goal_of[c as usize] != NONE)
+            let cut: Vec<usize> = (0..goals.len())
+                .filter(|&j| j != i && in_entrance(b, g, goals[j]) && !fed(g, Some(goals[j])))
                 .collect();
-            let cut: Vec<u16> = near.into_iter().filter(|&h| !fed(g, Some(h))).collect();
             // A goal no lone box reaches at all comes before none.
             if !cut.is_empty() && fed(g, None) {
-                for h in cut {
-                    before[goal_of[h as usize] as usize] |= 1 << i;
+                for j in cut {
+                    before[j] |= 1 << i;
                 }
             }
         }
@@ -88,6 +76,10 @@ impl GoalOrder {
         close(&mut before);
         if (0..goals.len()).any(|j| before[j] >> j & 1 == 1) {
             return None;
+        }
+        let mut goal_of = vec![NONE; b.n];
+        for (i, &g) in goals.iter().enumerate() {
+            goal_of[g as usize] = i as u16;
         }
         Some(GoalOrder { goal_of, before })
     }
@@ -107,22 +99,13 @@ impl GoalOrder {
     }
 }
 
-/// The floor cells at most [`ENTRANCE`] steps' walk from `g`, `g` too.
-fn entrance(b: &Board, g: u16) -> Vec<u16> {
-    let mut cells = vec![g];
-    let mut head = 0;
-    for _ in 0..ENTRANCE {
-        let end = cells.len();
-        while head < end {
-            for y in b.nbr[cells[head] as usize] {
-                if y != NONE && !cells.contains(&y) {
-                    cells.push(y);
-                }
-            }
-            head += 1;
-        }
-    }
-    cells
+/// Whether cell `h` is at most two steps' walk from cell `g` (and not
+/// `g`): where a box that fills `g` comes from, or its pusher stands.
+fn in_entrance(b: &Board, g: u16, h: u16) -> bool {
+    h != g
+        && b.nbr[g as usize]
+            .iter()
+            .any(|&y| y != NONE && (y == h || b.nbr[y as usize].contains(&h)))
 }
 
 /// The transitive closure of `before` (bit `i` of `before[j]`: `i` comes
@@ -152,7 +135,7 @@ fn close(before: &mut [u128]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::packing::push_path;
+    use crate::sokoban::packing::pushable;
     use games::sokoban::{parse_levels, MICROBAN};
 
     fn microban() -> Vec<Board> {
@@ -167,23 +150,12 @@ mod tests {
     /// onto `g`, with a box on `wall` if any: an independent forward search
     /// (pushes, where the order uses pulls).
     fn pushable_onto(b: &Board, g: u16, wall: Option<u16>) -> bool {
-        let none = vec![false; b.n];
         let mut sp = Space::new(b.n);
         if let Some(h) = wall {
             sp.occ[h as usize] = 1;
         }
-        b.start_boxes.iter().any(|&s| {
-            !b.is_goal[s as usize]
-                && (0..4).any(|d| {
-                    let p = b.nbr[s as usize][d];
-                    sp.occ[s as usize] = 2;
-                    let ok = p != NONE
-                        && sp.occ[p as usize] == 0
-                        && push_path(b, &mut sp, &none, s, p, g).is_some();
-                    sp.occ[s as usize] = 0;
-                    ok
-                })
-        })
+        let source = sources(b);
+        (0..b.n as u16).any(|s| source[s as usize] && pushable(b, &mut sp, s, g))
     }
 
     #[test]

@@ -226,6 +226,23 @@ pub(crate) fn push_path(
     Some(out)
 }
 
+/// Whether some box can be pushed alone from `from` to `to`, the player
+/// starting next to it and the other boxes in `sp.occ` fixed: the tests'
+/// independent forward check of what pulls claim. `sp.occ` is unchanged
+/// afterwards.
+#[cfg(test)]
+pub(crate) fn pushable(b: &Board, sp: &mut Space, from: u16, to: u16) -> bool {
+    let none = vec![false; b.n];
+    let was = sp.occ[from as usize];
+    sp.occ[from as usize] = 1;
+    let ok = (0..4).any(|d| {
+        let p = b.nbr[from as usize][d];
+        p != NONE && sp.occ[p as usize] == 0 && push_path(b, sp, &none, from, p, to).is_some()
+    });
+    sp.occ[from as usize] = was;
+    ok
+}
+
 /// A place the box on some cell can be pushed to (see [`box_destinations`]).
 pub(crate) struct BoxMove {
     /// The box's new cell.

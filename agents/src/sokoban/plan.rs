@@ -170,13 +170,20 @@ impl OutOfPlan {
     }
 }
 
-/// The steps of `b`'s plan, forward (see the module documentation).
-fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
-    let n = b.n;
-    let mut source = vec![false; n];
+/// For each cell of `b`: whether a box starts there, off the goals (where
+/// a box pulled back from the goals has left them for good).
+pub(crate) fn sources(b: &Board) -> Vec<bool> {
+    let mut source = vec![false; b.n];
     for &c in &b.start_boxes {
         source[c as usize] = !b.is_goal[c as usize];
     }
+    source
+}
+
+/// The steps of `b`'s plan, forward (see the module documentation).
+fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
+    let n = b.n;
+    let source = sources(b);
     if !source.contains(&true) {
         return None;
     }
@@ -228,7 +235,7 @@ fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::packing::push_path;
+    use crate::sokoban::packing::pushable;
     use games::sokoban::{parse_levels, MICROBAN};
 
     fn boards(text: &str) -> Vec<Board> {
@@ -241,20 +248,6 @@ mod tests {
 
     fn sasquatch_i() -> Vec<Board> {
         boards(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
-    }
-
-    /// Whether some box can be pushed alone from `from` to `to`, the
-    /// player starting next to it (the plan ignores where the player is).
-    fn pushable(b: &Board, sp: &mut Space, from: u16, to: u16) -> bool {
-        let none = vec![false; b.n];
-        let was = sp.occ[from as usize];
-        sp.occ[from as usize] = 1;
-        let ok = (0..4).any(|d| {
-            let p = b.nbr[from as usize][d];
-            p != NONE && sp.occ[p as usize] == 0 && push_path(b, sp, &none, from, p, to).is_some()
-        });
-        sp.occ[from as usize] = was;
-        ok
     }
 
     #[test]
