@@ -31,10 +31,17 @@ pub(crate) struct Matching {
     row_col: Vec<usize>,
     minv: Vec<i64>,
     way: Vec<usize>,
-    used: Vec<bool>,
+    /// The columns not reached yet by the current augmenting path search.
+    free: Vec<usize>,
+    /// The columns reached by the current augmenting path search, each
+    /// with the sum of the deltas when it was reached.
+    reached: Vec<(usize, i64)>,
 }
 
 const FREE: usize = usize::MAX;
+/// A column's `minv` before the augmenting path search reaches it: far
+/// above any cost, and far from overflow when the deltas are added.
+const UNSEEN: i64 = i64::MAX / 4;
 
 impl Matching {
     /// An empty `n`×`n` problem (all costs 0, nothing matched).
@@ -48,7 +55,8 @@ impl Matching {
             row_col: vec![0; n],
             minv: vec![0; n + 1],
             way: vec![0; n + 1],
-            used: vec![false; n + 1],
+            free: Vec::with_capacity(n),
+            reached: Vec::with_capacity(n + 1),
         }
     }
 
@@ -105,7 +113,6 @@ impl Matching {
         self.row_col.clone_from(&other.row_col);
         self.minv.resize(other.n + 1, 0);
         self.way.resize(other.n + 1, 0);
-        self.used.resize(other.n + 1, false);
     }
 
     /// The total cost of the current (complete) matching.
@@ -119,47 +126,54 @@ impl Matching {
     /// Add free row `i0` to the matching by one shortest augmenting path
     /// over reduced costs, updating the potentials (the row's own potential
     /// may start anywhere: the first step makes it feasible).
+    ///
+    /// The potentials are updated once, at the end: `minv` holds each
+    /// column's least reduced cost plus the sum of the steps' deltas so
+    /// far (which then needs no update per step), and each column reached
+    /// records that sum, so that its potential (and its row's) moves by
+    /// the deltas of the steps after it, as the textbook's update loop
+    /// would move them step by step.
     fn add_row(&mut self, i0: usize) {
         let n = self.n;
         // Column 0 is virtual and holds the new row.
         self.col_row[0] = i0;
         let mut j0 = 0usize;
-        self.minv.iter_mut().for_each(|x| *x = i64::MAX);
-        self.used.iter_mut().for_each(|x| *x = false);
+        self.minv.iter_mut().for_each(|x| *x = UNSEEN);
+        self.free.clear();
+        self.free.extend(1..=n);
+        self.reached.clear();
+        // The sum of the deltas so far.
+        let mut sum = 0i64;
         loop {
-            self.used[j0] = true;
+            self.reached.push((j0, sum));
+            // The row of a column just reached has not moved yet.
             let i = self.col_row[j0];
             let ui = self.u[i];
             let row = &self.cost[i * n..(i + 1) * n];
-            let mut delta = i64::MAX;
-            let mut j1 = 0;
-            for j in 1..=n {
-                if self.used[j] {
-                    continue;
-                }
-                let cur = row[j - 1] - ui - self.v[j];
+            let mut least = i64::MAX;
+            let mut k1 = 0;
+            for (k, &j) in self.free.iter().enumerate() {
+                let cur = row[j - 1] - ui - self.v[j] + sum;
                 if cur < self.minv[j] {
                     self.minv[j] = cur;
                     self.way[j] = j0;
                 }
-                if self.minv[j] < delta {
-                    delta = self.minv[j];
-                    j1 = j;
+                if self.minv[j] < least {
+                    least = self.minv[j];
+                    k1 = k;
                 }
             }
-            for j in 0..=n {
-                if self.used[j] {
-                    let r = self.col_row[j];
-                    self.u[r] += delta;
-                    self.v[j] -= delta;
-                } else {
-                    self.minv[j] -= delta;
-                }
-            }
-            j0 = j1;
+            // This step's delta is `least - sum`.
+            sum = least;
+            j0 = self.free.swap_remove(k1);
             if self.col_row[j0] == FREE {
                 break;
             }
+        }
+        for &(j, at) in &self.reached {
+            let r = self.col_row[j];
+            self.u[r] += sum - at;
+            self.v[j] -= sum - at;
         }
         // Flip the path.
         loop {
@@ -223,7 +237,7 @@ impl KeyedMatching {
     /// boxes have the keys `keys` (in any order; [`KeyedMatching::slot_of`]
     /// then maps them to rows). `fill(key, row)` writes the cost row of a
     /// key. Rows whose key is unchanged are kept; the others are filled and
-    /// repaired, or everything is solved again when most rows changed.
+    /// repaired (solved from scratch the first time).
     pub fn sync(&mut self, keys: &[RowKey], mut fill: impl FnMut(RowKey, &mut [i64])) {
         let nb = keys.len();
         self.changed.clear();
@@ -260,8 +274,7 @@ impl KeyedMatching {
             self.keys[s] = keys[i];
             self.changed.push(s);
         }
-        let full = !self.valid || self.changed.len() * 2 > nb;
-        if full {
+        if !self.valid {
             for s in 0..nb {
                 fill(self.keys[s], self.mat.row_mut(s));
             }

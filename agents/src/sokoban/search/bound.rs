@@ -117,21 +117,17 @@ impl Searcher {
                 rows.push((slot, c, side));
             }
         }
-        let cost = if changed.len() * 2 > nb {
-            None
-        } else {
-            self.mat.copy_from(&self.parent.mat);
-            let mut dead = false;
-            for &(slot, c, side) in &rows {
-                dead |= !fill_costs(self.mat.row_mut(slot), dist.row(c, side), &[]);
-            }
-            Some(if dead { BIG } else { self.mat.repair(&changed) })
-        };
+        // However many rows changed: repairing them all costs no more
+        // than a fresh solve (each row is added back once either way), and
+        // the rows kept need no work.
+        self.mat.copy_from(&self.parent.mat);
+        let mut dead = false;
+        for &(slot, c, side) in &rows {
+            dead |= !fill_costs(self.mat.row_mut(slot), dist.row(c, side), &[]);
+        }
+        let cost = if dead { BIG } else { self.mat.repair(&changed) };
         self.changed = changed;
         self.changed_rows = rows;
-        let Some(cost) = cost else {
-            return self.heuristic(boxes);
-        };
         let h = if cost >= BIG { DEAD_H } else { cost as u32 };
         // The solver's unit tests check every repaired bound against a
         // fresh one.
