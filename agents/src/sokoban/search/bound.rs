@@ -67,8 +67,13 @@ impl Searcher {
     /// on `c` (the reach marks are the state's), if any. Sides the player
     /// can walk between around the box (the same `side_class`) have the
     /// same distances, so the first of them stands for all: a matching row
-    /// changes only when its distances do.
+    /// changes only when its distances do. Always `None` (the least
+    /// distance over all sides) when the search sees no sides
+    /// (`Searcher::sides`).
     pub(super) fn side_of(&self, c: u16) -> Option<usize> {
+        if !self.sides {
+            return None;
+        }
         let b = &self.sh.board;
         let nbr = b.nbr[c as usize];
         let d = (0..4).find(|&d| self.sp.reached(nbr[d]))?;
