@@ -298,12 +298,6 @@ pub(crate) struct Searcher {
     prune: Pruner,
     /// The open list of [`Order::Fess`] (`open` is unused then).
     fess: Option<FessQueue>,
-    /// Whether the bound sees each box from the player's side
-    /// ([`Searcher::side_of`]). Not backward with box moves: a move leaves
-    /// the player wherever it ended, so most boxes' sides change from
-    /// parent to child, and every child repaired most of its matching;
-    /// seen from no side, a child's repair is its moved box's row.
-    sides: bool,
     /// Backward search: whether a box starts on each cell, for the pull
     /// removal test (else empty).
     is_start: Vec<bool>,
@@ -377,7 +371,6 @@ impl Searcher {
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes, cfg.learn_nodes),
             fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
-            sides: !(way == Way::Backward && cfg.box_moves && cfg.cost == Cost::Pushes),
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),

@@ -69,9 +69,9 @@ impl Searcher {
     /// same distances, so the first of them stands for all: a matching row
     /// changes only when its distances do. Always `None` (the least
     /// distance over all sides) when the search sees no sides
-    /// (`Searcher::sides`).
+    /// ([`Searcher::sees_sides`]).
     pub(super) fn side_of(&self, c: u16) -> Option<usize> {
-        if !self.sides {
+        if !self.sees_sides() {
             return None;
         }
         let b = &self.sh.board;
@@ -79,6 +79,15 @@ impl Searcher {
         let d = (0..4).find(|&d| self.sp.reached(nbr[d]))?;
         let cls = b.side_class[c as usize];
         (0..4).find(|&e| cls[e] == cls[d])
+    }
+
+    /// Whether the bound sees each box from the player's side. Not
+    /// backward with box moves: a move leaves the player wherever it
+    /// ended, so most boxes' sides change from parent to child, and every
+    /// child repaired most of its matching; seen from no side, a child's
+    /// repair is its moved box's row.
+    fn sees_sides(&self) -> bool {
+        !(self.way == Way::Backward && self.cfg.box_moves && self.cfg.cost == Cost::Pushes)
     }
 
     /// [`Searcher::child_heuristic`] of the child that moves box `cur[bi]`
