@@ -48,7 +48,8 @@
 //!   `zone.rs`, goal-zone deadlocks, and `learn.rs`, learned deadlock
 //!   patterns);
 //! - `packing.rs`: goal areas, their packing orders, single-box push paths
-//!   and box moves (every cell one box can be pushed to);
+//!   and box moves (every cell one box can be pushed to), whose player
+//!   regions come from the floor's cut cells (`cut.rs`);
 //! - `space.rs`: scratch space over the cells: boxes, the player's reach,
 //!   the freeze and removal tests (its tests: `space_tests.rs`);
 //! - `lurd.rs`: pushes to a LURD string;
@@ -58,6 +59,7 @@
 mod agent;
 mod bits;
 mod board;
+mod cut;
 mod decompose;
 mod engine;
 mod fess;

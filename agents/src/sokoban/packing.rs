@@ -19,8 +19,9 @@
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::cut::Cuts;
 use super::space::Space;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The packing orders of a board's goal areas.
 #[derive(Clone, Debug, Default)]
@@ -256,6 +257,8 @@ pub(crate) struct BoxMove {
     /// The player's region there, a bit per floor cell (64 a word), for
     /// [`Space::mark_region`].
     pub region: Vec<u64>,
+    /// The number of connected regions of the free floor there.
+    pub regions: u32,
 }
 
 /// Every cell the box on `c` can be pushed to, with every player region it
@@ -310,18 +313,23 @@ fn one_box_moves(
     pull: bool,
 ) -> Vec<BoxMove> {
     let tag = sp.occ[c as usize];
-    // The moves the box on `at` can make (bit d: direction d), with the
-    // player's region marked by the last reach (`sp.occ` holds the box).
-    let movable = |sp: &Space, at: u16| {
+    // With the box taken off, the player's regions as it moves are the
+    // pieces of one part of the floor (`cut.rs`): no flood per cell.
+    sp.occ[c as usize] = 0;
+    let cuts = Cuts::new(b, &sp.occ, player);
+    let reached = |at: u16, piece: u8, q: u16| cuts.piece(b, at, q) == Some(piece);
+    // The moves the box on `at` can make (bit d: direction d), the player
+    // in `piece`.
+    let movable = |sp: &Space, at: u16, piece: u8| {
         (0..4).fold(0u8, |m, d| {
             let t = b.nbr[at as usize][d];
             let ok = t != NONE
                 && !dead[t as usize]
                 && if pull {
                     let behind = b.nbr[t as usize][d];
-                    sp.reached(t) && behind != NONE && sp.occ[behind as usize] == 0
+                    reached(at, piece, t) && behind != NONE && sp.occ[behind as usize] == 0
                 } else {
-                    sp.reached(b.nbr[at as usize][d ^ 1]) && sp.occ[t as usize] == 0
+                    reached(at, piece, b.nbr[at as usize][d ^ 1]) && sp.occ[t as usize] == 0
                 };
             m | (u8::from(ok) << d)
         })
@@ -329,26 +337,18 @@ fn one_box_moves(
     // Where the player stands after moving the box from `x` to `t`.
     let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
     let words = bits::words(b.n);
-    // The region of every state, `words` bits each: a move that lands the
-    // player in a region already found for that box cell needs no flood.
-    let mut regions: Vec<u64> = Vec::new();
-    let record = |sp: &Space, regions: &mut Vec<u64>| {
-        let at = regions.len();
-        regions.resize(at + words, 0);
-        for &x in sp.reached_cells() {
-            bits::set(&mut regions[at..], x as usize);
-        }
+    let Some(piece) = cuts.piece(b, c, player) else {
+        sp.occ[c as usize] = tag;
+        return Vec::new();
     };
-    sp.reach(b, player, false);
-    record(sp, &mut regions);
-    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & movable(sp, c);
-    sp.occ[c as usize] = 0;
+    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & movable(sp, c, piece);
     // State: (box cell, normalised player, parent index, direction, the
-    // moves it can make). Each state's region is flooded once, when it is
-    // found.
+    // moves it can make); the region of each, `words` bits, in `regions`.
     let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
-    // The states of each box cell.
-    let mut at_cell: HashMap<u16, Vec<u32>> = HashMap::from([(c, vec![0])]);
+    let mut regions: Vec<u64> = vec![0; words];
+    // The pieces found for each box cell, a bit each.
+    let mut seen = vec![0u8; b.n];
+    seen[c as usize] = 1 << piece;
     let mut head = 0;
     while head < states.len() {
         let (bx, _, _, _, mask) = states[head];
@@ -358,20 +358,18 @@ fn one_box_moves(
             }
             let t = b.nbr[bx as usize][d as usize];
             let p = after(bx, t, d as usize);
-            let known = at_cell.get(&t).is_some_and(|ids| {
-                ids.iter()
-                    .any(|&i| bits::has(&regions[i as usize * words..], p as usize))
-            });
-            if known {
+            let Some(piece) = cuts.piece(b, t, p) else {
+                continue;
+            };
+            if seen[t as usize] & (1 << piece) != 0 {
                 continue;
             }
-            sp.occ[t as usize] = tag;
-            let norm = sp.reach(b, p, false);
-            let m = movable(sp, t);
-            at_cell.entry(t).or_default().push(states.len() as u32);
+            seen[t as usize] |= 1 << piece;
+            let m = movable(sp, t, piece);
+            let at = regions.len();
+            regions.resize(at + words, 0);
+            let norm = cuts.region(b, t, piece, &mut regions[at..]);
             states.push((t, norm, head as u32, d, m));
-            record(sp, &mut regions);
-            sp.occ[t as usize] = 0;
         }
         head += 1;
     }
@@ -386,6 +384,7 @@ fn one_box_moves(
                 norm: states[i].1,
                 pushes: moves,
                 region: regions[i * words..(i + 1) * words].to_vec(),
+                regions: cuts.regions(b, states[i].0),
             }
         })
         .collect()

@@ -130,6 +130,11 @@ impl Space {
         n
     }
 
+    /// The number of connected regions of the free floor, each flooded.
+    pub fn regions(&mut self, b: &Board) -> u32 {
+        self.count_regions(b, false)
+    }
+
     /// The regions of the free floor, flooding all of them, or (`reached`)
     /// all but the one the reach marks hold.
     fn count_regions(&mut self, b: &Board, reached: bool) -> u32 {

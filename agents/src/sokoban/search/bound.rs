@@ -86,7 +86,7 @@ impl Searcher {
     /// ended, so most boxes' sides change from parent to child, and every
     /// child repaired most of its matching; seen from no side, a child's
     /// repair is its moved box's row.
-    fn sees_sides(&self) -> bool {
+    pub(super) fn sees_sides(&self) -> bool {
         !(self.way == Way::Backward && self.cfg.box_moves && self.cfg.cost == Cost::Pushes)
     }
 

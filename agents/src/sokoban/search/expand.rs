@@ -102,11 +102,14 @@ impl Searcher {
             // The child's normalised player, when the box move knows it: the
             // child's region is then flooded only if the child is new.
             let mut known_norm = None;
+            // And the number of regions of its free floor.
+            let mut known_regions = None;
             if box_moves {
                 let m = &mut far[k].1;
                 to = m.to;
                 player = m.player;
                 known_norm = Some(m.norm);
+                known_regions = Some(m.regions);
                 if m.pushes.len() > 1 {
                     mac = Some(std::mem::take(&mut m.pushes));
                 }
@@ -134,6 +137,7 @@ impl Searcher {
                                 player = last;
                                 to = des;
                                 known_norm = None;
+                                known_regions = None;
                                 mac = Some(seq);
                             }
                         }
@@ -200,7 +204,8 @@ impl Searcher {
                         let h = if lazy {
                             u32::from(!solved) * node.h.max(1)
                         } else {
-                            self.bound_of_new(&mut cur, &child, cd, to, player, open)
+                            let marks = known_regions.is_none();
+                            self.bound_of_new(&mut cur, &child, cd, to, player, open, marks)
                         };
                         let mac_id = match mac.take() {
                             Some(m) => {
@@ -220,7 +225,7 @@ impl Searcher {
                             // are never read.
                             cell = Some(match h {
                                 DEAD_H => (0, self.hot_of(&[])),
-                                _ => (self.cell_of(&child), self.hot_of(&child)),
+                                _ => (self.cell_of(&child, known_regions), self.hot_of(&child)),
                             });
                         }
                         let nid = self.push_node(
@@ -357,7 +362,10 @@ impl Searcher {
     /// to `to` (`child`: its boxes, sorted; the scratch space holds them
     /// with the child's reach from `player`), or [`DEAD_H`] when its
     /// removal test proves it dead. `open`: backward, whether the parent's
-    /// player region was open (see [`POCKET_CELLS`]).
+    /// player region was open (see [`POCKET_CELLS`]). `marks`: whether the
+    /// child's reach marks are wanted afterwards (else a backward test
+    /// may leave them clobbered when the bound does not read them).
+    #[allow(clippy::too_many_arguments)]
     fn bound_of_new(
         &mut self,
         cur: &mut [u16],
@@ -366,6 +374,7 @@ impl Searcher {
         to: u16,
         player: u16,
         open: bool,
+        marks: bool,
     ) -> u32 {
         let sh = Arc::clone(&self.sh);
         let b = &sh.board;
@@ -398,7 +407,7 @@ impl Searcher {
         if trapped {
             return DEAD_H;
         }
-        if clobbered {
+        if clobbered && (marks || self.sees_sides()) {
             self.sp.reach(b, player, false);
         }
         self.bound_of_child(cur, cd.bi, c, to)

@@ -6,8 +6,9 @@ use super::*;
 
 impl Searcher {
     /// The feature-space cell of `boxes` (sorted, `occ` set, the player's
-    /// region marked).
-    pub(super) fn cell_of(&mut self, boxes: &[u16]) -> fess::Cell {
+    /// region marked unless `regions`, the number of regions of the free
+    /// floor, is known).
+    pub(super) fn cell_of(&mut self, boxes: &[u16], regions: Option<u32>) -> fess::Cell {
         let b = &self.sh.board;
         // Backward, the packing feature counts the boxes back on cells
         // where boxes start.
@@ -18,7 +19,13 @@ impl Searcher {
         if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
             packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
         }
-        let regions = self.sp.regions_with_reach(b);
+        let regions = match regions {
+            Some(r) => {
+                debug_assert_eq!(r, self.sp.regions(b), "regions of a box move");
+                r
+            }
+            None => self.sp.regions_with_reach(b),
+        };
         // With more connectivity features, a byte each, the first the
         // highest: the regions, the rooms disconnected, the boxes out of
         // plan (see `fess::cell_of`).

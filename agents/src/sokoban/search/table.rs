@@ -37,7 +37,7 @@ impl Searcher {
         {
             h = DEAD_H;
         }
-        let cell = self.fess.is_some().then(|| self.cell_of(&sorted));
+        let cell = self.fess.is_some().then(|| self.cell_of(&sorted, None));
         let hot = self.hot_of(&sorted);
         self.sp.clear(&sorted);
         let hash = self.box_hash(&sorted) ^ b.zob_player[p as usize];
