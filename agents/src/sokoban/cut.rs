@@ -27,6 +27,7 @@ pub(crate) const REST: u8 = 4;
 
 /// The depth-first numbering of the free part of the floor around one
 /// cell, for the regions the player has while one box moves in it.
+#[derive(Default)]
 pub(crate) struct Cuts {
     /// Order of first visit; [`NONE`] for cells outside the part.
     disc: Vec<u16>,
@@ -53,31 +54,44 @@ impl Cuts {
     /// player walks to from `root` over cells with `occ[c] == 0`. The
     /// other parts of the free floor are searched too, for
     /// [`Cuts::regions`].
+    #[cfg(test)]
     pub fn new(b: &Board, occ: &[u16], root: u16) -> Cuts {
+        let mut cuts = Cuts::default();
+        cuts.build(b, occ, root);
+        cuts
+    }
+
+    /// [`Cuts::new`] into this one's buffers.
+    pub fn build(&mut self, b: &Board, occ: &[u16], root: u16) {
         let n = b.n;
-        let mut cuts = Cuts {
-            disc: vec![NONE; n],
-            low: vec![0; n],
-            size: vec![0; n],
-            parent: vec![NONE; n],
-            order: Vec::with_capacity(n),
-            part_len: 0,
-            part: vec![0; bits::words(n)],
-            parts: 1,
-            stack: Vec::new(),
-        };
-        cuts.search(b, occ, root);
-        cuts.part_len = cuts.order.len() as u16;
-        for &c in &cuts.order {
-            bits::set(&mut cuts.part, c as usize);
+        if self.disc.len() != n {
+            *self = Cuts {
+                disc: vec![NONE; n],
+                low: vec![0; n],
+                size: vec![0; n],
+                parent: vec![NONE; n],
+                order: Vec::with_capacity(n),
+                part: vec![0; bits::words(n)],
+                ..Cuts::default()
+            };
+        }
+        for &c in &self.order {
+            self.disc[c as usize] = NONE;
+        }
+        self.order.clear();
+        self.part.fill(0);
+        self.parts = 1;
+        self.search(b, occ, root);
+        self.part_len = self.order.len() as u16;
+        for &c in &self.order {
+            bits::set(&mut self.part, c as usize);
         }
         for c in 0..n as u16 {
-            if occ[c as usize] == 0 && cuts.disc[c as usize] == NONE {
-                cuts.parts += 1;
-                cuts.search(b, occ, c);
+            if occ[c as usize] == 0 && self.disc[c as usize] == NONE {
+                self.parts += 1;
+                self.search(b, occ, c);
             }
         }
-        cuts
     }
 
     /// The depth-first search of the part around `root`, numbered on from
@@ -86,6 +100,7 @@ impl Cuts {
         let k = self.order.len() as u16;
         self.disc[root as usize] = k;
         self.low[root as usize] = k;
+        self.parent[root as usize] = NONE;
         self.order.push(root);
         self.stack.push((root, 0));
         while let Some(top) = self.stack.last_mut() {

@@ -19,7 +19,6 @@
 
 use super::bits;
 use super::board::{Board, NONE};
-use super::cut::Cuts;
 use super::space::Space;
 use std::collections::HashSet;
 
@@ -316,7 +315,8 @@ fn one_box_moves(
     // With the box taken off, the player's regions as it moves are the
     // pieces of one part of the floor (`cut.rs`): no flood per cell.
     sp.occ[c as usize] = 0;
-    let cuts = Cuts::new(b, &sp.occ, player);
+    let mut cuts = std::mem::take(&mut sp.cuts);
+    cuts.build(b, &sp.occ, player);
     let reached = |at: u16, piece: u8, q: u16| cuts.piece(b, at, q) == Some(piece);
     // The moves the box on `at` can make (bit d: direction d), the player
     // in `piece`.
@@ -339,6 +339,7 @@ fn one_box_moves(
     let words = bits::words(b.n);
     let Some(piece) = cuts.piece(b, c, player) else {
         sp.occ[c as usize] = tag;
+        sp.cuts = cuts;
         return Vec::new();
     };
     let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & movable(sp, c, piece);
@@ -374,7 +375,7 @@ fn one_box_moves(
         head += 1;
     }
     sp.occ[c as usize] = tag;
-    (1..states.len())
+    let moves = (1..states.len())
         .map(|i| {
             let moves = trace(&states, i);
             let &(last, d) = moves.last().unwrap_or(&(c, 0));
@@ -387,7 +388,9 @@ fn one_box_moves(
                 regions: cuts.regions(b, states[i].0),
             }
         })
-        .collect()
+        .collect();
+    sp.cuts = cuts;
+    moves
 }
 
 /// The moves, `(box cell, direction)` each, from the first state of a

@@ -6,6 +6,7 @@
 //! pulled again ([`Space::pull_trapped`], for the backward search).
 
 use super::board::{Board, NONE};
+use super::cut::Cuts;
 
 /// Scratch space over the floor cells: which box stands where, the player's
 /// reachable region, and the marks of the freeze test.
@@ -25,6 +26,8 @@ pub(crate) struct Space {
     region_stamp: u32,
     /// Scratch for the floods on `region_mark`.
     stack: Vec<u16>,
+    /// Scratch for box moves: the floor's cut cells ([`Cuts`]).
+    pub cuts: Cuts,
 }
 
 impl Space {
@@ -41,6 +44,7 @@ impl Space {
             region_mark: vec![0; n],
             region_stamp: 0,
             stack: Vec::with_capacity(n),
+            cuts: Cuts::default(),
         }
     }
 
