@@ -13,9 +13,10 @@ use super::levels::{resolve, NamedLevel};
 use crate::cli::{parse_params, BenchArgs, SolveArgs};
 use crate::error::{create_parent, write_text, HarnessError};
 use crate::timing::{ms, AgentTimer, Clock};
-use agents::sokoban::{LeastBound, Method, SolveOptions, SolveStatus};
+use agents::sokoban::{LeastBound, Method, SolveOptions, SolveResult, SolveStatus};
 use games::sokoban::{print_levels, replay, Level};
 use std::io::{IsTerminal, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -89,7 +90,9 @@ fn solver_options(name: &str, params: &[String]) -> Result<SolveOptions, Harness
 /// solution is replayed by `games::sokoban::replay` (an invalid one is an
 /// error: a solver bug), except on levels too large for the game to hold
 /// (more than `games::sokoban::MAX_FLOOR` floor cells), which it cannot
-/// replay. `on_done` is called on the calling thread's behalf
+/// replay. A solver that panics on a level is a bug too: that level's row
+/// says `unsupported`, the other levels go on, and the run ends in the
+/// error. `on_done` is called on the calling thread's behalf
 /// as each level finishes (from the worker that solved it). Rows come back
 /// in level order.
 pub fn solve_levels(
@@ -99,9 +102,25 @@ pub fn solve_levels(
     jobs: usize,
     on_done: &(dyn Fn(&LevelRow) + Sync),
 ) -> Result<Vec<LevelRow>, HarnessError> {
+    let solve = |level: &Level, timer: &AgentTimer| agents::sokoban::solve(level, opts, timer);
+    solve_levels_with(levels, limit, jobs, on_done, &solve)
+}
+
+/// [`solve_levels`] with the solver given as `solve`.
+fn solve_levels_with(
+    levels: &[NamedLevel],
+    limit: Duration,
+    jobs: usize,
+    on_done: &(dyn Fn(&LevelRow) + Sync),
+    solve: &(dyn Fn(&Level, &AgentTimer) -> SolveResult + Sync),
+) -> Result<Vec<LevelRow>, HarnessError> {
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<Option<LevelRow>>> = Mutex::new(vec![None; levels.len()]);
     let failure: Mutex<Option<HarnessError>> = Mutex::new(None);
+    let fail = |e: HarnessError| {
+        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+        f.get_or_insert(e);
+    };
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, levels.len().max(1)) {
             scope.spawn(|| loop {
@@ -109,7 +128,29 @@ pub fn solve_levels(
                 let Some(nl) = levels.get(i) else { break };
                 let start = Instant::now();
                 let timer = AgentTimer::new(Clock::Wall, start, limit);
-                let r = agents::sokoban::solve(&nl.level, opts, &timer);
+                let r = match catch_unwind(AssertUnwindSafe(|| solve(&nl.level, &timer))) {
+                    Ok(r) => r,
+                    Err(payload) => {
+                        let what = payload
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| payload.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        fail(HarnessError::CheckFailed(format!(
+                            "{}: the solver panicked (a bug): {what}",
+                            nl.label
+                        )));
+                        SolveResult {
+                            status: SolveStatus::Unsupported,
+                            solution: None,
+                            moves: 0,
+                            pushes: 0,
+                            expanded: 0,
+                            note: format!("the solver panicked: {what}"),
+                            least: None,
+                        }
+                    }
+                };
                 let time_ms = ms(start.elapsed());
                 let solution = r.solution.clone().unwrap_or_default();
                 if r.status == SolveStatus::Solved {
@@ -120,8 +161,7 @@ pub fn solve_levels(
                         Err(e) => e.step == 0 && !solution.is_empty(),
                     };
                     if !ok {
-                        let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                        f.get_or_insert(HarnessError::CheckFailed(format!(
+                        fail(HarnessError::CheckFailed(format!(
                             "{}: the solver returned a solution that does not replay (a bug): {solution}",
                             nl.label
                         )));
@@ -407,4 +447,40 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solver_that_panics_on_one_level_fails_that_level_and_not_the_others() {
+        // Three Microban levels, two jobs; the solver panics on the second.
+        let levels: Vec<NamedLevel> = (1..=3)
+            .flat_map(|n| resolve(&format!("microban:{n}"), false).expect("microban level"))
+            .collect();
+        let opts = SolveOptions::default();
+        let solve = |level: &Level, timer: &AgentTimer| {
+            assert!(level.index != 1, "a solver bug on the second level");
+            agents::sokoban::solve(level, &opts, timer)
+        };
+        let done = Mutex::new(Vec::new());
+        let on_done = |r: &LevelRow| done.lock().unwrap().push((r.number, r.status));
+        let got = solve_levels_with(&levels, Duration::from_secs(10), 2, &on_done, &solve);
+        let Err(HarnessError::CheckFailed(msg)) = got else {
+            panic!("a panic must fail the run: {got:?}");
+        };
+        assert!(msg.contains("microban:2"), "{msg}");
+        assert!(msg.contains("a solver bug on the second level"), "{msg}");
+        let mut done = done.into_inner().unwrap();
+        done.sort_by_key(|d| d.0);
+        assert_eq!(
+            done,
+            vec![
+                (1, SolveStatus::Solved),
+                (2, SolveStatus::Unsupported),
+                (3, SolveStatus::Solved)
+            ]
+        );
+    }
 }
