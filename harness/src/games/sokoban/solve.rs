@@ -91,17 +91,17 @@ fn solver_options(name: &str, params: &[String]) -> Result<SolveOptions, Harness
 /// error: a solver bug), except on levels too large for the game to hold
 /// (more than `games::sokoban::MAX_FLOOR` floor cells), which it cannot
 /// replay. A solver that panics on a level is a bug too: that level's row
-/// says `unsupported`, the other levels go on, and the run ends in the
-/// error. `on_done` is called on the calling thread's behalf
-/// as each level finishes (from the worker that solved it). Rows come back
-/// in level order.
+/// says `unsupported` and the other levels go on. `on_done` is called on
+/// the calling thread's behalf as each level finishes (from the worker
+/// that solved it). Rows come back in level order, every level's, with
+/// the first such bug found: the caller writes its tables, then fails.
 pub fn solve_levels(
     levels: &[NamedLevel],
     opts: &SolveOptions,
     limit: Duration,
     jobs: usize,
     on_done: &(dyn Fn(&LevelRow) + Sync),
-) -> Result<Vec<LevelRow>, HarnessError> {
+) -> (Vec<LevelRow>, Option<HarnessError>) {
     let solve = |level: &Level, timer: &AgentTimer| agents::sokoban::solve(level, opts, timer);
     solve_levels_with(levels, limit, jobs, on_done, &solve)
 }
@@ -113,7 +113,7 @@ fn solve_levels_with(
     jobs: usize,
     on_done: &(dyn Fn(&LevelRow) + Sync),
     solve: &(dyn Fn(&Level, &AgentTimer) -> SolveResult + Sync),
-) -> Result<Vec<LevelRow>, HarnessError> {
+) -> (Vec<LevelRow>, Option<HarnessError>) {
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<Option<LevelRow>>> = Mutex::new(vec![None; levels.len()]);
     let failure: Mutex<Option<HarnessError>> = Mutex::new(None);
@@ -152,7 +152,8 @@ fn solve_levels_with(
                     }
                 };
                 let time_ms = ms(start.elapsed());
-                let solution = r.solution.clone().unwrap_or_default();
+                let mut solution = r.solution.clone().unwrap_or_default();
+                let mut status = r.status;
                 if r.status == SolveStatus::Solved {
                     // A level the game itself cannot hold (over 1,024 floor
                     // cells) cannot be replayed: error step 0, not checked.
@@ -165,15 +166,19 @@ fn solve_levels_with(
                             "{}: the solver returned a solution that does not replay (a bug): {solution}",
                             nl.label
                         )));
+                        // Not counted as solved in the tables.
+                        status = SolveStatus::Unsupported;
+                        solution.clear();
                     }
                 }
+                let solved = status == SolveStatus::Solved;
                 let row = LevelRow {
                     number: nl.level.index + 1,
                     label: nl.label.clone(),
                     title: nl.level.title.clone(),
-                    status: r.status,
-                    moves: r.moves,
-                    pushes: r.pushes,
+                    status,
+                    moves: if solved { r.moves } else { 0 },
+                    pushes: if solved { r.pushes } else { 0 },
                     time_ms,
                     expanded: r.expanded,
                     solution,
@@ -184,15 +189,13 @@ fn solve_levels_with(
             });
         }
     });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
-    Ok(rows
+    let rows = rows
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
         .flatten()
-        .collect())
+        .collect();
+    (rows, failure.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Write the rows as CSV: `level, title, solved, moves, pushes, time_ms,
@@ -321,7 +324,8 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         }
     };
     let started = Instant::now();
-    let rows = solve_levels(&levels, &opts, args.time_limit, jobs, &log)?;
+    // A solver bug fails the run, after the tables are written.
+    let (rows, failure) = solve_levels(&levels, &opts, args.time_limit, jobs, &log);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -358,7 +362,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
             path.display()
         );
     }
-    Ok(())
+    failure.map_or(Ok(()), Err)
 }
 
 /// The median of `v` (sorted in place), 0 when empty.
@@ -397,7 +401,10 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         }
     };
     let started = Instant::now();
-    let rows = solve_levels(&levels, &opts, limit, jobs, &tick)?;
+    let (rows, failure) = solve_levels(&levels, &opts, limit, jobs, &tick);
+    if let Some(e) = failure {
+        return Err(e);
+    }
     let wall = started.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -466,10 +473,19 @@ mod tests {
         };
         let done = Mutex::new(Vec::new());
         let on_done = |r: &LevelRow| done.lock().unwrap().push((r.number, r.status));
-        let got = solve_levels_with(&levels, Duration::from_secs(10), 2, &on_done, &solve);
-        let Err(HarnessError::CheckFailed(msg)) = got else {
-            panic!("a panic must fail the run: {got:?}");
+        let (rows, failure) =
+            solve_levels_with(&levels, Duration::from_secs(10), 2, &on_done, &solve);
+        let Some(HarnessError::CheckFailed(msg)) = failure else {
+            panic!("a panic must fail the run: {failure:?}");
         };
+        // Every level's row comes back, for the tables written before the
+        // run fails.
+        let statuses: Vec<SolveStatus> = rows.iter().map(|r| r.status).collect();
+        assert_eq!(
+            statuses,
+            [SolveStatus::Solved, SolveStatus::Unsupported, SolveStatus::Solved]
+        );
+        assert!(rows[1].solution.is_empty());
         assert!(msg.contains("microban:2"), "{msg}");
         assert!(msg.contains("a solver bug on the second level"), "{msg}");
         let mut done = done.into_inner().unwrap();
