@@ -114,7 +114,8 @@ pub struct InProcess<G: Game> {
     stats: AgentStats,
 }
 
-fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+/// The message of a panic's payload (a `&str` or a `String`).
+pub(crate) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         s.to_string()
     } else if let Some(s) = p.downcast_ref::<String>() {

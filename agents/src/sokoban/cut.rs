@@ -97,12 +97,7 @@ impl Cuts {
     /// The depth-first search of the part around `root`, numbered on from
     /// the cells already found.
     fn search(&mut self, b: &Board, occ: &[u16], root: u16) {
-        let k = self.order.len() as u16;
-        self.disc[root as usize] = k;
-        self.low[root as usize] = k;
-        self.parent[root as usize] = NONE;
-        self.order.push(root);
-        self.stack.push((root, 0));
+        self.visit(root, NONE);
         while let Some(top) = self.stack.last_mut() {
             let (x, d) = *top;
             if d < 4 {
@@ -112,12 +107,7 @@ impl Cuts {
                     continue;
                 }
                 if self.disc[y as usize] == NONE {
-                    let k = self.order.len() as u16;
-                    self.disc[y as usize] = k;
-                    self.low[y as usize] = k;
-                    self.parent[y as usize] = x;
-                    self.order.push(y);
-                    self.stack.push((y, 0));
+                    self.visit(y, x);
                 } else if y != self.parent[x as usize] {
                     let dy = self.disc[y as usize];
                     let lx = &mut self.low[x as usize];
@@ -133,6 +123,17 @@ impl Cuts {
                 }
             }
         }
+    }
+
+    /// First visit of cell `c` from `parent` ([`NONE`] at a root): its
+    /// number, and on the search's stack.
+    fn visit(&mut self, c: u16, parent: u16) {
+        let k = self.order.len() as u16;
+        self.disc[c as usize] = k;
+        self.low[c as usize] = k;
+        self.parent[c as usize] = parent;
+        self.order.push(c);
+        self.stack.push((c, 0));
     }
 
     /// The child of `x` in direction `d`, if it is one: a cell of the part

@@ -164,7 +164,9 @@ impl SolveResult {
         }
     }
 
-    fn unsolved(status: SolveStatus, expanded: u64, note: impl Into<String>) -> SolveResult {
+    /// Not solved: ended with `status` after `expanded` expansions, with a
+    /// `note` saying why.
+    pub fn unsolved(status: SolveStatus, expanded: u64, note: impl Into<String>) -> SolveResult {
         SolveResult {
             status,
             solution: None,

@@ -12,6 +12,7 @@
 use super::levels::{resolve, NamedLevel};
 use crate::cli::{parse_params, BenchArgs, SolveArgs};
 use crate::error::{create_parent, write_text, HarnessError};
+use crate::player::panic_message;
 use crate::timing::{ms, AgentTimer, Clock};
 use agents::sokoban::{LeastBound, Method, SolveOptions, SolveResult, SolveStatus};
 use games::sokoban::{print_levels, replay, Level};
@@ -131,24 +132,13 @@ fn solve_levels_with(
                 let r = match catch_unwind(AssertUnwindSafe(|| solve(&nl.level, &timer))) {
                     Ok(r) => r,
                     Err(payload) => {
-                        let what = payload
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| payload.downcast_ref::<String>().cloned())
-                            .unwrap_or_default();
+                        let what = panic_message(payload);
                         fail(HarnessError::CheckFailed(format!(
                             "{}: the solver panicked (a bug): {what}",
                             nl.label
                         )));
-                        SolveResult {
-                            status: SolveStatus::Unsupported,
-                            solution: None,
-                            moves: 0,
-                            pushes: 0,
-                            expanded: 0,
-                            note: format!("the solver panicked: {what}"),
-                            least: None,
-                        }
+                        let note = format!("the solver panicked: {what}");
+                        SolveResult::unsolved(SolveStatus::Unsupported, 0, note)
                     }
                 };
                 let time_ms = ms(start.elapsed());
