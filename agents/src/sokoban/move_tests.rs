@@ -90,7 +90,8 @@ fn box_moves_carry_the_region_a_fresh_flood_finds() {
     // Each box move records the player's region where it ends (the search
     // marks it instead of flooding again): on boards of more than 64
     // cells (several words), for every box and both ways, it is the region
-    // a fresh flood finds, and its smallest cell is the move's `norm`.
+    // a fresh flood finds, its smallest cell is the move's `norm`, and its
+    // count of floor regions is a fresh count's.
     let mut checked = 0;
     for n in [3, 17, 31, 44, 46] {
         let b = board::Board::new(&sasquatch_i(n)).unwrap();
@@ -114,6 +115,7 @@ fn box_moves_carry_the_region_a_fresh_flood_finds() {
                     sp.set(&boxes);
                     let fresh_norm = sp.reach(&b, m.player, false);
                     let mut fresh = sp.reached_cells().to_vec();
+                    assert_eq!(m.regions, sp.regions(&b), "level {n}, box {c} to {}", m.to);
                     sp.mark_region(&m.region);
                     let mut marked = sp.reached_cells().to_vec();
                     assert!(fresh.iter().all(|&x| sp.reached(x)));

@@ -243,7 +243,9 @@ pub(crate) fn pushable(b: &Board, sp: &mut Space, from: u16, to: u16) -> bool {
     ok
 }
 
-/// A place the box on some cell can be pushed to (see [`box_destinations`]).
+/// A place the box on some cell can be pushed to (see [`box_destinations`]),
+/// its pushes and region its own (the tests' view of [`BoxMoves`]).
+#[cfg(test)]
 pub(crate) struct BoxMove {
     /// The box's new cell.
     pub to: u16,
@@ -266,6 +268,7 @@ pub(crate) struct BoxMove {
 /// included), the player starting in the region normalised to `player`.
 /// The first push goes in one of the directions `firsts`; no push enters a
 /// dead square. `sp.occ` is unchanged afterwards; the reach marks are not.
+#[cfg(test)]
 pub(crate) fn box_destinations(
     b: &Board,
     sp: &mut Space,
@@ -274,7 +277,9 @@ pub(crate) fn box_destinations(
     player: u16,
     firsts: &[u8],
 ) -> Vec<BoxMove> {
-    one_box_moves(b, sp, dead, c, player, firsts, false)
+    let mut found = BoxMoves::default();
+    found.find(b, sp, dead, c, player, directions(firsts), false);
+    found.owned()
 }
 
 /// Every cell the box on `c` can be *pulled* to, with every player region
@@ -286,6 +291,7 @@ pub(crate) fn box_destinations(
 /// cell. Each move's `pushes` are the pulls, `(box cell, direction)` each;
 /// its `player` is where the player stands after the last pull. `sp.occ`
 /// is unchanged afterwards; the reach marks are not.
+#[cfg(test)]
 pub(crate) fn box_pull_destinations(
     b: &Board,
     sp: &mut Space,
@@ -294,116 +300,225 @@ pub(crate) fn box_pull_destinations(
     player: u16,
     firsts: &[u8],
 ) -> Vec<BoxMove> {
-    one_box_moves(b, sp, dead, c, player, firsts, true)
+    let mut found = BoxMoves::default();
+    found.find(b, sp, dead, c, player, directions(firsts), true);
+    found.owned()
 }
 
-/// [`box_destinations`] (`pull` false) and [`box_pull_destinations`]
-/// (`pull` true): a move in direction `d` takes the box on `x` to
-/// `nbr[x][d]`. A push needs the player on the box's other side and the
-/// new cell free; a pull needs the player on the new cell and a free cell
-/// behind it, onto which the player steps.
-fn one_box_moves(
-    b: &Board,
-    sp: &mut Space,
-    dead: &[bool],
-    c: u16,
-    player: u16,
-    firsts: &[u8],
-    pull: bool,
-) -> Vec<BoxMove> {
-    let tag = sp.occ[c as usize];
-    // With the box taken off, the player's regions as it moves are the
-    // pieces of one part of the floor (`cut.rs`): no flood per cell.
-    sp.occ[c as usize] = 0;
-    let mut cuts = std::mem::take(&mut sp.cuts);
-    cuts.build(b, &sp.occ, player);
-    let reached = |at: u16, piece: u8, q: u16| cuts.piece(b, at, q) == Some(piece);
-    // The moves the box on `at` can make (bit d: direction d), the player
-    // in `piece`.
-    let movable = |sp: &Space, at: u16, piece: u8| {
-        (0..4).fold(0u8, |m, d| {
-            let t = b.nbr[at as usize][d];
-            let ok = t != NONE
-                && !dead[t as usize]
-                && if pull {
-                    let behind = b.nbr[t as usize][d];
-                    reached(at, piece, t) && behind != NONE && sp.occ[behind as usize] == 0
-                } else {
-                    reached(at, piece, b.nbr[at as usize][d ^ 1]) && sp.occ[t as usize] == 0
+/// The directions `ds` as a mask, bit d for direction d.
+#[cfg(test)]
+fn directions(ds: &[u8]) -> u8 {
+    ds.iter().fold(0, |m, &d| m | 1 << d)
+}
+
+/// A move found by [`BoxMoves::find`]: as a [`BoxMove`], but its pushes
+/// and region stay in the buffers ([`BoxMoves::pushes`],
+/// [`BoxMoves::region`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found {
+    /// The box's new cell.
+    pub to: u16,
+    /// The player's cell after the last push or pull.
+    pub player: u16,
+    /// The player's region there, normalised (its smallest cell).
+    pub norm: u16,
+    /// The number of connected regions of the free floor there.
+    pub regions: u32,
+    /// The direction of the first push (pull).
+    pub first: u8,
+    /// The number of pushes (pulls).
+    pub len: u32,
+    /// Its state in [`BoxMoves`]' search.
+    state: u32,
+}
+
+/// A state of a one-box search: the box's cell, the parent state ([`u32::MAX`] for the first), the direction that led
+/// here, the moves the box can make on (bit d: direction d), and the
+/// first direction and number of moves from the first state.
+#[derive(Clone, Copy, Debug)]
+struct BoxState {
+    at: u16,
+    parent: u32,
+    d: u8,
+    mask: u8,
+    first: u8,
+    len: u32,
+}
+
+/// The box moves of one expansion, every box's ([`BoxMoves::find`] appends
+/// a box's), in buffers kept from one expansion to the next: no move owns
+/// an allocation, and its pushes are traced only when asked for.
+#[derive(Default)]
+pub(crate) struct BoxMoves {
+    /// The moves found, in the order found.
+    pub list: Vec<Found>,
+    /// The states of the one-box searches.
+    states: Vec<BoxState>,
+    /// The player's region of each state, `words` bits each.
+    regions: Vec<u64>,
+    words: usize,
+    /// The pieces found for each box cell, a bit each (all 0 between
+    /// searches).
+    seen: Vec<u8>,
+}
+
+impl BoxMoves {
+    /// Forget every move found.
+    pub fn clear(&mut self) {
+        self.list.clear();
+        self.states.clear();
+        self.regions.clear();
+    }
+
+    /// Append the pushes (pulls) of `m`, `(box cell, direction)` each,
+    /// first one first, to `out`.
+    pub fn pushes(&self, m: &Found, out: &mut Vec<(u16, u8)>) {
+        let at = out.len();
+        let mut x = m.state as usize;
+        while self.states[x].parent != u32::MAX {
+            let parent = self.states[x].parent as usize;
+            out.push((self.states[parent].at, self.states[x].d));
+            x = parent;
+        }
+        out[at..].reverse();
+    }
+
+    /// The player's region after `m`, a bit per floor cell, for
+    /// [`Space::mark_region`].
+    pub fn region(&self, m: &Found) -> &[u64] {
+        let i = m.state as usize * self.words;
+        &self.regions[i..i + self.words]
+    }
+
+    /// The moves found, each owning its pushes and region.
+    #[cfg(test)]
+    fn owned(&self) -> Vec<BoxMove> {
+        self.list
+            .iter()
+            .map(|m| {
+                let mut pushes = Vec::new();
+                self.pushes(m, &mut pushes);
+                BoxMove {
+                    to: m.to,
+                    player: m.player,
+                    norm: m.norm,
+                    pushes,
+                    region: self.region(m).to_vec(),
+                    regions: m.regions,
+                }
+            })
+            .collect()
+    }
+
+    /// Append the moves of the box on `c` whose first move goes in one of
+    /// the directions `firsts` (bit d: direction d), as
+    /// [`box_destinations`] finds them when `pull` is false and
+    /// [`box_pull_destinations`] when it is true: a move
+    /// in direction `d` takes the box on `x` to `nbr[x][d]`. A push needs
+    /// the player on the box's other side and the new cell free; a pull
+    /// needs the player on the new cell and a free cell behind it, onto
+    /// which the player steps.
+    #[allow(clippy::too_many_arguments)]
+    pub fn find(
+        &mut self,
+        b: &Board,
+        sp: &mut Space,
+        dead: &[bool],
+        c: u16,
+        player: u16,
+        firsts: u8,
+        pull: bool,
+    ) {
+        let tag = sp.occ[c as usize];
+        // With the box taken off, the player's regions as it moves are the
+        // pieces of one part of the floor (`cut.rs`): no flood per cell.
+        sp.occ[c as usize] = 0;
+        let mut cuts = std::mem::take(&mut sp.cuts);
+        cuts.build(b, &sp.occ, player);
+        let reached = |at: u16, piece: u8, q: u16| cuts.piece(b, at, q) == Some(piece);
+        // The moves the box on `at` can make (bit d: direction d), the
+        // player in `piece`.
+        let movable = |sp: &Space, at: u16, piece: u8| {
+            (0..4).fold(0u8, |m, d| {
+                let t = b.nbr[at as usize][d];
+                let ok = t != NONE
+                    && !dead[t as usize]
+                    && if pull {
+                        let behind = b.nbr[t as usize][d];
+                        reached(at, piece, t) && behind != NONE && sp.occ[behind as usize] == 0
+                    } else {
+                        reached(at, piece, b.nbr[at as usize][d ^ 1]) && sp.occ[t as usize] == 0
+                    };
+                m | (u8::from(ok) << d)
+            })
+        };
+        // Where the player stands after moving the box from `x` to `t`.
+        let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
+        self.words = bits::words(b.n);
+        let words = self.words;
+        let Some(piece) = cuts.piece(b, c, player) else {
+            sp.occ[c as usize] = tag;
+            sp.cuts = cuts;
+            return;
+        };
+        self.seen.resize(b.n, 0);
+        let first = firsts & movable(sp, c, piece);
+        let root = self.states.len();
+        self.states.push(BoxState {
+            at: c,
+            parent: u32::MAX,
+            d: 0,
+            mask: first,
+            first: 0,
+            len: 0,
+        });
+        self.regions.resize(self.states.len() * words, 0);
+        self.seen[c as usize] = 1 << piece;
+        let mut head = root;
+        while head < self.states.len() {
+            let s = self.states[head];
+            for d in 0..4u8 {
+                if s.mask & (1 << d) == 0 {
+                    continue;
+                }
+                let t = b.nbr[s.at as usize][d as usize];
+                let p = after(s.at, t, d as usize);
+                let Some(piece) = cuts.piece(b, t, p) else {
+                    continue;
                 };
-            m | (u8::from(ok) << d)
-        })
-    };
-    // Where the player stands after moving the box from `x` to `t`.
-    let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
-    let words = bits::words(b.n);
-    let Some(piece) = cuts.piece(b, c, player) else {
+                if self.seen[t as usize] & (1 << piece) != 0 {
+                    continue;
+                }
+                self.seen[t as usize] |= 1 << piece;
+                let mask = movable(sp, t, piece);
+                let at = self.regions.len();
+                self.regions.resize(at + words, 0);
+                let norm = cuts.region(b, t, piece, &mut self.regions[at..]);
+                let i = self.states.len() as u32;
+                self.states.push(BoxState {
+                    at: t,
+                    parent: head as u32,
+                    d,
+                    mask,
+                    first: if head == root { d } else { s.first },
+                    len: s.len + 1,
+                });
+                self.list.push(Found {
+                    to: t,
+                    player: after(s.at, t, d as usize),
+                    norm,
+                    regions: cuts.regions(b, t),
+                    first: if head == root { d } else { s.first },
+                    len: s.len + 1,
+                    state: i,
+                });
+            }
+            head += 1;
+        }
+        for s in &self.states[root..] {
+            self.seen[s.at as usize] = 0;
+        }
         sp.occ[c as usize] = tag;
         sp.cuts = cuts;
-        return Vec::new();
-    };
-    let first = firsts.iter().fold(0u8, |m, &d| m | 1 << d) & movable(sp, c, piece);
-    // State: (box cell, normalised player, parent index, direction, the
-    // moves it can make); the region of each, `words` bits, in `regions`.
-    let mut states: Vec<(u16, u16, u32, u8, u8)> = vec![(c, player, u32::MAX, 0, first)];
-    let mut regions: Vec<u64> = vec![0; words];
-    // The pieces found for each box cell, a bit each.
-    let mut seen = vec![0u8; b.n];
-    seen[c as usize] = 1 << piece;
-    let mut head = 0;
-    while head < states.len() {
-        let (bx, _, _, _, mask) = states[head];
-        for d in 0..4u8 {
-            if mask & (1 << d) == 0 {
-                continue;
-            }
-            let t = b.nbr[bx as usize][d as usize];
-            let p = after(bx, t, d as usize);
-            let Some(piece) = cuts.piece(b, t, p) else {
-                continue;
-            };
-            if seen[t as usize] & (1 << piece) != 0 {
-                continue;
-            }
-            seen[t as usize] |= 1 << piece;
-            let m = movable(sp, t, piece);
-            let at = regions.len();
-            regions.resize(at + words, 0);
-            let norm = cuts.region(b, t, piece, &mut regions[at..]);
-            states.push((t, norm, head as u32, d, m));
-        }
-        head += 1;
     }
-    sp.occ[c as usize] = tag;
-    let moves = (1..states.len())
-        .map(|i| {
-            let moves = trace(&states, i);
-            let &(last, d) = moves.last().unwrap_or(&(c, 0));
-            BoxMove {
-                to: states[i].0,
-                player: after(last, states[i].0, d as usize),
-                norm: states[i].1,
-                pushes: moves,
-                region: regions[i * words..(i + 1) * words].to_vec(),
-                regions: cuts.regions(b, states[i].0),
-            }
-        })
-        .collect();
-    sp.cuts = cuts;
-    moves
-}
-
-/// The moves, `(box cell, direction)` each, from the first state of a
-/// one-box search to state `i` (states: box cell, normalised player,
-/// parent index or `u32::MAX`, direction, a mask the caller keeps).
-fn trace(states: &[(u16, u16, u32, u8, u8)], i: usize) -> Vec<(u16, u8)> {
-    let mut moves = Vec::new();
-    let mut x = i;
-    while states[x].2 != u32::MAX {
-        let parent = states[x].2 as usize;
-        moves.push((states[parent].0, states[x].3));
-        x = parent;
-    }
-    moves.reverse();
-    moves
 }

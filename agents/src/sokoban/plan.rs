@@ -26,7 +26,7 @@
 
 use super::bits;
 use super::board::{Board, NONE};
-use super::packing::{box_pull_destinations, can_leave};
+use super::packing::{can_leave, BoxMoves};
 use super::space::Space;
 
 /// A packing plan: its steps forward, and the cells they mention.
@@ -207,13 +207,16 @@ fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
         }
         // Park the box that gets farthest from the goals.
         let mut best: Option<(u16, usize, u16)> = None;
+        let mut found = BoxMoves::default();
         for (i, &c) in boxes.iter().enumerate() {
             for d in 0..4 {
                 let p = b.nbr[c as usize][d];
                 if p == NONE || sp.occ[p as usize] != 0 {
                     continue;
                 }
-                for m in box_pull_destinations(b, &mut sp, &no_dead, c, p, &[0, 1, 2, 3]) {
+                found.clear();
+                found.find(b, &mut sp, &no_dead, c, p, 0b1111, true);
+                for m in &found.list {
                     let gain = far[m.to as usize].saturating_sub(far[c as usize]);
                     if gain > best.map_or(0, |(g, _, _)| g) {
                         best = Some((gain, i, m.to));

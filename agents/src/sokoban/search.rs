@@ -58,7 +58,7 @@ use super::board::{Board, DistTable, INF, NONE};
 use super::fess::{self, FessQueue};
 use super::hotspot::Hotspots;
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
-use super::packing::{box_destinations, box_pull_destinations, push_path, Packing};
+use super::packing::{push_path, BoxMoves, Packing};
 use super::plan::{OutOfPlan, PackingPlan};
 use super::prune::{CorralVerdict, Pruner, Verdict};
 use super::rooms::{RoomScratch, Rooms};
@@ -78,6 +78,7 @@ mod prove;
 mod table;
 use bound::side_key;
 use expand::Cand;
+use table::Macros;
 
 /// What every search of one level shares: the board, the distance tables
 /// and the packing orders.
@@ -258,7 +259,11 @@ pub(crate) struct Searcher {
     /// Goal macros on (forward search with push costs and some ordered area).
     use_packing: bool,
     /// The pushes of each macro edge.
-    macros: Vec<Vec<(u16, u8)>>,
+    macros: Macros,
+    /// The box moves of the expansion under way (box-move searches).
+    box_moves: BoxMoves,
+    /// The candidate each of those box moves starts with.
+    far: Vec<Cand>,
     /// Tuning.
     pub cfg: Config,
     /// Boxes per state.
@@ -347,7 +352,9 @@ impl Searcher {
             sh,
             way,
             use_packing,
-            macros: Vec::new(),
+            macros: Macros::default(),
+            box_moves: BoxMoves::default(),
+            far: Vec::new(),
             cfg,
             nb,
             nodes: Vec::new(),

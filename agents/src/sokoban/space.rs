@@ -28,6 +28,10 @@ pub(crate) struct Space {
     stack: Vec<u16>,
     /// Scratch for box moves: the floor's cut cells ([`Cuts`]).
     pub cuts: Cuts,
+    /// Scratch for [`Space::pull_trapped`]: the boxes left, and those
+    /// removed with their `occ` values.
+    trap_left: Vec<u16>,
+    trap_removed: Vec<(u16, u16)>,
 }
 
 impl Space {
@@ -45,6 +49,8 @@ impl Space {
             region_stamp: 0,
             stack: Vec::with_capacity(n),
             cuts: Cuts::default(),
+            trap_left: Vec::new(),
+            trap_removed: Vec::new(),
         }
     }
 
@@ -294,8 +300,11 @@ impl Space {
             self.reach(b, player, false);
         }
         let (st, _) = self.new_region(b, true);
-        let mut left: Vec<u16> = boxes.to_vec();
-        let mut removed: Vec<(u16, u16)> = Vec::new();
+        let mut left = std::mem::take(&mut self.trap_left);
+        let mut removed = std::mem::take(&mut self.trap_removed);
+        left.clear();
+        left.extend_from_slice(boxes);
+        removed.clear();
         loop {
             let before = left.len();
             let mut i = 0;
@@ -334,8 +343,11 @@ impl Space {
     /// The boxes that remain after the removal test of
     /// [`Space::stuck_deadlock`]: the ones that can never move.
     pub fn immovable(&mut self, b: &Board, dead: &[bool], boxes: &[u16]) -> Vec<u16> {
-        let mut left: Vec<u16> = boxes.to_vec();
-        let mut removed: Vec<(u16, u16)> = Vec::new();
+        let mut left = std::mem::take(&mut self.trap_left);
+        let mut removed = std::mem::take(&mut self.trap_removed);
+        left.clear();
+        left.extend_from_slice(boxes);
+        removed.clear();
         loop {
             let before = left.len();
             let mut i = 0;
@@ -390,8 +402,11 @@ impl Space {
         if !marked {
             self.reach(b, player, false);
         }
-        let mut left: Vec<u16> = boxes.to_vec();
-        let mut removed: Vec<(u16, u16)> = Vec::new();
+        let mut left = std::mem::take(&mut self.trap_left);
+        let mut removed = std::mem::take(&mut self.trap_removed);
+        left.clear();
+        left.extend_from_slice(boxes);
+        removed.clear();
         // Boxes left off their start cells: none, with the start player's
         // cell reached, means the test cannot fail any more.
         let mut off = left.iter().filter(|&&c| !is_start[c as usize]).count();
@@ -430,9 +445,11 @@ impl Space {
         }
         let trapped = off > 0 || !self.reached(start_player);
         let clobbered = !removed.is_empty() || !marked;
-        for (c, v) in removed {
+        for &(c, v) in &removed {
             self.occ[c as usize] = v;
         }
+        self.trap_left = left;
+        self.trap_removed = removed;
         (trapped, clobbered)
     }
 

@@ -24,6 +24,24 @@ pub(super) struct Cand {
     walk: u16,
 }
 
+/// Store a child's macro, if it has one: the goal macro `mac`, else the
+/// pushes of box move `far_mac` of `bm`; its id, or `u32::MAX` for none.
+fn store_macro(
+    macros: &mut Macros,
+    mac: &mut Option<Vec<(u16, u8)>>,
+    far_mac: &mut Option<usize>,
+    bm: &BoxMoves,
+) -> u32 {
+    let k = far_mac.take();
+    if let Some(m) = mac.take() {
+        return macros.add(|out| out.extend_from_slice(&m));
+    }
+    match k {
+        Some(k) => macros.add(|out| bm.pushes(&bm.list[k], out)),
+        None => u32::MAX,
+    }
+}
+
 impl Searcher {
     /// Expand node `id`: make, test and store each of its children, queue
     /// those alive (in a feature-space search, once the advisors have seen
@@ -56,39 +74,40 @@ impl Searcher {
         let mut result = Step::Continue;
         let mut child = std::mem::take(&mut self.child);
         let box_moves = self.cfg.box_moves && !moves;
-        let mut far = Vec::new();
+        // With box moves, every move of every box, and the candidate each
+        // starts with (`far`, in step with `bm.list`).
+        let mut bm = std::mem::take(&mut self.box_moves);
+        bm.clear();
+        let mut far = std::mem::take(&mut self.far);
+        far.clear();
         if box_moves {
             for (bi, &c) in cur.iter().enumerate() {
-                let firsts: Vec<u8> = cands
+                let firsts = cands
                     .iter()
                     .filter(|cd| cd.bi as usize == bi)
-                    .map(|cd| cd.d)
-                    .collect();
-                if firsts.is_empty() {
+                    .fold(0u8, |m, cd| m | 1 << cd.d);
+                if firsts == 0 {
                     continue;
                 }
-                let moves = match self.way {
-                    Way::Forward => {
-                        box_destinations(b, &mut self.sp, fwd_dead, c, node.player, &firsts)
-                    }
-                    Way::Backward => {
-                        box_pull_destinations(b, &mut self.sp, &dist.dead, c, node.player, &firsts)
-                    }
+                let (dead, pull) = match self.way {
+                    Way::Forward => (fwd_dead, false),
+                    Way::Backward => (&dist.dead[..], true),
                 };
-                for m in moves {
-                    let cand = Cand {
+                let before = bm.list.len();
+                bm.find(b, &mut self.sp, dead, c, node.player, firsts, pull);
+                for m in &bm.list[before..] {
+                    far.push(Cand {
                         bi: bi as u16,
                         c,
-                        d: m.pushes[0].1,
+                        d: m.first,
                         walk: 0,
-                    };
-                    far.push((cand, m));
+                    });
                 }
             }
         }
         let count = if box_moves { far.len() } else { cands.len() };
         for k in 0..count {
-            let cd = &if box_moves { far[k].0 } else { cands[k] };
+            let cd = &if box_moves { far[k] } else { cands[k] };
             let c = cd.c;
             let d = cd.d as usize;
             let (mut to, mut player) = match self.way {
@@ -99,19 +118,22 @@ impl Searcher {
                 }
             };
             let mut mac: Option<Vec<(u16, u8)>> = None;
+            // A box move of more than one push, whose pushes make the
+            // child's macro unless a goal macro replaces them.
+            let mut far_mac = None;
             // The child's normalised player, when the box move knows it: the
             // child's region is then flooded only if the child is new.
             let mut known_norm = None;
             // And the number of regions of its free floor.
             let mut known_regions = None;
             if box_moves {
-                let m = &mut far[k].1;
+                let m = &bm.list[k];
                 to = m.to;
                 player = m.player;
                 known_norm = Some(m.norm);
                 known_regions = Some(m.regions);
-                if m.pushes.len() > 1 {
-                    mac = Some(std::mem::take(&mut m.pushes));
+                if m.len > 1 {
+                    far_mac = Some(k);
                 }
             }
             if self.use_packing {
@@ -139,6 +161,7 @@ impl Searcher {
                                 known_norm = None;
                                 known_regions = None;
                                 mac = Some(seq);
+                                far_mac = None;
                             }
                         }
                     }
@@ -166,20 +189,18 @@ impl Searcher {
                     ^ b.zob_box[to as usize]
                     ^ b.zob_player[node.player as usize]
                     ^ b.zob_player[p as usize];
-                let pushes = mac.as_ref().map_or(1, |m| m.len() as u32);
+                let pushes = match (&mac, far_mac) {
+                    (Some(m), _) => m.len() as u32,
+                    (None, Some(k)) => bm.list[k].len,
+                    (None, None) => 1,
+                };
                 let g = node.g + if moves { cd.walk as u32 + 1 } else { pushes };
                 match self.lookup(hash, &child, p) {
                     Some(old) => {
                         let o = self.nodes[old as usize];
                         let reopen = !matches!(self.cfg.order, Order::Greedy | Order::Fess);
                         if reopen && g < o.g && o.h != DEAD_H {
-                            let mac_id = match mac.take() {
-                                Some(m) => {
-                                    self.macros.push(m);
-                                    self.macros.len() as u32 - 1
-                                }
-                                None => u32::MAX,
-                            };
+                            let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac, &bm);
                             let n = &mut self.nodes[old as usize];
                             n.g = g;
                             n.parent = id;
@@ -195,7 +216,7 @@ impl Searcher {
                         // that meeting them again costs one lookup.
                         if known_norm.is_some() {
                             // The box move found the child's region.
-                            self.sp.mark_region(&far[k].1.region);
+                            self.sp.mark_region(bm.region(&bm.list[k]));
                         }
                         // A lazy child is tested when popped; a solved one
                         // is never dead, and is a goal now.
@@ -207,13 +228,7 @@ impl Searcher {
                             let marks = known_regions.is_none();
                             self.bound_of_new(&mut cur, &child, cd, to, player, open, marks)
                         };
-                        let mac_id = match mac.take() {
-                            Some(m) => {
-                                self.macros.push(m);
-                                self.macros.len() as u32 - 1
-                            }
-                            None => u32::MAX,
-                        };
+                        let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac, &bm);
                         // Feature-space search: the child's cell, and its
                         // path weight: 1 more than the parent's until the
                         // advisors have seen every child (below).
@@ -279,6 +294,8 @@ impl Searcher {
         self.sp.clear(&cur);
         self.cur = cur;
         self.cands = cands;
+        self.box_moves = bm;
+        self.far = far;
         self.child = child;
         self.advise(id);
         result

@@ -145,7 +145,7 @@ impl Searcher {
         while self.nodes[x as usize].parent != NO_NODE {
             let n = &self.nodes[x as usize];
             if n.mac != u32::MAX {
-                out.extend(self.macros[n.mac as usize].iter().rev());
+                out.extend(self.macros.get(n.mac).iter().rev());
             } else {
                 out.push((n.from, n.dir));
             }
@@ -153,5 +153,40 @@ impl Searcher {
         }
         out.reverse();
         out
+    }
+}
+
+/// The pushes of every macro edge of a [`Searcher`] (a list of pushes of
+/// one box that makes one edge), one list after the other.
+#[derive(Default)]
+pub(super) struct Macros {
+    pushes: Vec<(u16, u8)>,
+    /// Where each macro's pushes start in `pushes`.
+    start: Vec<u32>,
+}
+
+impl Macros {
+    /// Store a macro whose pushes `write` appends to the buffer it is
+    /// given; its id.
+    pub fn add(&mut self, write: impl FnOnce(&mut Vec<(u16, u8)>)) -> u32 {
+        self.start.push(self.pushes.len() as u32);
+        write(&mut self.pushes);
+        self.start.len() as u32 - 1
+    }
+
+    /// The pushes of macro `id`, first push first.
+    pub fn get(&self, id: u32) -> &[(u16, u8)] {
+        let i = id as usize;
+        let end = self
+            .start
+            .get(i + 1)
+            .map_or(self.pushes.len(), |&e| e as usize);
+        &self.pushes[self.start[i] as usize..end]
+    }
+
+    /// Forget every macro.
+    pub fn clear(&mut self) {
+        self.pushes.clear();
+        self.start.clear();
     }
 }
