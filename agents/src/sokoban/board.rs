@@ -399,6 +399,11 @@ pub(crate) struct DistTable {
     pub min: Vec<u16>,
     /// `dead[c]`: no target can be reached from `c` (a dead square).
     pub dead: Vec<bool>,
+    /// `same[c][d]`: the first side of `c` whose distances are side `d`'s
+    /// (sides connected around the box, and sides that happen to give the
+    /// same distances): a matching row keyed by it changes only when its
+    /// distances do.
+    pub same: Vec<[u8; 4]>,
 }
 
 impl DistTable {
@@ -500,11 +505,18 @@ impl DistTable {
                 }
             }
         }
+        let same = (0..n)
+            .map(|c| {
+                let row = |d: usize| &side[(c * 4 + d) * nt..(c * 4 + d + 1) * nt];
+                std::array::from_fn(|d| (0..d).find(|&e| row(e) == row(d)).unwrap_or(d) as u8)
+            })
+            .collect();
         DistTable {
             nt,
             side,
             min,
             dead,
+            same,
         }
     }
 

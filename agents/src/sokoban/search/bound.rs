@@ -64,21 +64,22 @@ impl Searcher {
     }
 
     /// The side (up, down, left, right) from which the player sees the box
-    /// on `c` (the reach marks are the state's), if any. Sides the player
-    /// can walk between around the box (the same `side_class`) have the
-    /// same distances, so the first of them stands for all: a matching row
-    /// changes only when its distances do. Always `None` (the least
+    /// on `c` (the reach marks are the state's), if any. Of the sides with
+    /// the same distances (those the player can walk between around the
+    /// box, and others that happen to match) the first stands for all
+    /// ([`DistTable::same`]): a matching row changes only when its
+    /// distances do. Always `None` (the least
     /// distance over all sides) when the search sees no sides
     /// ([`Searcher::sees_sides`]).
     pub(super) fn side_of(&self, c: u16) -> Option<usize> {
         if !self.sees_sides() {
             return None;
         }
-        let b = &self.sh.board;
-        let nbr = b.nbr[c as usize];
+        let nbr = self.sh.board.nbr[c as usize];
         let d = (0..4).find(|&d| self.sp.reached(nbr[d]))?;
-        let cls = b.side_class[c as usize];
-        (0..4).find(|&e| cls[e] == cls[d])
+        Some(usize::from(
+            Self::dist_of(&self.sh, self.way).same[c as usize][d],
+        ))
     }
 
     /// Whether the bound sees each box from the player's side. Not
