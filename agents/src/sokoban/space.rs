@@ -28,8 +28,10 @@ pub(crate) struct Space {
     stack: Vec<u16>,
     /// Scratch for box moves: the floor's cut cells ([`Cuts`]).
     pub cuts: Cuts,
-    /// Scratch for [`Space::pull_trapped`]: the boxes left, and those
-    /// removed with their `occ` values.
+    /// Scratch for the removal tests ([`Space::pull_trapped`],
+    /// [`Space::immovable`], [`Space::immovable_with_player`]): the boxes
+    /// left (the last two hand theirs back), and those removed with their
+    /// `occ` values.
     trap_left: Vec<u16>,
     trap_removed: Vec<(u16, u16)>,
 }
@@ -334,9 +336,10 @@ impl Space {
                 break;
             }
         }
-        for (c, v) in removed {
+        for &(c, v) in &removed {
             self.occ[c as usize] = v;
         }
+        self.trap_removed = removed;
         left
     }
 
@@ -371,9 +374,10 @@ impl Space {
                 break;
             }
         }
-        for (c, v) in removed {
+        for &(c, v) in &removed {
             self.occ[c as usize] = v;
         }
+        self.trap_removed = removed;
         left
     }
 
