@@ -30,10 +30,14 @@ pub(crate) struct Space {
     pub cuts: Cuts,
     /// Scratch for the removal tests ([`Space::pull_trapped`],
     /// [`Space::immovable`], [`Space::immovable_with_player`]): the boxes
-    /// left (the last two hand theirs back), and those removed with their
-    /// `occ` values.
+    /// left or still to look at (`immovable` hands its back), and those
+    /// removed with their `occ` values.
     trap_left: Vec<u16>,
     trap_removed: Vec<(u16, u16)>,
+    /// The boxes queued by [`Space::immovable_with_player`]:
+    /// `queued[c] == queued_stamp`.
+    queued: Vec<u32>,
+    queued_stamp: u32,
 }
 
 impl Space {
@@ -53,6 +57,8 @@ impl Space {
             cuts: Cuts::default(),
             trap_left: Vec::new(),
             trap_removed: Vec::new(),
+            queued: vec![0; n],
+            queued_stamp: 0,
         }
     }
 
@@ -289,7 +295,9 @@ impl Space {
     /// marks are already those of `player` on this board. The reach marks
     /// are left as they were: the growing region is kept on marks of its
     /// own, grown from each removed box's cell, so the whole test floods
-    /// each cell at most once.
+    /// each cell at most once; and a box is looked at again only when a
+    /// cell next to it joined the region (or was freed). The boxes left
+    /// come in `boxes`' order.
     pub fn immovable_with_player(
         &mut self,
         b: &Board,
@@ -301,45 +309,76 @@ impl Space {
         if !marked {
             self.reach(b, player, false);
         }
-        let (st, _) = self.new_region(b, true);
-        let mut left = std::mem::take(&mut self.trap_left);
+        // The region: the reach marks, and the cells marked `st` as it grows.
+        let (st, _) = self.new_region(b, false);
+        let rs = self.stamp;
+        if self.queued_stamp == u32::MAX {
+            self.queued.fill(0);
+            self.queued_stamp = 0;
+        }
+        self.queued_stamp += 1;
+        let qst = self.queued_stamp;
+        // The boxes to look at: every box first; then, whenever a box is
+        // removed, the boxes next to the cells that join the region (its
+        // own cell among them): only those can have become movable.
+        let mut todo = std::mem::take(&mut self.trap_left);
         let mut removed = std::mem::take(&mut self.trap_removed);
-        left.clear();
-        left.extend_from_slice(boxes);
+        let mut stack = std::mem::take(&mut self.stack);
+        todo.clear();
+        todo.extend_from_slice(boxes);
         removed.clear();
-        loop {
-            let before = left.len();
-            let mut i = 0;
-            while i < left.len() {
-                let c = left[i];
-                let nbr = b.nbr[c as usize];
-                let movable = (0..4).any(|d| {
-                    let (p, t) = (nbr[d ^ 1], nbr[d]);
-                    p != NONE
-                        && t != NONE
-                        && self.region_mark[p as usize] == st
-                        && self.occ[t as usize] == 0
-                        && !dead[t as usize]
-                });
-                if !movable {
-                    i += 1;
-                    continue;
-                }
-                removed.push((c, self.occ[c as usize]));
-                self.occ[c as usize] = 0;
-                left.swap_remove(i);
-                // The box's cell joins the region (the player stood next
-                // to it), and so does every free cell it leads to.
-                self.fill_region(b, c, st);
+        for &c in boxes {
+            self.queued[c as usize] = qst;
+        }
+        while let Some(c) = todo.pop() {
+            self.queued[c as usize] = 0;
+            let nbr = b.nbr[c as usize];
+            let movable = (0..4).any(|d| {
+                let (p, t) = (nbr[d ^ 1], nbr[d]);
+                p != NONE
+                    && t != NONE
+                    && (self.region_mark[p as usize] == st || self.mark[p as usize] == rs)
+                    && self.occ[t as usize] == 0
+                    && !dead[t as usize]
+            });
+            if !movable {
+                continue;
             }
-            if left.len() == before || left.is_empty() {
-                break;
+            removed.push((c, self.occ[c as usize]));
+            self.occ[c as usize] = 0;
+            // The box's cell joins the region (the player stood next to
+            // it), and so does every free cell it leads to.
+            self.region_mark[c as usize] = st;
+            stack.clear();
+            stack.push(c);
+            while let Some(x) = stack.pop() {
+                for &y in &b.nbr[x as usize] {
+                    if y == NONE {
+                        continue;
+                    }
+                    if self.occ[y as usize] != 0 {
+                        if self.queued[y as usize] != qst {
+                            self.queued[y as usize] = qst;
+                            todo.push(y);
+                        }
+                    } else if self.region_mark[y as usize] != st && self.mark[y as usize] != rs {
+                        self.region_mark[y as usize] = st;
+                        stack.push(y);
+                    }
+                }
             }
         }
+        let left = boxes
+            .iter()
+            .copied()
+            .filter(|&c| self.occ[c as usize] != 0)
+            .collect();
         for &(c, v) in &removed {
             self.occ[c as usize] = v;
         }
+        self.trap_left = todo;
         self.trap_removed = removed;
+        self.stack = stack;
         left
     }
 

@@ -1,5 +1,6 @@
 //! The pull removal test and the pocket search against an exhaustive
-//! search of pulls.
+//! search of pulls; the removal test with the player against rounds of
+//! fresh floods.
 
 use super::super::board::{Board, DistTable};
 use super::super::exhaustive::{reaches, small_microban_boards};
@@ -97,4 +98,101 @@ fn check(b: &Board, boxes: &[u16], player: u16, trapped: bool, n: &mut usize, fr
     } else {
         *free += 1;
     }
+}
+
+/// The boxes that the removal test with the player leaves, found the slow
+/// way: in rounds, the player's region flooded afresh over the board with
+/// the boxes removed so far, every box it can push onto a free cell that
+/// is not dead removed; until a round removes none. Sorted.
+fn fixed_by_rounds(b: &Board, dead: &[bool], boxes: &[u16], player: u16) -> Vec<u16> {
+    let mut left: Vec<u16> = boxes.to_vec();
+    loop {
+        let mut region = vec![false; b.n];
+        let mut stack = vec![player];
+        region[player as usize] = true;
+        while let Some(x) = stack.pop() {
+            for &y in &b.nbr[x as usize] {
+                if y != u16::MAX && !region[y as usize] && !left.contains(&y) {
+                    region[y as usize] = true;
+                    stack.push(y);
+                }
+            }
+        }
+        let movable = |c: u16| {
+            (0..4).any(|d| {
+                let (p, t) = (b.nbr[c as usize][d ^ 1], b.nbr[c as usize][d]);
+                p != u16::MAX
+                    && t != u16::MAX
+                    && region[p as usize]
+                    && !left.contains(&t)
+                    && !dead[t as usize]
+            })
+        };
+        let keep: Vec<u16> = left.iter().copied().filter(|&c| !movable(c)).collect();
+        if keep.len() == left.len() {
+            left.sort_unstable();
+            return left;
+        }
+        left = keep;
+    }
+}
+
+#[test]
+fn the_removal_test_with_the_player_leaves_the_boxes_rounds_of_floods_leave() {
+    // Random positions on the small Microban boards and on Sasquatch I
+    // boards: the boxes `immovable_with_player` leaves (reach marked
+    // before or not) are those of rounds of fresh floods, and `occ` and
+    // the reach marks come back as they were.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+    let mut boards = small_microban_boards();
+    for lv in
+        games::sokoban::parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
+            .expect("Sasquatch I parses")
+            .iter()
+            .take(12)
+    {
+        boards.push(Board::new(lv).expect("a valid level"));
+    }
+    let (mut some_fixed, mut all_free, mut checked) = (0, 0, 0);
+    for b in &boards {
+        let dead = DistTable::to_targets(b, &b.goals).dead;
+        let mut sp = Space::new(b.n);
+        for k in 0..150 {
+            let nb = b.start_boxes.len();
+            let mut cells: Vec<u16> = (0..b.n as u16).collect();
+            for i in 0..=nb {
+                let j = rng.gen_range(i..cells.len());
+                cells.swap(i, j);
+            }
+            let boxes = cells[..nb].to_vec();
+            let player = cells[nb];
+            let want = fixed_by_rounds(b, &dead, &boxes, player);
+            sp.set(&boxes);
+            let occ = sp.occ.clone();
+            let marked = k % 2 == 0;
+            if marked {
+                sp.reach(b, player, false);
+            }
+            let mut got = sp.immovable_with_player(b, &dead, &boxes, player, marked);
+            got.sort_unstable();
+            assert_eq!(got, want, "boxes {boxes:?}, player {player}");
+            assert_eq!(sp.occ, occ, "occ restored");
+            let reach: Vec<u16> = (0..b.n as u16).filter(|&c| sp.reached(c)).collect();
+            sp.reach(b, player, false);
+            let fresh: Vec<u16> = (0..b.n as u16).filter(|&c| sp.reached(c)).collect();
+            assert_eq!(reach, fresh, "the reach marks are the player's");
+            sp.clear(&boxes);
+            if want.is_empty() {
+                all_free += 1;
+            } else {
+                some_fixed += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 3_000, "{checked} positions");
+    assert!(
+        some_fixed > 300 && all_free > 100,
+        "both kinds of position: {some_fixed} with fixed boxes, {all_free} without"
+    );
 }
