@@ -332,9 +332,10 @@ pub(crate) struct Found {
     state: u32,
 }
 
-/// A state of a one-box search: the box's cell, the parent state ([`u32::MAX`] for the first), the direction that led
-/// here, the moves the box can make on (bit d: direction d), and the
-/// first direction and number of moves from the first state.
+/// A state of a one-box search: the box's cell, the parent state
+/// ([`u32::MAX`] for the first), the direction that led here, the moves
+/// the box can make on (bit d: direction d), and the first direction and
+/// number of moves from the first state.
 #[derive(Clone, Copy, Debug)]
 struct BoxState {
     at: u16,
@@ -495,21 +496,22 @@ impl BoxMoves {
                 self.regions.resize(at + words, 0);
                 let norm = cuts.region(b, t, piece, &mut self.regions[at..]);
                 let i = self.states.len() as u32;
+                let (first, len) = (if head == root { d } else { s.first }, s.len + 1);
                 self.states.push(BoxState {
                     at: t,
                     parent: head as u32,
                     d,
                     mask,
-                    first: if head == root { d } else { s.first },
-                    len: s.len + 1,
+                    first,
+                    len,
                 });
                 self.list.push(Found {
                     to: t,
                     player: after(s.at, t, d as usize),
                     norm,
                     regions: cuts.regions(b, t),
-                    first: if head == root { d } else { s.first },
-                    len: s.len + 1,
+                    first,
+                    len,
                     state: i,
                 });
             }
