@@ -272,7 +272,9 @@ pub(crate) struct Searcher {
     pub nodes: Vec<Node>,
     /// The boxes of every node, `nb` per node, sorted.
     pub boxes: Vec<u16>,
-    table: Vec<u32>,
+    /// The transposition table: open addressing, one [`table::slot`] per
+    /// entry ([`table::EMPTY`] when free).
+    table: Vec<u64>,
     table_count: usize,
     open: BinaryHeap<Reverse<(u128, u32)>>,
     /// Nodes expanded so far.
@@ -359,7 +361,7 @@ impl Searcher {
             nb,
             nodes: Vec::new(),
             boxes: Vec::new(),
-            table: vec![NO_NODE; 1 << 12],
+            table: vec![table::EMPTY; 1 << 12],
             table_count: 0,
             open: BinaryHeap::new(),
             expanded: 0,

@@ -105,6 +105,19 @@ impl Searcher {
                 }
             }
         }
+        if box_moves {
+            // Each box move knows its child's region: read every child's
+            // table slot now, so that their cache misses overlap instead
+            // of coming one lookup at a time.
+            let zp = b.zob_player[node.player as usize];
+            self.touch(bm.list.iter().zip(&far).map(|(m, cd)| {
+                node.hash
+                    ^ b.zob_box[cd.c as usize]
+                    ^ b.zob_box[m.to as usize]
+                    ^ zp
+                    ^ b.zob_player[m.norm as usize]
+            }));
+        }
         let count = if box_moves { far.len() } else { cands.len() };
         for k in 0..count {
             let cd = &if box_moves { far[k] } else { cands[k] };

@@ -29,7 +29,7 @@ impl Searcher {
         self.nodes.clear();
         self.boxes.clear();
         self.table.clear();
-        self.table.resize(1 << 12, NO_NODE);
+        self.table.resize(1 << 12, super::table::EMPTY);
         self.table_count = 0;
         self.open.clear();
         self.macros.clear();

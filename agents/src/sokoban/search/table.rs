@@ -5,6 +5,20 @@
 
 use super::*;
 
+/// A free slot of the transposition table.
+pub(super) const EMPTY: u64 = u64::MAX;
+
+/// The high half of a slot: the high half of the node's hash.
+const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+
+/// A slot of the transposition table: node `id` in the low half, the high
+/// half of its `hash` above it, so that a probe reads the node only when
+/// that half matches (most probes that miss then touch the table alone).
+/// No node has the index [`u32::MAX`], so no slot is [`EMPTY`].
+pub(super) fn slot(hash: u64, id: NodeId) -> u64 {
+    (hash & TAG) | u64::from(id)
+}
+
 impl Searcher {
     /// Store and queue a root: `boxes` (any order) with the player on
     /// `player` (its bound and removal test computed here).
@@ -96,45 +110,60 @@ impl Searcher {
     /// Index node `id` in the open-addressing table (doubled when half
     /// full).
     pub(super) fn insert(&mut self, id: NodeId) {
-        if (self.table_count + 1) * 2 > self.table.len() {
+        if (self.table_count + 1) * 4 > self.table.len() * 3 {
             let cap = self.table.len() * 2;
-            let mut t = vec![NO_NODE; cap];
+            let mut t = vec![EMPTY; cap];
             let mask = cap - 1;
-            for &x in &self.table {
-                if x != NO_NODE {
-                    let mut i = (self.nodes[x as usize].hash as usize) & mask;
-                    while t[i] != NO_NODE {
+            for &e in &self.table {
+                if e != EMPTY {
+                    let mut i = (self.nodes[e as u32 as usize].hash as usize) & mask;
+                    while t[i] != EMPTY {
                         i = (i + 1) & mask;
                     }
-                    t[i] = x;
+                    t[i] = e;
                 }
             }
             self.table = t;
         }
         let mask = self.table.len() - 1;
-        let mut i = (self.nodes[id as usize].hash as usize) & mask;
-        while self.table[i] != NO_NODE {
+        let hash = self.nodes[id as usize].hash;
+        let mut i = (hash as usize) & mask;
+        while self.table[i] != EMPTY {
             i = (i + 1) & mask;
         }
-        self.table[i] = id;
+        self.table[i] = slot(hash, id);
         self.table_count += 1;
     }
 
     /// The node holding exactly these (sorted) boxes and player, if any.
     pub fn lookup(&self, hash: u64, boxes: &[u16], player: u16) -> Option<NodeId> {
         let mask = self.table.len() - 1;
+        let tag = slot(hash, 0);
         let mut i = (hash as usize) & mask;
         loop {
-            let x = self.table[i];
-            if x == NO_NODE {
+            let e = self.table[i];
+            if e == EMPTY {
                 return None;
             }
-            let n = &self.nodes[x as usize];
-            if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
-                return Some(x);
+            // The node is read only when the hash's high half matches.
+            if e & TAG == tag {
+                let x = e as u32;
+                let n = &self.nodes[x as usize];
+                if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
+                    return Some(x);
+                }
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Read the table slot where the lookup of each of `hashes` starts, all
+    /// at once: the cache misses overlap, and the lookups that follow find
+    /// their slots in the cache. Only a hint: the search is the same.
+    pub(super) fn touch(&self, hashes: impl Iterator<Item = u64>) {
+        let mask = self.table.len() - 1;
+        let x = hashes.fold(0, |x, h| x ^ self.table[(h as usize) & mask]);
+        std::hint::black_box(x);
     }
 
     /// The moves from the root to node `id`: `(box cell, direction)` of each
@@ -188,5 +217,65 @@ impl Macros {
     pub fn clear(&mut self) {
         self.pushes.clear();
         self.start.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures;
+    use super::*;
+
+    /// A node with this `hash` and `player`, as `add_root` stores one.
+    fn node(hash: u64, player: u16) -> Node {
+        Node {
+            hash,
+            parent: NO_NODE,
+            g: 0,
+            h: 0,
+            player,
+            from: NONE,
+            dir: 0,
+            mac: u32::MAX,
+            closed: false,
+            pending: false,
+        }
+    }
+
+    #[test]
+    fn lookups_find_exactly_the_stored_states_whatever_their_hashes_share() {
+        let b = crate::sokoban::exhaustive::small_microban_boards().remove(0);
+        let sh = fixtures::shared(b);
+        let mut s = Searcher::new(sh, Way::Forward, fixtures::fess());
+        let first = s.nodes.len() as NodeId;
+        let nb = s.nb;
+        let boxes = |k: u16| -> Vec<u16> {
+            let mut v = vec![0; nb];
+            v[0] = k;
+            v
+        };
+        // Hashes that share their low half (one probe sequence), their
+        // high half (the tag), or all of it, with different boxes or
+        // players; enough of them that the table grows several times.
+        let mut stored = Vec::new();
+        for k in 0..20_000u16 {
+            let low = u64::from(k % 7);
+            let high = u64::from(k % 5) << 32;
+            let hash = if k % 3 == 0 {
+                low | high
+            } else {
+                u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            };
+            let player = k % 2;
+            s.push_node(node(hash, player), &boxes(k));
+            stored.push((hash, boxes(k), player));
+        }
+        for (id, (hash, bx, player)) in stored.iter().enumerate() {
+            assert_eq!(s.lookup(*hash, bx, *player), Some(first + id as NodeId));
+            assert_eq!(s.lookup(*hash, bx, 1 - player), None, "another player");
+            assert_eq!(s.lookup(hash ^ (1 << 40), bx, *player), None, "another tag");
+            assert_eq!(s.lookup(hash ^ 1, bx, *player), None, "another slot");
+        }
+        assert_eq!(s.lookup(0, &boxes(30_000), 0), None, "boxes never stored");
+        assert!(s.table.len() > 1 << 14, "the table grew");
     }
 }
