@@ -272,9 +272,9 @@ pub(crate) struct Searcher {
     pub nodes: Vec<Node>,
     /// The boxes of every node, `nb` per node, sorted.
     pub boxes: Vec<u16>,
-    /// The transposition table: open addressing, one [`table::slot`] per
-    /// entry ([`table::EMPTY`] when free).
-    table: Vec<u64>,
+    /// The transposition table: open addressing, a node index and a tag
+    /// of its hash per slot ([`table::EMPTY`] when free).
+    table: Vec<u32>,
     table_count: usize,
     open: BinaryHeap<Reverse<(u128, u32)>>,
     /// Nodes expanded so far.

@@ -6,17 +6,22 @@
 use super::*;
 
 /// A free slot of the transposition table.
-pub(super) const EMPTY: u64 = u64::MAX;
+pub(super) const EMPTY: u32 = u32::MAX;
 
-/// The high half of a slot: the high half of the node's hash.
-const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+/// A slot of the transposition table of `2^bits` slots: node `id` in the
+/// low `bits` bits, the low bits of the high half of its `hash` above them
+/// (the tag), so that a probe reads the node only when the tags match. The
+/// table is at most three quarters full, so `id` is never all ones in its
+/// `bits` and no slot is [`EMPTY`].
+fn slot(hash: u64, id: NodeId, bits: u32) -> u32 {
+    tag(hash, bits) | id
+}
 
-/// A slot of the transposition table: node `id` in the low half, the high
-/// half of its `hash` above it, so that a probe reads the node only when
-/// that half matches (most probes that miss then touch the table alone).
-/// No node has the index [`u32::MAX`], so no slot is [`EMPTY`].
-pub(super) fn slot(hash: u64, id: NodeId) -> u64 {
-    (hash & TAG) | u64::from(id)
+/// The tag of `hash` in a table of `2^bits` slots: the slot's bits above
+/// the node index (bits 32 and up of the hash, so that they are not those
+/// that chose the slot).
+fn tag(hash: u64, bits: u32) -> u32 {
+    ((hash >> 32) as u32).checked_shl(bits).unwrap_or(0)
 }
 
 impl Searcher {
@@ -107,47 +112,56 @@ impl Searcher {
         id
     }
 
-    /// Index node `id` in the open-addressing table (doubled when half
-    /// full).
+    /// Index node `id` in the open-addressing table (doubled when three
+    /// quarters full).
     pub(super) fn insert(&mut self, id: NodeId) {
         if (self.table_count + 1) * 4 > self.table.len() * 3 {
             let cap = self.table.len() * 2;
+            let (old_bits, bits) = (self.table_bits(), cap.trailing_zeros());
             let mut t = vec![EMPTY; cap];
             let mask = cap - 1;
             for &e in &self.table {
                 if e != EMPTY {
-                    let mut i = (self.nodes[e as u32 as usize].hash as usize) & mask;
+                    let x = e & !tag(u64::MAX, old_bits);
+                    let hash = self.nodes[x as usize].hash;
+                    let mut i = (hash as usize) & mask;
                     while t[i] != EMPTY {
                         i = (i + 1) & mask;
                     }
-                    t[i] = e;
+                    t[i] = slot(hash, x, bits);
                 }
             }
             self.table = t;
         }
-        let mask = self.table.len() - 1;
+        let (mask, bits) = (self.table.len() - 1, self.table_bits());
         let hash = self.nodes[id as usize].hash;
         let mut i = (hash as usize) & mask;
         while self.table[i] != EMPTY {
             i = (i + 1) & mask;
         }
-        self.table[i] = slot(hash, id);
+        self.table[i] = slot(hash, id, bits);
         self.table_count += 1;
+    }
+
+    /// The table has `2^bits` slots.
+    fn table_bits(&self) -> u32 {
+        self.table.len().trailing_zeros()
     }
 
     /// The node holding exactly these (sorted) boxes and player, if any.
     pub fn lookup(&self, hash: u64, boxes: &[u16], player: u16) -> Option<NodeId> {
-        let mask = self.table.len() - 1;
-        let tag = slot(hash, 0);
+        let (mask, bits) = (self.table.len() - 1, self.table_bits());
+        let high = tag(u64::MAX, bits);
+        let want = tag(hash, bits);
         let mut i = (hash as usize) & mask;
         loop {
             let e = self.table[i];
             if e == EMPTY {
                 return None;
             }
-            // The node is read only when the hash's high half matches.
-            if e & TAG == tag {
-                let x = e as u32;
+            // The node is read only when the tags match.
+            if e & high == want {
+                let x = e & !high;
                 let n = &self.nodes[x as usize];
                 if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
                     return Some(x);
@@ -277,5 +291,8 @@ mod tests {
         }
         assert_eq!(s.lookup(0, &boxes(30_000), 0), None, "boxes never stored");
         assert!(s.table.len() > 1 << 14, "the table grew");
+        // Tags of fewer bits as the table grows: every node index fits
+        // below its tag.
+        assert!(s.nodes.len() <= 1 << s.table_bits());
     }
 }
