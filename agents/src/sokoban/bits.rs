@@ -19,6 +19,12 @@ pub(crate) fn set(bits: &mut [u64], c: usize) {
     bits[c / 64] |= 1 << (c % 64);
 }
 
+/// Take cell `c` out of the set `bits`.
+#[inline]
+pub(crate) fn unset(bits: &mut [u64], c: usize) {
+    bits[c / 64] &= !(1 << (c % 64));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,7 @@
 //! The greedy method also runs a search with goal macros (`packing.rs`),
 //! which is not admissible and so never proves anything by exhausting.
 
+use super::bits;
 use super::board::{Board, DistTable, INF, NONE};
 use super::fess::{self, FessQueue};
 use super::hotspot::Hotspots;
@@ -264,6 +265,10 @@ pub(crate) struct Searcher {
     box_moves: BoxMoves,
     /// The candidate each of those box moves starts with.
     far: Vec<Cand>,
+    /// The player's region of the node under expansion, a bit per cell
+    /// (single pushes or pulls with push costs), from which most
+    /// children's regions follow without a flood.
+    parent_region: Vec<u64>,
     /// Tuning.
     pub cfg: Config,
     /// Boxes per state.
@@ -357,6 +362,7 @@ impl Searcher {
             macros: Macros::default(),
             box_moves: BoxMoves::default(),
             far: Vec::new(),
+            parent_region: Vec::new(),
             cfg,
             nb,
             nodes: Vec::new(),

@@ -5,7 +5,8 @@
 //! ([`Space::immovable`], [`Space::immovable_with_player`]) or never be
 //! pulled again ([`Space::pull_trapped`], for the backward search).
 
-use super::board::{Board, NONE};
+use super::bits;
+use super::board::{Board, DOWN, LEFT, NONE, RIGHT, UP};
 use super::cut::Cuts;
 
 /// Scratch space over the floor cells: which box stands where, the player's
@@ -604,6 +605,74 @@ impl Space {
                 self.queue.push(c);
             }
         }
+    }
+
+    /// The normalised player (the smallest cell of the player's region)
+    /// after one box left `freed` for `taken`, from the region before the
+    /// move (`region`, a bit per cell; its smallest cell `min`), when a
+    /// look around the two cells settles it; `None` when a flood must.
+    /// Settled when every free neighbour of `freed` lies in the old region,
+    /// and `taken` either lay outside it or lay in it (not as its smallest
+    /// cell) with its free neighbours joined around it
+    /// ([`Space::ring_joined`]): the new region is then the old one with
+    /// `freed` added and `taken` taken out. `occ` must hold the boxes after
+    /// the move; the reach marks are not touched.
+    pub fn norm_after_move(
+        &self,
+        b: &Board,
+        region: &[u64],
+        min: u16,
+        freed: u16,
+        taken: u16,
+    ) -> Option<u16> {
+        let outside =
+            |y: u16| y != NONE && self.occ[y as usize] == 0 && !bits::has(region, y as usize);
+        if b.nbr[freed as usize].iter().any(|&y| outside(y)) {
+            return None;
+        }
+        if bits::has(region, taken as usize) && (taken == min || !self.ring_joined(b, taken)) {
+            return None;
+        }
+        Some(min.min(freed))
+    }
+
+    /// Whether the free neighbours of `c` are joined around it: all of
+    /// them in one run of free cells of the ring of eight cells about `c`
+    /// (neighbours in the ring are next to each other), so that a box on
+    /// `c` cuts no path between free cells, which can go round it.
+    fn ring_joined(&self, b: &Board, c: u16) -> bool {
+        const ROUND: [usize; 4] = [UP, RIGHT, DOWN, LEFT];
+        let n = b.nbr[c as usize];
+        let free = |y: u16| y != NONE && self.occ[y as usize] == 0;
+        // The ring from the cell above, clockwise: even places are the
+        // neighbours, odd places the corners between them (a corner
+        // between two walls joins nothing, whatever it is).
+        let mut ring = [false; 8];
+        for i in 0..4 {
+            let (a, d) = (ROUND[i], ROUND[(i + 1) % 4]);
+            ring[2 * i] = free(n[a]);
+            let corner = match (n[a], n[d]) {
+                (x, _) if x != NONE => b.nbr[x as usize][d],
+                (_, y) if y != NONE => b.nbr[y as usize][a],
+                _ => NONE,
+            };
+            ring[2 * i + 1] = free(corner);
+        }
+        let Some(gap) = (0..8).find(|&i| !ring[i]) else {
+            return true;
+        };
+        // Runs of free ring cells that hold a neighbour of `c`.
+        let (mut runs, mut neighbour) = (0, false);
+        for k in 1..=8 {
+            let i = (gap + k) % 8;
+            if ring[i] {
+                neighbour |= i % 2 == 0;
+            } else {
+                runs += u32::from(neighbour);
+                neighbour = false;
+            }
+        }
+        runs <= 1
     }
 
     /// Add the free cell `c`, next to the reached region, and every free

@@ -1,8 +1,8 @@
 //! The pull removal test and the pocket search against an exhaustive
 //! search of pulls; the removal test with the player against rounds of
-//! fresh floods.
+//! fresh floods; the region after one push or pull against a fresh flood.
 
-use super::super::board::{Board, DistTable};
+use super::super::board::{Board, DistTable, NONE};
 use super::super::exhaustive::{reaches, small_microban_boards};
 use super::super::search::Way;
 use super::Space;
@@ -194,5 +194,95 @@ fn the_removal_test_with_the_player_leaves_the_boxes_rounds_of_floods_leave() {
     assert!(
         some_fixed > 300 && all_free > 100,
         "both kinds of position: {some_fixed} with fixed boxes, {all_free} without"
+    );
+}
+
+#[test]
+fn the_region_after_a_push_or_pull_is_the_one_a_flood_finds_when_it_is_settled() {
+    // Random positions and one random push or pull each, on the small
+    // Microban boards and on Sasquatch I boards: whenever
+    // `norm_after_move` settles the player's region without a flood, it
+    // names the smallest cell a fresh flood finds, and the flood's region
+    // is the old one with the box's old cell added and its new cell
+    // taken out.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let mut boards = small_microban_boards();
+    for lv in
+        games::sokoban::parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
+            .expect("Sasquatch I parses")
+            .iter()
+            .take(12)
+    {
+        boards.push(Board::new(lv).expect("a valid level"));
+    }
+    let (mut settled, mut flooded) = (0, 0);
+    for b in &boards {
+        let mut sp = Space::new(b.n);
+        for k in 0..400 {
+            let nb = b.start_boxes.len();
+            let mut cells: Vec<u16> = (0..b.n as u16).collect();
+            for i in 0..=nb {
+                let j = rng.gen_range(i..cells.len());
+                cells.swap(i, j);
+            }
+            let boxes = cells[..nb].to_vec();
+            sp.set(&boxes);
+            let min = sp.reach(b, cells[nb], false);
+            let region: Vec<u16> = (0..b.n as u16).filter(|&c| sp.reached(c)).collect();
+            let mut bits = vec![0u64; super::bits::words(b.n)];
+            for &c in &region {
+                super::bits::set(&mut bits, c as usize);
+            }
+            // A push (box c to t, the player on c after) or a pull (box c
+            // to t, the player one further on), from the region.
+            let pull = k % 2 == 1;
+            let moves: Vec<(u16, u16, u16)> = boxes
+                .iter()
+                .flat_map(|&c| (0..4).map(move |d| (c, d)))
+                .filter_map(|(c, d)| {
+                    let t = b.nbr[c as usize][d];
+                    let behind = b.nbr[c as usize][d ^ 1];
+                    let beyond = if t != NONE {
+                        b.nbr[t as usize][d]
+                    } else {
+                        NONE
+                    };
+                    let free = |x: u16| x != NONE && sp.occ[x as usize] == 0;
+                    if pull {
+                        (free(t) && sp.reached(t) && free(beyond)).then_some((c, t, beyond))
+                    } else {
+                        (free(t) && behind != NONE && sp.reached(behind)).then_some((c, t, c))
+                    }
+                })
+                .collect();
+            if moves.is_empty() {
+                sp.clear(&boxes);
+                continue;
+            }
+            let (c, t, player) = moves[rng.gen_range(0..moves.len())];
+            let v = sp.occ[c as usize];
+            sp.occ[c as usize] = 0;
+            sp.occ[t as usize] = v;
+            let got = sp.norm_after_move(b, &bits, min, c, t);
+            let want = sp.reach(b, player, false);
+            if let Some(n) = got {
+                assert_eq!(n, want, "boxes {boxes:?}, {c} to {t}, player {player}");
+                let fresh: Vec<u16> = (0..b.n as u16).filter(|&x| sp.reached(x)).collect();
+                let mut expect: Vec<u16> = region.iter().copied().filter(|&x| x != t).collect();
+                expect.push(c);
+                expect.sort_unstable();
+                assert_eq!(fresh, expect, "boxes {boxes:?}, {c} to {t}");
+                settled += 1;
+            } else {
+                flooded += 1;
+            }
+            sp.occ[t as usize] = 0;
+            sp.occ[c as usize] = v;
+            sp.clear(&boxes);
+        }
+    }
+    assert!(
+        settled > 2_000 && flooded > 500,
+        "both kinds of move: {settled} settled, {flooded} flooded"
     );
 }

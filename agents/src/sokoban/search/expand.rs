@@ -60,6 +60,18 @@ impl Searcher {
         self.sp.set(&cur);
         let moves = self.cfg.cost == Cost::Moves;
         self.sp.reach(b, node.player, moves);
+        // Single pushes or pulls, push costs: the parent's region, from
+        // which most children's regions follow without a flood
+        // (`Space::norm_after_move`), a child found new marked from it.
+        let quick = !(self.cfg.box_moves || moves);
+        let mut region = std::mem::take(&mut self.parent_region);
+        if quick {
+            region.clear();
+            region.resize(bits::words(b.n), 0);
+            for &x in self.sp.reached_cells() {
+                bits::set(&mut region, x as usize);
+            }
+        }
         // Backward search: whether the player's region is open (large, or
         // holding the start player's cell). A child whose pull shuts the
         // player in a pocket is then worth a pocket search.
@@ -192,7 +204,13 @@ impl Searcher {
                 child.extend_from_slice(&cur);
                 child[cd.bi as usize] = to;
                 child.sort_unstable();
-                let norm = match known_norm {
+                let settled = match known_norm {
+                    None if quick && mac.is_none() => {
+                        self.sp.norm_after_move(b, &region, node.player, c, to)
+                    }
+                    _ => None,
+                };
+                let norm = match known_norm.or(settled) {
                     Some(n) => n,
                     None => self.sp.reach(b, player, false),
                 };
@@ -230,6 +248,17 @@ impl Searcher {
                         if known_norm.is_some() {
                             // The box move found the child's region.
                             self.sp.mark_region(bm.region(&bm.list[k]));
+                        } else if settled.is_some() {
+                            // The parent's region with `c` freed and `to`
+                            // taken, as `norm_after_move` found it.
+                            let had = bits::has(&region, to as usize);
+                            bits::set(&mut region, c as usize);
+                            bits::unset(&mut region, to as usize);
+                            self.sp.mark_region(&region);
+                            bits::unset(&mut region, c as usize);
+                            if had {
+                                bits::set(&mut region, to as usize);
+                            }
                         }
                         // A lazy child is tested when popped; a solved one
                         // is never dead, and is a goal now.
@@ -309,6 +338,7 @@ impl Searcher {
         self.cands = cands;
         self.box_moves = bm;
         self.far = far;
+        self.parent_region = region;
         self.child = child;
         self.advise(id);
         result
