@@ -50,8 +50,9 @@
 //! - `packing.rs`: goal areas, their packing orders, single-box push paths
 //!   and box moves (every cell one box can be pushed to), whose player
 //!   regions come from the floor's cut cells (`cut.rs`);
-//! - `space.rs`: scratch space over the cells: boxes, the player's reach,
-//!   the freeze and removal tests (its tests: `space_tests.rs`);
+//! - `space.rs`: scratch space over the cells: boxes, the player's reach
+//!   (and the region after one push or pull), the freeze and removal tests
+//!   (its tests: `space_tests.rs`);
 //! - `lurd.rs`: pushes to a LURD string;
 //! - `fixed.rs`: goals sealed off by boxes that can never move again;
 //! - `board.rs`: the compact board and its distance tables.

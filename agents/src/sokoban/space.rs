@@ -1,6 +1,7 @@
 //! Scratch space over the floor cells shared by every search of a level:
 //! which box stands where ([`Space::occ`]), the player's reachable region
-//! ([`Space::reach`]), the freeze-deadlock test ([`Space::freeze`]) and the
+//! ([`Space::reach`]; after one push or pull, often without a flood:
+//! [`Space::norm_after_move`]), the freeze-deadlock test ([`Space::freeze`]) and the
 //! removal tests that find boxes that can never move again
 //! ([`Space::immovable`], [`Space::immovable_with_player`]) or never be
 //! pulled again ([`Space::pull_trapped`], for the backward search).
