@@ -3,7 +3,7 @@
 //! fresh floods; the region after one push or pull against a fresh flood.
 
 use super::super::board::{Board, DistTable, NONE};
-use super::super::exhaustive::{reaches, small_microban_boards};
+use super::super::exhaustive::{random_position, reaches, small_microban_boards};
 use super::super::search::Way;
 use super::Space;
 use rand::{Rng, SeedableRng};
@@ -100,6 +100,20 @@ fn check(b: &Board, boxes: &[u16], player: u16, trapped: bool, n: &mut usize, fr
     }
 }
 
+/// The small Microban boards and the first 12 boards of Sasquatch I.
+fn microban_and_sasquatch_boards() -> Vec<Board> {
+    let mut boards = small_microban_boards();
+    for lv in
+        games::sokoban::parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
+            .expect("Sasquatch I parses")
+            .iter()
+            .take(12)
+    {
+        boards.push(Board::new(lv).expect("a valid level"));
+    }
+    boards
+}
+
 /// The boxes that the removal test with the player leaves, found the slow
 /// way: in rounds, the player's region flooded afresh over the board with
 /// the boxes removed so far, every box it can push onto a free cell that
@@ -144,28 +158,14 @@ fn the_removal_test_with_the_player_leaves_the_boxes_rounds_of_floods_leave() {
     // before or not) are those of rounds of fresh floods, and `occ` and
     // the reach marks come back as they were.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
-    let mut boards = small_microban_boards();
-    for lv in
-        games::sokoban::parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
-            .expect("Sasquatch I parses")
-            .iter()
-            .take(12)
-    {
-        boards.push(Board::new(lv).expect("a valid level"));
-    }
+    let boards = microban_and_sasquatch_boards();
     let (mut some_fixed, mut all_free, mut checked) = (0, 0, 0);
     for b in &boards {
         let dead = DistTable::to_targets(b, &b.goals).dead;
         let mut sp = Space::new(b.n);
+        let cells: Vec<u16> = (0..b.n as u16).collect();
         for k in 0..150 {
-            let nb = b.start_boxes.len();
-            let mut cells: Vec<u16> = (0..b.n as u16).collect();
-            for i in 0..=nb {
-                let j = rng.gen_range(i..cells.len());
-                cells.swap(i, j);
-            }
-            let boxes = cells[..nb].to_vec();
-            let player = cells[nb];
+            let (boxes, player) = random_position(&mut rng, b.n, &cells, b.start_boxes.len());
             let want = fixed_by_rounds(b, &dead, &boxes, player);
             sp.set(&boxes);
             let occ = sp.occ.clone();
@@ -206,28 +206,15 @@ fn the_region_after_a_push_or_pull_is_the_one_a_flood_finds_when_it_is_settled()
     // is the old one with the box's old cell added and its new cell
     // taken out.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
-    let mut boards = small_microban_boards();
-    for lv in
-        games::sokoban::parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
-            .expect("Sasquatch I parses")
-            .iter()
-            .take(12)
-    {
-        boards.push(Board::new(lv).expect("a valid level"));
-    }
+    let boards = microban_and_sasquatch_boards();
     let (mut settled, mut flooded) = (0, 0);
     for b in &boards {
         let mut sp = Space::new(b.n);
+        let cells: Vec<u16> = (0..b.n as u16).collect();
         for k in 0..400 {
-            let nb = b.start_boxes.len();
-            let mut cells: Vec<u16> = (0..b.n as u16).collect();
-            for i in 0..=nb {
-                let j = rng.gen_range(i..cells.len());
-                cells.swap(i, j);
-            }
-            let boxes = cells[..nb].to_vec();
+            let (boxes, player) = random_position(&mut rng, b.n, &cells, b.start_boxes.len());
             sp.set(&boxes);
-            let min = sp.reach(b, cells[nb], false);
+            let min = sp.reach(b, player, false);
             let region: Vec<u16> = (0..b.n as u16).filter(|&c| sp.reached(c)).collect();
             let mut bits = vec![0u64; super::bits::words(b.n)];
             for &c in &region {
