@@ -42,6 +42,16 @@ fn store_macro(
     }
 }
 
+/// The hash of the child of `parent` whose box moved from `from` to `to`,
+/// with the player (normalised, or exact with move costs) on `player`.
+fn child_hash(b: &Board, parent: &Node, from: u16, to: u16, player: u16) -> u64 {
+    parent.hash
+        ^ b.zob_box[from as usize]
+        ^ b.zob_box[to as usize]
+        ^ b.zob_player[parent.player as usize]
+        ^ b.zob_player[player as usize]
+}
+
 impl Searcher {
     /// Expand node `id`: make, test and store each of its children, queue
     /// those alive (in a feature-space search, once the advisors have seen
@@ -121,14 +131,12 @@ impl Searcher {
             // Each box move knows its child's region: read every child's
             // table slot now, so that their cache misses overlap instead
             // of coming one lookup at a time.
-            let zp = b.zob_player[node.player as usize];
-            self.touch(bm.list.iter().zip(&far).map(|(m, cd)| {
-                node.hash
-                    ^ b.zob_box[cd.c as usize]
-                    ^ b.zob_box[m.to as usize]
-                    ^ zp
-                    ^ b.zob_player[m.norm as usize]
-            }));
+            self.touch(
+                bm.list
+                    .iter()
+                    .zip(&far)
+                    .map(|(m, cd)| child_hash(b, &node, cd.c, m.to, m.norm)),
+            );
         }
         let count = if box_moves { far.len() } else { cands.len() };
         for k in 0..count {
@@ -215,11 +223,7 @@ impl Searcher {
                     None => self.sp.reach(b, player, false),
                 };
                 let p = if moves { player } else { norm };
-                let hash = node.hash
-                    ^ b.zob_box[c as usize]
-                    ^ b.zob_box[to as usize]
-                    ^ b.zob_player[node.player as usize]
-                    ^ b.zob_player[p as usize];
+                let hash = child_hash(b, &node, c, to, p);
                 let pushes = match (&mac, far_mac) {
                     (Some(m), _) => m.len() as u32,
                     (None, Some(k)) => bm.list[k].len,
