@@ -374,8 +374,21 @@ fn median(v: &mut [f64]) -> f64 {
 /// time (default: the number of cores), each within the time limit (default
 /// 10 s). Prints the solved count, the total solving time (sum over levels,
 /// unsolved ones counted at the time they took), the wall time, the median
-/// and maximum time of the solved levels, and every level not solved.
+/// and maximum time of the solved levels, and every level not solved. A
+/// solver bug (a panic, a solution that does not replay) fails the
+/// command, after the table: the other levels' figures are not lost.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let opts = solver_options(DEFAULT_AGENT, &[])?;
+    let solve = |level: &Level, timer: &AgentTimer| agents::sokoban::solve(level, &opts, timer);
+    bench_with(args, out, &solve)
+}
+
+/// [`bench`] with the solver given as `solve`.
+fn bench_with(
+    args: &BenchArgs,
+    out: &mut dyn Write,
+    solve: &(dyn Fn(&Level, &AgentTimer) -> SolveResult + Sync),
+) -> Result<(), HarnessError> {
     let file = args.levels.as_ref().map_or_else(
         || "microban".to_string(),
         |f| f.to_string_lossy().into_owned(),
@@ -383,7 +396,6 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     let levels = resolve(&file, true)?;
     let limit = args.time_limit.unwrap_or(Duration::from_secs(10));
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
-    let opts = solver_options(DEFAULT_AGENT, &[])?;
     let bar = progress(levels.len(), &format!("bench sokoban {file}"));
     let tick = |_: &LevelRow| {
         if let Some(b) = &bar {
@@ -391,10 +403,7 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         }
     };
     let started = Instant::now();
-    let (rows, failure) = solve_levels(&levels, &opts, limit, jobs, &tick);
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    let (rows, failure) = solve_levels_with(&levels, limit, jobs, &tick, solve);
     let wall = started.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -443,7 +452,8 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
             .map_err(io)?;
         }
     }
-    Ok(())
+    // A solver bug fails the command once the table is out.
+    failure.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
@@ -488,5 +498,39 @@ mod tests {
                 (3, SolveStatus::Solved)
             ]
         );
+    }
+
+    #[test]
+    fn bench_prints_its_table_before_it_fails_on_a_solver_bug() {
+        // Three Microban levels in a file; the solver panics on the second.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("three.xsb");
+        let three: Vec<Level> = (1..=3)
+            .flat_map(|n| resolve(&format!("microban:{n}"), false).expect("microban level"))
+            .map(|nl| nl.level)
+            .collect();
+        std::fs::write(&file, games::sokoban::print_levels(&three)).expect("write levels");
+        let opts = SolveOptions::default();
+        let solve = |level: &Level, timer: &AgentTimer| {
+            assert!(level.index != 1, "a solver bug on the second level");
+            agents::sokoban::solve(level, &opts, timer)
+        };
+        let args = BenchArgs {
+            game: "sokoban".into(),
+            seconds: 1.0,
+            depth: None,
+            levels: Some(file),
+            time_limit: Some(Duration::from_secs(10)),
+            jobs: Some(2),
+        };
+        let mut out = Vec::new();
+        let result = bench_with(&args, &mut out, &solve);
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(text.contains("solved 2/3"), "{text}");
+        assert!(text.contains("level 2 ("), "{text}");
+        let Err(HarnessError::CheckFailed(msg)) = result else {
+            panic!("a solver bug must fail the bench: {result:?}");
+        };
+        assert!(msg.contains("a solver bug on the second level"), "{msg}");
     }
 }
