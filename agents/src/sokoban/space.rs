@@ -434,6 +434,14 @@ impl Space {
     /// set, the reach marks are already those of `player` on this board.
     /// The second value tells whether the marks were recomputed (on a more
     /// open board).
+    ///
+    /// `moved`: the cell of the box just moved, when the position before
+    /// that move passed this test. The position then passes too as soon as
+    /// that box can be pulled from where it stands: once it is removed,
+    /// every other box is one the position before had, and the region holds
+    /// that position's region (the box's path joins the two), so that
+    /// position's removals all follow.
+    #[allow(clippy::too_many_arguments)]
     pub fn pull_trapped(
         &mut self,
         b: &Board,
@@ -442,10 +450,15 @@ impl Space {
         boxes: &[u16],
         player: u16,
         marked: bool,
+        moved: Option<u16>,
     ) -> (bool, bool) {
         let start_player = b.start_player;
         if !marked {
             self.reach(b, player, false);
+        }
+        debug_assert!(moved.is_none_or(|c| self.occ[c as usize] != 0));
+        if moved.is_some_and(|c| self.pullable(b, dead, c)) {
+            return (false, !marked);
         }
         let mut left = std::mem::take(&mut self.trap_left);
         let mut removed = std::mem::take(&mut self.trap_removed);
@@ -463,17 +476,7 @@ impl Space {
             let mut i = 0;
             while i < left.len() {
                 let c = left[i];
-                let nbr = b.nbr[c as usize];
-                // The player stands on p next to the box, steps back to t
-                // and the box follows onto p.
-                let movable = (0..4).any(|d| {
-                    let p = nbr[d];
-                    p != NONE && !dead[p as usize] && self.reached(p) && {
-                        let t = b.nbr[p as usize][d];
-                        t != NONE && self.reached(t)
-                    }
-                });
-                if movable {
+                if self.pullable(b, dead, c) {
                     removed.push((c, self.occ[c as usize]));
                     self.occ[c as usize] = 0;
                     left.swap_remove(i);
@@ -496,6 +499,20 @@ impl Space {
         self.trap_left = left;
         self.trap_removed = removed;
         (trapped, clobbered)
+    }
+
+    /// Whether the box on `c` can be pulled now, onto a cell that is not
+    /// `dead`: the player stands on a reached cell `p` next to it, steps
+    /// back onto a reached cell `t`, and the box follows onto `p`.
+    fn pullable(&self, b: &Board, dead: &[bool], c: u16) -> bool {
+        let nbr = b.nbr[c as usize];
+        (0..4).any(|d| {
+            let p = nbr[d];
+            p != NONE && !dead[p as usize] && self.reached(p) && {
+                let t = b.nbr[p as usize][d];
+                t != NONE && self.reached(t)
+            }
+        })
     }
 
     /// Whether the player, shut in a small pocket, can never pull its way

@@ -1,6 +1,7 @@
 //! The pull removal test and the pocket search against an exhaustive
 //! search of pulls; the removal test with the player against rounds of
-//! fresh floods; the region after one push or pull against a fresh flood.
+//! fresh floods; the region after one push or pull against a fresh flood;
+//! the pull removal test told which box moved against the full test.
 
 use super::super::board::{Board, DistTable, NONE};
 use super::super::exhaustive::{random_position, reaches, small_microban_boards};
@@ -58,7 +59,7 @@ fn pull_trapped_positions_can_never_be_pulled_back_to_the_start() {
                 player = free_cells[rng.gen_range(0..free_cells.len())];
             }
             sp.set(&boxes);
-            let (t, _) = sp.pull_trapped(b, &dist.dead, &is_start, &boxes, player, false);
+            let (t, _) = sp.pull_trapped(b, &dist.dead, &is_start, &boxes, player, false, None);
             let before: Vec<u16> = sp.occ.clone();
             let pocket = sp.pocket_trapped(b, &dist.dead, &boxes, player, 64, 12);
             assert_eq!(sp.occ, before, "the pocket search restores occ");
@@ -112,6 +113,90 @@ fn microban_and_sasquatch_boards() -> Vec<Board> {
         boards.push(Board::new(lv).expect("a valid level"));
     }
     boards
+}
+
+#[test]
+fn a_box_pulled_from_a_position_that_passes_the_pull_test_settles_it_when_it_can_be_pulled_on() {
+    // Random positions that pass the pull removal test, on the small
+    // Microban boards and Sasquatch I boards; one box pulled one to three
+    // times (a box move): the test told which box moved gives the verdict
+    // of the full test, with the reach marks given or not.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let boards = microban_and_sasquatch_boards();
+    let (mut settled, mut trapped, mut checked) = (0, 0, 0);
+    for b in &boards {
+        let dead = DistTable::from_sources(b, &b.start_boxes).dead;
+        let mut is_start = vec![false; b.n];
+        for &c in &b.start_boxes {
+            is_start[c as usize] = true;
+        }
+        let mut sp = Space::new(b.n);
+        let cells: Vec<u16> = (0..b.n as u16).collect();
+        for k in 0..300 {
+            let (mut boxes, mut player) =
+                random_position(&mut rng, b.n, &cells, b.start_boxes.len());
+            sp.set(&boxes);
+            let (before, _) = sp.pull_trapped(b, &dead, &is_start, &boxes, player, false, None);
+            if before {
+                sp.clear(&boxes);
+                continue;
+            }
+            // Pull box `i` up to three times, each pull one the player can
+            // make where it stands.
+            let i = rng.gen_range(0..boxes.len());
+            let mut pulls = 0;
+            for _ in 0..rng.gen_range(1..=3) {
+                sp.reach(b, player, false);
+                let c = boxes[i];
+                let ways: Vec<(u16, u16)> = (0..4)
+                    .filter_map(|d| {
+                        let p = b.nbr[c as usize][d];
+                        let t = if p == NONE {
+                            NONE
+                        } else {
+                            b.nbr[p as usize][d]
+                        };
+                        (t != NONE && sp.reached(p) && sp.reached(t)).then_some((p, t))
+                    })
+                    .collect();
+                let Some(&(p, t)) = ways.get(rng.gen_range(0..ways.len().max(1))) else {
+                    break;
+                };
+                sp.occ[c as usize] = 0;
+                sp.occ[p as usize] = i as u16 + 1;
+                boxes[i] = p;
+                player = t;
+                pulls += 1;
+            }
+            sp.clear(&boxes);
+            if pulls == 0 {
+                continue;
+            }
+            let moved = boxes[i];
+            let mut child = boxes.clone();
+            child.sort_unstable();
+            sp.set(&child);
+            let (full, _) = sp.pull_trapped(b, &dead, &is_start, &child, player, false, None);
+            sp.reach(b, player, false);
+            let at_once = sp.pullable(b, &dead, moved);
+            let marked = k % 2 == 0;
+            let (told, _) =
+                sp.pull_trapped(b, &dead, &is_start, &child, player, marked, Some(moved));
+            sp.clear(&child);
+            assert_eq!(
+                told, full,
+                "boxes {child:?}, player {player}, moved {moved}"
+            );
+            checked += 1;
+            settled += usize::from(at_once);
+            trapped += usize::from(full);
+        }
+    }
+    assert!(checked > 1_000, "{checked} positions");
+    assert!(
+        settled > 300 && trapped > 20,
+        "positions the moved box settles ({settled}) and trapped ones ({trapped})"
+    );
 }
 
 /// The boxes that the removal test with the player leaves, found the slow

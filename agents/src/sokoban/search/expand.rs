@@ -272,7 +272,18 @@ impl Searcher {
                             u32::from(!solved) * node.h.max(1)
                         } else {
                             let marks = known_regions.is_none();
-                            self.bound_of_new(&mut cur, &child, cd, to, player, open, marks)
+                            // Not lazy: every node but a root passed the
+                            // removal test when it was made.
+                            let moved = (node.parent != NO_NODE).then_some(to);
+                            self.bound_of_new(
+                                &mut cur,
+                                &child,
+                                cd,
+                                (to, moved),
+                                player,
+                                open,
+                                marks,
+                            )
                         };
                         let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac, &bm);
                         // Feature-space search: the child's cell, and its
@@ -429,13 +440,15 @@ impl Searcher {
     /// player region was open (see [`POCKET_CELLS`]). `marks`: whether the
     /// child's reach marks are wanted afterwards (else a backward test
     /// may leave them clobbered when the bound does not read them).
+    /// `moved`: `to` again when the parent passed the removal test, which
+    /// the test can then often settle at once ([`Space::pull_trapped`]).
     #[allow(clippy::too_many_arguments)]
     fn bound_of_new(
         &mut self,
         cur: &mut [u16],
         child: &[u16],
         cd: &Cand,
-        to: u16,
+        (to, moved): (u16, Option<u16>),
         player: u16,
         open: bool,
         marks: bool,
@@ -460,13 +473,15 @@ impl Searcher {
         // worth a search.
         let pocket =
             open && self.sp.reached_count() <= POCKET_CELLS && !self.sp.reached(b.start_player);
-        let (mut trapped, clobbered) =
+        let (mut trapped, mut clobbered) =
             self.sp
-                .pull_trapped(b, &dist.dead, &self.is_start, child, player, true);
+                .pull_trapped(b, &dist.dead, &self.is_start, child, player, true, moved);
         if !trapped && pocket {
             trapped =
                 self.sp
                     .pocket_trapped(b, &dist.dead, child, player, POCKET_STATES, POCKET_CELLS);
+            // The pocket search leaves its own reach marks.
+            clobbered = true;
         }
         if trapped {
             return DEAD_H;
