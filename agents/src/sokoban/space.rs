@@ -40,6 +40,25 @@ pub(crate) struct Space {
     /// `queued[c] == queued_stamp`.
     queued: Vec<u32>,
     queued_stamp: u32,
+    /// Scratch for [`Space::pocket_trapped`].
+    pocket: PocketScratch,
+}
+
+/// The buffers of [`Space::pocket_trapped`], kept from one call to the next.
+#[derive(Default)]
+struct PocketScratch {
+    /// The boxes' `occ` values, restored at the end.
+    saved: Vec<(u16, u16)>,
+    /// The positions found, as flat box lists, and their players.
+    states: Vec<u16>,
+    players: Vec<u16>,
+    /// The positions expanded: their boxes and normalised players.
+    seen_boxes: Vec<u16>,
+    seen_norm: Vec<u16>,
+    /// The position being expanded.
+    bx: Vec<u16>,
+    /// Its pulls, as box index times 4 plus direction.
+    pulls: Vec<u16>,
 }
 
 impl Space {
@@ -61,6 +80,7 @@ impl Space {
             trap_removed: Vec::new(),
             queued: vec![0; n],
             queued_stamp: 0,
+            pocket: PocketScratch::default(),
         }
     }
 
@@ -531,63 +551,80 @@ impl Space {
         max_region: usize,
     ) -> bool {
         let nb = boxes.len();
-        let saved: Vec<(u16, u16)> = boxes.iter().map(|&c| (c, self.occ[c as usize])).collect();
+        let mut pk = std::mem::take(&mut self.pocket);
+        pk.saved.clear();
+        pk.saved
+            .extend(boxes.iter().map(|&c| (c, self.occ[c as usize])));
         self.clear(boxes);
         // Positions as flat box lists (`nb` cells each) and their players.
-        let mut states: Vec<u16> = boxes.to_vec();
-        let mut players: Vec<u16> = vec![player];
-        let mut vis_boxes: Vec<u16> = Vec::new();
-        let mut vis_norm: Vec<u16> = Vec::new();
+        pk.states.clear();
+        pk.states.extend_from_slice(boxes);
+        pk.players.clear();
+        pk.players.push(player);
+        pk.seen_boxes.clear();
+        pk.seen_norm.clear();
         let mut head = 0;
         let mut trapped = true;
-        let mut bx: Vec<u16> = Vec::with_capacity(nb);
-        while head < players.len() {
-            bx.clear();
-            bx.extend_from_slice(&states[head * nb..(head + 1) * nb]);
-            let pl = players[head];
+        while head < pk.players.len() {
+            pk.bx.clear();
+            pk.bx
+                .extend_from_slice(&pk.states[head * nb..(head + 1) * nb]);
+            let pl = pk.players[head];
             head += 1;
-            self.set(&bx);
+            self.set(&pk.bx);
             let norm = self.reach_bounded(b, pl, max_region);
-            let at_start = norm.is_some() && bx == b.start_boxes && self.reached(b.start_player);
+            let at_start = norm.is_some() && pk.bx == b.start_boxes && self.reached(b.start_player);
             let Some(norm) = norm.filter(|_| !at_start) else {
-                self.clear(&bx);
+                self.clear(&pk.bx);
                 trapped = false;
                 break;
             };
             // Seen before: the same boxes with the same region.
-            let seen = (0..vis_norm.len())
-                .any(|k| vis_norm[k] == norm && vis_boxes[k * nb..(k + 1) * nb] == bx[..]);
+            let seen = (0..pk.seen_norm.len()).any(|k| {
+                pk.seen_norm[k] == norm && pk.seen_boxes[k * nb..(k + 1) * nb] == pk.bx[..]
+            });
             if !seen {
-                vis_norm.push(norm);
-                vis_boxes.extend_from_slice(&bx);
-                for i in 0..nb {
-                    let c = bx[i];
+                pk.seen_norm.push(norm);
+                pk.seen_boxes.extend_from_slice(&pk.bx);
+                // The pulls, found from the region's few cells: the player
+                // on `p` (not dead) next to box `i` in direction `d` steps
+                // on to `t`, and the box follows onto `p`. Made in the
+                // order of the boxes, then of the directions.
+                pk.pulls.clear();
+                for &p in &self.queue {
+                    if dead[p as usize] {
+                        continue;
+                    }
+                    let nbr = b.nbr[p as usize];
                     for d in 0..4 {
-                        let p = b.nbr[c as usize][d];
-                        if p == NONE || dead[p as usize] || !self.reached(p) {
-                            continue;
+                        let c = nbr[d ^ 1];
+                        let t = nbr[d];
+                        if c != NONE && t != NONE && self.occ[c as usize] != 0 && self.reached(t) {
+                            pk.pulls.push((self.occ[c as usize] - 1) * 4 + d as u16);
                         }
-                        let t = b.nbr[p as usize][d];
-                        if t == NONE || !self.reached(t) {
-                            continue;
-                        }
-                        let at = states.len();
-                        states.extend_from_slice(&bx);
-                        states[at + i] = p;
-                        states[at..].sort_unstable();
-                        players.push(t);
                     }
                 }
+                pk.pulls.sort_unstable();
+                for &k in &pk.pulls {
+                    let (i, d) = (usize::from(k / 4), usize::from(k % 4));
+                    let p = b.nbr[pk.bx[i] as usize][d];
+                    let at = pk.states.len();
+                    pk.states.extend_from_slice(&pk.bx);
+                    pk.states[at + i] = p;
+                    pk.states[at..].sort_unstable();
+                    pk.players.push(b.nbr[p as usize][d]);
+                }
             }
-            self.clear(&bx);
-            if players.len() > max_states {
+            self.clear(&pk.bx);
+            if pk.players.len() > max_states {
                 trapped = false;
                 break;
             }
         }
-        for (c, v) in saved {
+        for &(c, v) in &pk.saved {
             self.occ[c as usize] = v;
         }
+        self.pocket = pk;
         trapped
     }
 
