@@ -99,20 +99,29 @@ impl Cuts {
     fn search(&mut self, b: &Board, occ: &[u16], root: u16) {
         self.visit(root, NONE);
         while let Some(top) = self.stack.last_mut() {
-            let (x, d) = *top;
-            if d < 4 {
-                top.1 += 1;
+            let (x, mut d) = *top;
+            // The next child of `x`, the back edges met on the way.
+            let mut next = NONE;
+            let mut lx = self.low[x as usize];
+            let px = self.parent[x as usize];
+            while d < 4 {
                 let y = b.nbr[x as usize][d as usize];
+                d += 1;
                 if y == NONE || occ[y as usize] != 0 {
                     continue;
                 }
-                if self.disc[y as usize] == NONE {
-                    self.visit(y, x);
-                } else if y != self.parent[x as usize] {
-                    let dy = self.disc[y as usize];
-                    let lx = &mut self.low[x as usize];
-                    *lx = (*lx).min(dy);
+                let dy = self.disc[y as usize];
+                if dy == NONE {
+                    next = y;
+                    break;
+                } else if y != px {
+                    lx = lx.min(dy);
                 }
+            }
+            top.1 = d;
+            self.low[x as usize] = lx;
+            if next != NONE {
+                self.visit(next, x);
             } else {
                 self.stack.pop();
                 self.size[x as usize] = self.order.len() as u16 - self.disc[x as usize];
