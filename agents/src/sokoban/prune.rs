@@ -107,10 +107,31 @@ impl Pruner {
         boxes: &[u16],
         player: u16,
     ) -> Verdict {
+        self.stuck_or_sealed_after(b, dead, sp, boxes, player, None)
+    }
+
+    /// [`Pruner::stuck_or_sealed`], told `moved`: the cell of the box just
+    /// moved, when no box of the position before that move was fixed.
+    /// None is fixed now either when that box can be pushed on from where
+    /// it stands (see [`Space::pushable`]), and the fixed-box test is then
+    /// skipped.
+    pub fn stuck_or_sealed_after(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        sp: &mut Space,
+        boxes: &[u16],
+        player: u16,
+        moved: Option<u16>,
+    ) -> Verdict {
         if self.learned_dead(boxes, player) {
             return Verdict::Dead;
         }
-        let verdict = self.fixed_boxes(b, dead, sp, boxes, player);
+        let verdict = if moved.is_some_and(|c| sp.pushable(b, dead, c)) {
+            Verdict::Alive
+        } else {
+            self.fixed_boxes(b, dead, sp, boxes, player)
+        };
         if matches!(verdict, Verdict::Dead) || self.zone_nodes == 0 {
             return verdict;
         }

@@ -521,6 +521,26 @@ impl Space {
         (trapped, clobbered)
     }
 
+    /// Whether the box on `c` can be pushed now, onto a free cell that is
+    /// not `dead`, by the player in its reach marks. When no box of the
+    /// position before the move that brought it to `c` was fixed (see
+    /// [`Space::immovable_with_player`]), none is fixed now either: once
+    /// this box is removed, every other box is one that position had, and
+    /// the region holds that position's region (the box's path joins the
+    /// two), so that position's removals all follow.
+    pub fn pushable(&self, b: &Board, dead: &[bool], c: u16) -> bool {
+        debug_assert!(self.occ[c as usize] != 0);
+        let nbr = b.nbr[c as usize];
+        (0..4).any(|d| {
+            let (p, t) = (nbr[d ^ 1], nbr[d]);
+            p != NONE
+                && t != NONE
+                && self.reached(p)
+                && self.occ[t as usize] == 0
+                && !dead[t as usize]
+        })
+    }
+
     /// Whether the box on `c` can be pulled now, onto a cell that is not
     /// `dead`: the player stands on a reached cell `p` next to it, steps
     /// back onto a reached cell `t`, and the box follows onto `p`.

@@ -1,7 +1,8 @@
 //! The pull removal test and the pocket search against an exhaustive
 //! search of pulls; the removal test with the player against rounds of
 //! fresh floods; the region after one push or pull against a fresh flood;
-//! the pull removal test told which box moved against the full test.
+//! the pull removal test told which box moved, and the moved box's push
+//! after a position without fixed boxes, against the full tests.
 
 use super::super::board::{Board, DistTable, NONE};
 use super::super::exhaustive::{random_position, reaches, small_microban_boards};
@@ -196,6 +197,79 @@ fn a_box_pulled_from_a_position_that_passes_the_pull_test_settles_it_when_it_can
     assert!(
         settled > 300 && trapped > 20,
         "positions the moved box settles ({settled}) and trapped ones ({trapped})"
+    );
+}
+
+#[test]
+fn a_box_pushed_from_a_position_without_fixed_boxes_leaves_none_fixed_when_it_can_be_pushed_on() {
+    // Random positions without fixed boxes, on the small Microban boards
+    // and Sasquatch I boards; one box pushed one to three times (a box
+    // move): when it can be pushed on from where it stands, the removal
+    // test with the player leaves no box fixed either.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(37);
+    let boards = microban_and_sasquatch_boards();
+    let (mut settled, mut fixed, mut checked) = (0, 0, 0);
+    for b in &boards {
+        let dead = DistTable::to_targets(b, &b.goals).dead;
+        let mut sp = Space::new(b.n);
+        let cells: Vec<u16> = (0..b.n as u16).collect();
+        for _ in 0..1_000 {
+            let (mut boxes, mut player) =
+                random_position(&mut rng, b.n, &cells, b.start_boxes.len());
+            sp.set(&boxes);
+            if !sp
+                .immovable_with_player(b, &dead, &boxes, player, false)
+                .is_empty()
+            {
+                sp.clear(&boxes);
+                continue;
+            }
+            let i = rng.gen_range(0..boxes.len());
+            let mut pushes = 0;
+            for _ in 0..rng.gen_range(1..=3) {
+                sp.reach(b, player, false);
+                let c = boxes[i];
+                let ways: Vec<(u16, u16)> = (0..4)
+                    .filter_map(|d| {
+                        let (p, t) = (b.nbr[c as usize][d ^ 1], b.nbr[c as usize][d]);
+                        (p != NONE && t != NONE && sp.reached(p) && sp.occ[t as usize] == 0)
+                            .then_some((t, c))
+                    })
+                    .collect();
+                let Some(&(t, c)) = ways.get(rng.gen_range(0..ways.len().max(1))) else {
+                    break;
+                };
+                sp.occ[c as usize] = 0;
+                sp.occ[t as usize] = i as u16 + 1;
+                boxes[i] = t;
+                player = c;
+                pushes += 1;
+            }
+            sp.clear(&boxes);
+            if pushes == 0 {
+                continue;
+            }
+            let moved = boxes[i];
+            let mut child = boxes.clone();
+            child.sort_unstable();
+            sp.set(&child);
+            sp.reach(b, player, false);
+            let at_once = sp.pushable(b, &dead, moved);
+            let left = sp.immovable_with_player(b, &dead, &child, player, true);
+            sp.clear(&child);
+            assert!(
+                !at_once || left.is_empty(),
+                "boxes {child:?}, player {player}, moved {moved}: {left:?} fixed"
+            );
+            checked += 1;
+            settled += usize::from(at_once);
+            fixed += usize::from(!left.is_empty());
+        }
+    }
+    assert!(checked > 1_000, "{checked} positions");
+    assert!(
+        settled > 300 && fixed > 20,
+        "positions the moved box settles ({settled}) and some with fixed boxes ({fixed})"
     );
 }
 

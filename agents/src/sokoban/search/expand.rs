@@ -86,6 +86,17 @@ impl Searcher {
         // holding the start player's cell). A child whose pull shuts the
         // player in a pocket is then worth a pocket search.
         let open = self.sp.reached_count() > POCKET_CELLS || self.sp.reached(b.start_player);
+        // Whether a child's removal test can be settled by the box it moved
+        // (`Space::pushable`, `Space::pull_trapped`): forward, when no box
+        // of this node is fixed; backward (not lazy), when this node passed
+        // the pull removal test, as every node but a root did when made.
+        let settles = match self.way {
+            Way::Forward => self
+                .sp
+                .immovable_with_player(b, fwd_dead, &cur, node.player, true)
+                .is_empty(),
+            Way::Backward => node.parent != NO_NODE,
+        };
         self.parent_ready = false;
         self.parent_rows.clear();
         for &c in &cur {
@@ -272,9 +283,7 @@ impl Searcher {
                             u32::from(!solved) * node.h.max(1)
                         } else {
                             let marks = known_regions.is_none();
-                            // Not lazy: every node but a root passed the
-                            // removal test when it was made.
-                            let moved = (node.parent != NO_NODE).then_some(to);
+                            let moved = settles.then_some(to);
                             self.bound_of_new(
                                 &mut cur,
                                 &child,
@@ -440,8 +449,10 @@ impl Searcher {
     /// player region was open (see [`POCKET_CELLS`]). `marks`: whether the
     /// child's reach marks are wanted afterwards (else a backward test
     /// may leave them clobbered when the bound does not read them).
-    /// `moved`: `to` again when the parent passed the removal test, which
-    /// the test can then often settle at once ([`Space::pull_trapped`]).
+    /// `moved`: `to` again when the child's removal test can be settled
+    /// by the box it moved: forward, no box of the parent is fixed
+    /// ([`Pruner::stuck_or_sealed_after`]); backward, the parent passed
+    /// the pull removal test ([`Space::pull_trapped`]).
     #[allow(clippy::too_many_arguments)]
     fn bound_of_new(
         &mut self,
@@ -459,10 +470,14 @@ impl Searcher {
         let fwd_dead: &[bool] = &sh.fdist.dead;
         let c = cd.c;
         if self.way == Way::Forward {
-            return match self
-                .prune
-                .stuck_or_sealed(b, fwd_dead, &mut self.sp, child, player)
-            {
+            return match self.prune.stuck_or_sealed_after(
+                b,
+                fwd_dead,
+                &mut self.sp,
+                child,
+                player,
+                moved,
+            ) {
                 Verdict::Dead => DEAD_H,
                 Verdict::Alive => self.bound_of_child(cur, cd.bi, c, to),
             };
