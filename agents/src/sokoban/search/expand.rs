@@ -88,15 +88,17 @@ impl Searcher {
         let open = self.sp.reached_count() > POCKET_CELLS || self.sp.reached(b.start_player);
         // Whether a child's removal test can be settled by the box it moved
         // (`Space::pushable`, `Space::pull_trapped`): forward, when no box
-        // of this node is fixed; backward (not lazy), when this node passed
-        // the pull removal test, as every node but a root did when made.
-        let settles = match self.way {
-            Way::Forward => self
-                .sp
-                .immovable_with_player(b, fwd_dead, &cur, node.player, true)
-                .is_empty(),
-            Way::Backward => node.parent != NO_NODE,
-        };
+        // of this node is fixed; backward, when this node passed the pull
+        // removal test, as every node but a root did when made. (Lazy
+        // children are tested when popped, without it.)
+        let settles = !self.cfg.lazy
+            && match self.way {
+                Way::Forward => self
+                    .sp
+                    .immovable_with_player(b, fwd_dead, &cur, node.player, true)
+                    .is_empty(),
+                Way::Backward => node.parent != NO_NODE,
+            };
         self.parent_ready = false;
         self.parent_rows.clear();
         for &c in &cur {
