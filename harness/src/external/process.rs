@@ -412,7 +412,7 @@ impl AgentProcess {
     pub fn unread_line(&mut self) -> Option<String> {
         match self.events.try_recv() {
             Ok(Event::Line(l, at)) => {
-                self.queue.add_permits(line_cost(l.len()) as usize);
+                self.line_taken(l.len());
                 self.last_output_at = Some(at);
                 Some(l)
             }
@@ -554,9 +554,21 @@ impl AgentProcess {
             })
             .ok();
         if let Some(Got::Ev(Some(Event::Line(l, _)))) = &got {
-            self.queue.add_permits(line_cost(l.len()) as usize);
+            self.line_taken(l.len());
         }
         got
+    }
+
+    /// A line of `len` bytes taken from the queue: its bytes return to the
+    /// queue's budget. Under bwrap, a process of the agent wrote it, so it
+    /// held the pipe: the stdout watch need not see it holding it (an
+    /// agent that closes its stdout before the watch's first look would
+    /// otherwise run on unnoticed, as happened on a loaded machine).
+    fn line_taken(&mut self, len: usize) {
+        self.queue.add_permits(line_cost(len) as usize);
+        if let Some((_, seen)) = &mut self.stdout_watch {
+            *seen = true;
+        }
     }
 
     /// stdout is closed: the answer ends when the process exits (by `deadline`).
