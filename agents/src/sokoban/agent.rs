@@ -36,6 +36,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "rooms: the pre-pass's room connectivity feature, after the regions: pairs of rooms (floor of 2x2 blocks) the boxes disconnect (false)",
             "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
             "lazy: the pre-pass tests a child (removal test, bound) when it is popped, not when it is made (false)",
+            "defer: the pre-pass makes a child's removal test when it is popped (the same states are expanded, faster), its bound when it is made (true)",
             "prove: before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
@@ -87,6 +88,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "rooms: room connectivity, a feature after the regions and before oop: pairs of rooms (floor of 2x2 blocks) the boxes disconnect; moves that lower it are advised (false)",
             "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
             "lazy: a child's removal test and bound are made when it is popped, not when it is made (false)",
+            "defer: a child's removal test is made when it is popped (the same states are expanded, faster), its bound when it is made (true)",
             "prove: before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
             "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
@@ -124,7 +126,7 @@ pub fn options(
 ) -> Result<SolveOptions, AgentError> {
     // The feature-space search's own parameters, which `biastar` passes on
     // to its pre-pass.
-    const FESS: [&str; 11] = [
+    const FESS: [&str; 12] = [
         "alternate",
         "hotspots",
         "opener",
@@ -132,6 +134,7 @@ pub fn options(
         "rooms",
         "advice",
         "lazy",
+        "defer",
         "prove",
         "plan",
         "zone",
@@ -185,7 +188,7 @@ pub fn options(
         opts.moves = params.choice(name, "cost", &words, false)?;
     }
     // The switches: a key each, and its option.
-    let switches: [(&str, &mut bool); 11] = [
+    let switches: [(&str, &mut bool); 12] = [
         ("macros", &mut opts.macros),
         ("box_moves", &mut opts.box_moves),
         ("alternate", &mut opts.alternate),
@@ -195,6 +198,7 @@ pub fn options(
         ("oop", &mut opts.oop),
         ("rooms", &mut opts.rooms),
         ("lazy", &mut opts.lazy),
+        ("defer", &mut opts.defer),
         ("plan", &mut opts.plan),
         ("backward", &mut opts.backward),
     ];

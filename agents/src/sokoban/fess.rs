@@ -68,6 +68,8 @@ pub(crate) struct FessQueue {
     pops: u64,
     /// The slot of the best cell seen (see [`rank`]), while `alternate`.
     best: Option<usize>,
+    /// The slot the last pop took its node from.
+    last: usize,
 }
 
 /// The rank of a cell, higher is better: more boxes on goals (with a
@@ -116,6 +118,9 @@ pub(crate) struct Child {
     pub from: u16,
     /// The cell the moved box went to.
     pub to: u16,
+    /// Found dead before it was queued (a lazy or deferred child tested
+    /// early): never advised, never queued.
+    pub dead: bool,
 }
 
 /// Which of the `kids` of a state (cell `parent`, `parent_hot` hotspots)
@@ -125,7 +130,8 @@ pub(crate) struct Child {
 /// child with the fewest regions below the parent's, the hotspot advisor
 /// the child with the fewest hotspots below the parent's that keeps its
 /// packing; the least bound, then the first generated, breaks ties.
-/// Without `one`, every child that improves some feature is advised.
+/// Without `one`, every child that improves some feature is advised. A
+/// child found dead ([`Child::dead`]) is never advised.
 pub(crate) fn advise(
     parent: Cell,
     parent_hot: Option<u32>,
@@ -134,10 +140,10 @@ pub(crate) fn advise(
     out: &mut Vec<bool>,
 ) {
     let (pp, pr) = features(parent);
-    let packs = |k: &Child| features(k.cell).0 > pp;
-    let joins = |k: &Child| features(k.cell).1 < pr;
+    let packs = |k: &Child| !k.dead && features(k.cell).0 > pp;
+    let joins = |k: &Child| !k.dead && features(k.cell).1 < pr;
     let cools = |k: &Child| match (k.hot, parent_hot) {
-        (Some(h), Some(ph)) => h < ph && features(k.cell).0 >= pp,
+        (Some(h), Some(ph)) => h < ph && !k.dead && features(k.cell).0 >= pp,
         _ => false,
     };
     out.clear();
@@ -206,14 +212,15 @@ impl Opener {
 /// boxes ignored). Among the children that keep the parent's packing and
 /// add to none of its connectivity features: the least distance of the
 /// moved box's old cell, then the greatest of its new one, not nearer
-/// than the old; the first generated breaks ties.
+/// than the old; the first generated breaks ties. A child found dead
+/// ([`Child::dead`]) is passed over.
 pub(crate) fn opener(parent: Cell, kids: &[Child], dist: &[u16]) -> Option<usize> {
     let (pp, pc) = features(parent);
     kids.iter()
         .enumerate()
         .filter(|(_, k)| {
             let (kp, kc) = features(k.cell);
-            kp >= pp && kc <= pc && dist[k.to as usize] >= dist[k.from as usize]
+            !k.dead && kp >= pp && kc <= pc && dist[k.to as usize] >= dist[k.from as usize]
         })
         .min_by_key(|&(i, k)| (dist[k.from as usize], Reverse(dist[k.to as usize]), i))
         .map(|(i, _)| i)
@@ -267,6 +274,7 @@ impl FessQueue {
             if let Some(b) = self.best {
                 if let Some(Reverse((_, id))) = self.cells[b].pop() {
                     self.len -= 1;
+                    self.last = b;
                     return Some(id);
                 }
             }
@@ -277,10 +285,42 @@ impl FessQueue {
             if let Some(Reverse((_, id))) = self.cells[slot].pop() {
                 self.cursor = slot + 1;
                 self.len -= 1;
+                self.last = slot;
                 return Some(id);
             }
         }
         None
+    }
+
+    /// Queue node `id` again, popped and found to have a greater bound
+    /// `h` than it was queued with (a deferred child's estimate): into
+    /// its cell, which it was in already, without a look at the best cell.
+    pub fn push_back(&mut self, id: u32, cell: Cell, w: u32, h: u32) {
+        let slot = self.slot_of[&cell];
+        self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
+        self.len += 1;
+    }
+
+    /// Whether a node of `cell` would add a cell to the queue, or (with
+    /// `alternate`) make `cell` the best one.
+    pub fn adds_or_leads(&self, cell: Cell) -> bool {
+        !self.slot_of.contains_key(&cell)
+            || (self.alternate && self.best.is_none_or(|b| rank(cell) > rank(self.keys[b])))
+    }
+
+    /// The next node of the cell the last pop took from, when the node
+    /// that pop gave turned out dead once popped (a lazy or deferred
+    /// child, whose removal test is made then): the cell's turn goes on,
+    /// as if that node had never been queued. Once that cell is empty,
+    /// the same pop again ([`FessQueue::pop`], which looks for the best
+    /// cell or the next cell in turn).
+    pub fn pop_again(&mut self) -> Option<u32> {
+        if let Some(Reverse((_, id))) = self.cells.get_mut(self.last).and_then(BinaryHeap::pop) {
+            self.len -= 1;
+            return Some(id);
+        }
+        self.pops -= 1;
+        self.pop()
     }
 
     /// The best non-empty cell, as last found by [`FessQueue::pop`] (with
@@ -324,6 +364,7 @@ mod tests {
             h,
             from: 0,
             to: 0,
+            dead: false,
         };
         let kids = [
             kid(0, 3, 3, 9), // one more box packed
@@ -360,6 +401,51 @@ mod tests {
     }
 
     #[test]
+    fn a_node_found_dead_once_popped_leaves_the_order_of_the_others_as_if_never_queued() {
+        let (start, fewer, packed, top) =
+            (cell_of(0, 2), cell_of(0, 1), cell_of(1, 3), cell_of(2, 1));
+        assert!(rank(top) > rank(packed));
+        // Live nodes, and nodes (id >= 100) found dead when popped: two in
+        // cells with live ones, two in a cell of their own, the best one.
+        let live = [
+            (1, start, 1),
+            (2, start, 2),
+            (3, start, 3),
+            (10, fewer, 0),
+            (20, packed, 1),
+            (21, packed, 2),
+        ];
+        let dead = [
+            (100, start, 0),
+            (101, packed, 0),
+            (102, top, 0),
+            (103, top, 1),
+        ];
+        for alternate in [false, true] {
+            let mut with = FessQueue::new(alternate);
+            let mut without = FessQueue::new(alternate);
+            for &(id, cell, w) in &live {
+                with.push(id, cell, w, 0);
+                without.push(id, cell, w, 0);
+            }
+            for &(id, cell, w) in &dead {
+                with.push(id, cell, w, 0);
+            }
+            let mut order = Vec::new();
+            let mut again = false;
+            while let Some(id) = if again { with.pop_again() } else { with.pop() } {
+                again = id >= 100;
+                if !again {
+                    order.push(id);
+                }
+            }
+            let expected: Vec<u32> = std::iter::from_fn(|| without.pop()).collect();
+            assert_eq!(order, expected, "alternate: {alternate}");
+            assert!(with.is_empty());
+        }
+    }
+
+    #[test]
     fn alternation_takes_every_other_node_from_the_best_cell() {
         let mut q = FessQueue::new(true);
         // Best: more boxes on goals; among equals, fewer regions.
@@ -391,6 +477,7 @@ mod tests {
             h: 0,
             from,
             to,
+            dead: false,
         };
         let kids = [
             kid(0, 2, 3, 3, 6), // the farther box, away

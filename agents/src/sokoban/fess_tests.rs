@@ -187,3 +187,46 @@ fn the_backward_search_solves_a_microban_sample_and_never_calls_one_unsolvable()
     }
     assert!(solved >= 15, "{solved} of 23 solved");
 }
+
+#[test]
+fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child() {
+    // A deferred child's removal test is made when it is popped, but the
+    // queue's cells, its best cell and the advisors' single picks are
+    // still decided by live children alone, and a child found dead when
+    // popped gives its cell's turn to the next (docs/sokoban-solver.md,
+    // "Removal tests when a child is popped"). So `fess` expands the same
+    // states in the same order either way: with every move free or one
+    // per advisor, with the opener, the proofs and the learned patterns.
+    let mut levels = vec![sasquatch_i(46)];
+    levels.extend(microban().into_iter().step_by(9));
+    let mut compared = 0;
+    for lv in &levels {
+        for one_advice in [false, true] {
+            let eager = SolveOptions {
+                defer: false,
+                one_advice,
+                max_nodes: 60_000,
+                ..SolveOptions::with_method(Method::Fess)
+            };
+            let deferred = SolveOptions {
+                defer: true,
+                ..eager
+            };
+            let (e, d) = (
+                solve(lv, &eager, &UnlimitedTimer),
+                solve(lv, &deferred, &UnlimitedTimer),
+            );
+            assert_eq!(
+                (e.status, e.expanded, &e.solution),
+                (d.status, d.expanded, &d.solution),
+                "one_advice {one_advice}:\n{}",
+                lv.to_xsb()
+            );
+            if e.status == SolveStatus::Solved {
+                check_solved(lv, &d);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 30, "only {compared} solved runs compared");
+}

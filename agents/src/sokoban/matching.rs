@@ -115,6 +115,20 @@ impl Matching {
         self.way.resize(other.n + 1, 0);
     }
 
+    /// A lower bound of the optimum once row `i` gets the costs `row`
+    /// (`None`: every entry impossible, so no matching exists), in O(n)
+    /// from the optimal matching's potentials: the other rows' and the
+    /// columns' stay feasible, and row `i`'s becomes its least reduced
+    /// cost, so their sum bounds the new optimum from below (weak
+    /// duality). Exact when row `i` keeps its column.
+    pub fn bound_with_row(&self, i: usize, row: impl Iterator<Item = Option<i64>>) -> Option<i64> {
+        let ui = row
+            .zip(&self.v[1..])
+            .filter_map(|(c, &vj)| c.map(|c| c - vj))
+            .min()?;
+        Some(self.total() - self.u[i] + ui)
+    }
+
     /// The total cost of the current (complete) matching.
     pub fn total(&self) -> i64 {
         let n = self.n;
@@ -372,6 +386,55 @@ mod tests {
                 m = fork;
             }
         }
+    }
+
+    #[test]
+    fn the_potentials_bound_the_optimum_after_a_row_changes() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        let (mut compared, mut exact) = (0, 0);
+        for _ in 0..400 {
+            let n = rng.gen_range(1..12);
+            let mut m = Matching::new(n);
+            for i in 0..n {
+                let r = random_row(&mut rng, n);
+                m.row_mut(i).copy_from_slice(&r);
+            }
+            let total = m.solve();
+            if total >= BIG {
+                continue;
+            }
+            let i = rng.gen_range(0..n);
+            let finite = |r: &[i64]| {
+                r.iter()
+                    .map(|&c| (c < BIG).then_some(c))
+                    .collect::<Vec<_>>()
+            };
+            // The same row again: the bound is the optimum itself.
+            let old = m.row_mut(i).to_vec();
+            assert_eq!(m.bound_with_row(i, finite(&old).into_iter()), Some(total));
+            // A new row: never above the new optimum; none when the row
+            // has no possible entry.
+            let new = random_row(&mut rng, n);
+            let bound = m.bound_with_row(i, finite(&new).into_iter());
+            let mut all: Vec<i64> = (0..n).flat_map(|k| m.row_mut(k).to_vec()).collect();
+            all[i * n..(i + 1) * n].copy_from_slice(&new);
+            let optimum = reference(n, &all);
+            match bound {
+                None => assert!(new.iter().all(|&c| c >= BIG)),
+                Some(b) if optimum < BIG => {
+                    assert!(b <= optimum, "{b} above the optimum {optimum}");
+                    compared += 1;
+                    exact += usize::from(b == optimum);
+                }
+                Some(_) => {}
+            }
+        }
+        eprintln!("{exact} of {compared} bounds exact");
+        assert!(compared >= 100, "{compared} bounds compared");
+        assert!(
+            exact * 4 >= compared,
+            "exact only {exact} times of {compared}"
+        );
     }
 
     #[test]

@@ -341,6 +341,7 @@ impl Solver {
             rooms: opts.rooms,
             one_advice: opts.one_advice,
             lazy: opts.lazy,
+            defer: opts.defer,
             prove: opts.prove,
         };
         let mut engines = Vec::new();

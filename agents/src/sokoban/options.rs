@@ -168,6 +168,15 @@ pub struct SolveOptions {
     /// solved 184 of the Sasquatch sets' 350 against 186 (see
     /// `docs/sokoban-solver.md`, *Lazy children*).
     pub lazy: bool,
+    /// Feature-space search (and the pre-pass): *deferred removal tests*.
+    /// A child's removal test (and the sealed-goal and goal-zone tests)
+    /// is made when it is popped, or when an advisor's single pick or the
+    /// queue's cells depend on whether it is alive; its bound and the
+    /// learned patterns still when it is made. The search expands the
+    /// same states in the same order, and most children are never popped
+    /// (see `docs/sokoban-solver.md`, *Removal tests when a child is
+    /// popped*). On by default; ignored with `lazy`.
+    pub defer: bool,
     /// Feature-space search (and the pre-pass, until it takes turns with
     /// the bidirectional search): *dead-end proofs*. With `alternate`,
     /// before a state of the best non-empty cell is expanded, a search of
@@ -263,6 +272,7 @@ impl Default for SolveOptions {
             rooms: false,
             one_advice: false,
             lazy: false,
+            defer: true,
             prove: PROVE,
             plan: true,
             prepass: PREPASS,

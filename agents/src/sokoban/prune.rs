@@ -127,6 +127,22 @@ impl Pruner {
         if self.learned_dead(boxes, player) {
             return Verdict::Dead;
         }
+        self.stuck_or_sealed_unlearned(b, dead, sp, boxes, player, moved)
+    }
+
+    /// [`Pruner::stuck_or_sealed_after`] without the learned patterns: for
+    /// a deferred child (see `Config::defer`), which was checked against
+    /// them when it was made; those learned since are checked before it
+    /// is expanded, as for every state.
+    pub fn stuck_or_sealed_unlearned(
+        &mut self,
+        b: &Board,
+        dead: &[bool],
+        sp: &mut Space,
+        boxes: &[u16],
+        player: u16,
+        moved: Option<u16>,
+    ) -> Verdict {
         let verdict = if moved.is_some_and(|c| sp.pushable(b, dead, c)) {
             Verdict::Alive
         } else {

@@ -204,6 +204,10 @@ pub(crate) struct Config {
     /// made when it is popped, not when it is made (most children are
     /// never popped); until then it is queued with its parent's bound.
     pub lazy: bool,
+    /// Forward feature-space search: a child's removal test is made when
+    /// it is popped (its bound still when it is made); until then it is
+    /// pending. Ignored with `lazy`, which defers both.
+    pub defer: bool,
     /// Forward feature-space search with `alternate`: before a state of the
     /// best non-empty cell is expanded, a search of single pushes of at
     /// most this many states runs from it; if it runs out, the state is
@@ -234,7 +238,8 @@ pub(crate) struct Node {
     /// Whether the node was expanded.
     pub closed: bool,
     /// A lazy child ([`Config::lazy`]): its removal test and its bound are
-    /// still to be made; `h` is its parent's bound until then.
+    /// still to be made; `h` is its parent's bound until then. With
+    /// [`Config::defer`], its removal test alone; `h` is its own bound.
     pub pending: bool,
 }
 
@@ -294,15 +299,12 @@ pub(crate) struct Searcher {
     cands: Vec<Cand>,
     /// The matching of the state being computed.
     mat: Matching,
-    /// The optimal matching of the node being expanded, brought up to date
-    /// lazily (repaired from the last expanded node's) for the first child
-    /// that needs a bound, so that each child only repairs the rows its
-    /// push changed.
-    parent: KeyedMatching,
-    /// Whether `parent` holds the expanded node's matching.
-    parent_ready: bool,
-    /// The row key of each box of the expanded node, in its box order.
-    parent_rows: Vec<RowKey>,
+    /// The optimal matching of the node being expanded, for its children's
+    /// bounds ([`bound::ParentMatching`]).
+    parent: bound::ParentMatching,
+    /// The same with each box seen from no side, for deferred children's
+    /// estimates ([`Config::defer`]).
+    est: bound::ParentMatching,
     changed: Vec<usize>,
     changed_rows: Vec<(usize, u16, Option<usize>)>,
     redirect: Vec<usize>,
@@ -340,6 +342,7 @@ impl Searcher {
     pub fn new(sh: Arc<Shared>, way: Way, mut cfg: Config) -> Searcher {
         let fess_forward = cfg.order == Order::Fess && way == Way::Forward;
         cfg.lazy &= fess_forward;
+        cfg.defer &= fess_forward && !cfg.lazy;
         if !fess_forward || cfg.cost != Cost::Pushes {
             cfg.prove = 0;
             cfg.learn_nodes = 0;
@@ -378,9 +381,8 @@ impl Searcher {
             child: Vec::with_capacity(nb),
             cands: Vec::new(),
             mat: Matching::new(nb),
-            parent: KeyedMatching::new(nb, n),
-            parent_ready: false,
-            parent_rows: Vec::with_capacity(nb),
+            parent: bound::ParentMatching::new(nb, n),
+            est: bound::ParentMatching::new(nb, n),
             changed: Vec::new(),
             changed_rows: Vec::new(),
             redirect: Vec::new(),
@@ -490,9 +492,14 @@ impl Searcher {
     /// Pop the best open node and expand it.
     pub fn step(&mut self) -> Step {
         self.fresh.clear();
+        // Whether the last node popped was a lazy or deferred child found
+        // dead: its cell's turn goes on.
+        let mut again = false;
         let id = loop {
             if let Some(q) = &mut self.fess {
-                let Some(id) = q.pop() else {
+                let popped = if again { q.pop_again() } else { q.pop() };
+                again = false;
+                let Some(id) = popped else {
                     return Step::Exhausted;
                 };
                 // A state of the best cell, to be proved dead first?
@@ -500,8 +507,30 @@ impl Searcher {
                 if self.nodes[id as usize].closed {
                     continue;
                 }
-                if self.nodes[id as usize].pending && !self.evaluate(id) {
-                    continue;
+                if self.nodes[id as usize].pending {
+                    let est = self.nodes[id as usize].h;
+                    if !self.evaluate(id) {
+                        again = true;
+                        continue;
+                    }
+                    // A deferred child queued with its estimate, whose
+                    // bound is greater: back into its cell, whose turn
+                    // goes on. Every node left there has a key no greater
+                    // than its bound, so the cell still gives its nodes
+                    // by least bound (then least id), as when each child
+                    // has its bound when made.
+                    let n = self.nodes[id as usize];
+                    debug_assert!(
+                        n.h >= est || !self.estimates(),
+                        "an estimate above the bound"
+                    );
+                    if self.estimates() && n.h > est {
+                        let q = self.fess.as_mut().expect("a feature-space search");
+                        let cell = q.cell[id as usize];
+                        q.push_back(id, cell, n.g, n.h);
+                        again = true;
+                        continue;
+                    }
                 }
                 if (prove && self.proved_dead(id)) || self.doomed(id) {
                     let n = &mut self.nodes[id as usize];
@@ -534,6 +563,13 @@ impl Searcher {
         self.nodes[id as usize].closed = true;
         self.expanded += 1;
         self.expand(id)
+    }
+
+    /// Whether deferred children are queued with an estimate of their
+    /// bound, each box seen from no side ([`Config::defer`]; not with one
+    /// move per advisor, whose picks compare the children's bounds).
+    pub(super) fn estimates(&self) -> bool {
+        self.cfg.defer && !self.cfg.one_advice
     }
 
     /// Whether the search has nothing left to expand.

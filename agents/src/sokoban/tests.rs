@@ -329,18 +329,24 @@ fn pruning_is_sound_against_brute_force() {
             })
             .collect();
         runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
-        // `fess` with lazy children (tested when popped, not when made),
-        // and with one move per advisor too.
         let back = SolveOptions {
             backward: true,
             ..SolveOptions::with_method(Method::Fess)
         };
         runs.push(("fess backward", solve(&lv, &back, &UnlimitedTimer)));
-        for (name, lazy, one_advice) in [("fess lazy", true, false), ("fess lazy one", true, true)]
-        {
+        // `fess` with lazy children (tested when popped, not when made),
+        // with one move per advisor too, and with every removal test made
+        // when the child is made (not deferred to its pop, the default).
+        let runs_of = [
+            ("fess lazy", true, false, true),
+            ("fess lazy one", true, true, true),
+            ("fess eager", false, false, false),
+        ];
+        for (name, lazy, one_advice, defer) in runs_of {
             let o = SolveOptions {
                 lazy,
                 one_advice,
+                defer,
                 ..SolveOptions::with_method(Method::Fess)
             };
             runs.push((name, solve(&lv, &o, &UnlimitedTimer)));

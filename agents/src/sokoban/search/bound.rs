@@ -9,12 +9,42 @@ use super::*;
 /// cannot reach the area's designated goal now (see [`Searcher::heuristic`]).
 const REDIRECT_PENALTY: u16 = 50;
 
+/// The optimal matching of the node being expanded, brought up to date
+/// lazily (repaired from the last expanded node's) for the first child
+/// that needs a bound, so that each child only repairs the rows its move
+/// changed.
+pub(super) struct ParentMatching {
+    /// The matching, by row key.
+    pub m: KeyedMatching,
+    /// Whether `m` holds the expanded node's matching.
+    pub ready: bool,
+    /// The row key of each box of the expanded node, in its box order.
+    pub rows: Vec<RowKey>,
+}
+
+impl ParentMatching {
+    /// For `nb` boxes on a board of `cells` floor cells.
+    pub fn new(nb: usize, cells: usize) -> ParentMatching {
+        ParentMatching {
+            m: KeyedMatching::new(nb, cells),
+            ready: false,
+            rows: Vec::with_capacity(nb),
+        }
+    }
+}
+
 impl Searcher {
     /// The lower bound of `boxes` (with `occ` set and the player's region
     /// marked): a minimum-cost perfect matching of boxes to targets over the
     /// one-box push distances, each box seen from the player's side when the
     /// player stands next to it; [`DEAD_H`] when no matching exists.
     pub(super) fn heuristic(&mut self, boxes: &[u16]) -> u32 {
+        self.heuristic_seen(boxes, true)
+    }
+
+    /// [`Searcher::heuristic`], with each box seen from no side when not
+    /// `sides` (its least distance over all sides: a lower bound of it).
+    fn heuristic_seen(&mut self, boxes: &[u16], sides: bool) -> u32 {
         let sh = Arc::clone(&self.sh);
         let b = &sh.board;
         let dist = Self::dist_of(&sh, self.way);
@@ -43,7 +73,7 @@ impl Searcher {
             }
         }
         for (i, &c) in boxes.iter().enumerate() {
-            let side = self.side_of(c);
+            let side = if sides { self.side_of(c) } else { None };
             if !fill_costs(self.mat.row_mut(i), dist.row(c, side), &redirect) {
                 self.redirect = redirect;
                 return DEAD_H;
@@ -100,34 +130,83 @@ impl Searcher {
         h
     }
 
+    /// A lower bound of the bound of the child that moves box `cur[bi]`
+    /// to `to`, for a deferred child ([`Config::defer`]), whose bound is
+    /// made when it is popped: the parent's matching with each box seen
+    /// from no side ([`Searcher::est`]), whose potentials bound the
+    /// child's from below once the moved box's row changes
+    /// ([`Matching::bound_with_row`]); [`DEAD_H`] when the moved box can
+    /// reach no goal. At least 1: a bound of 0 is a solved position (see
+    /// [`Searcher::is_goal`]), and the child is not one.
+    pub(super) fn estimate_of_child(&mut self, cur: &[u16], bi: u16, to: u16) -> u32 {
+        if self.use_packing || self.nb == 0 || self.est.rows.len() != self.nb {
+            let mut boxes = cur.to_vec();
+            boxes[bi as usize] = to;
+            return self.heuristic_seen(&boxes, false);
+        }
+        let sh = Arc::clone(&self.sh);
+        let dist = Self::dist_of(&sh, self.way);
+        let pm = &mut self.est;
+        if !pm.ready {
+            pm.m.sync(&pm.rows, |(c, sd), out| {
+                fill_costs(out, dist.row(c, key_side(sd)), &[]);
+            });
+            pm.ready = true;
+        }
+        let row = dist
+            .row(to, None)
+            .iter()
+            .map(|&d| (d != INF).then_some(i64::from(d)));
+        let slot = pm.m.slot_of[bi as usize];
+        match pm.m.mat.bound_with_row(slot, row) {
+            None => DEAD_H,
+            Some(h) => h.clamp(1, i64::from(u32::MAX - 1)) as u32,
+        }
+    }
+
     /// The lower bound of a child of the node being expanded: `boxes` are
     /// the node's boxes in its order with the pushed one moved (`occ` and
     /// the reach marks are the child's). Equal to [`Searcher::heuristic`],
     /// but the rows that did not change keep the node's optimal matching
     /// (see `matching.rs`), so only the changed rows are matched again.
     pub(super) fn child_heuristic(&mut self, boxes: &[u16]) -> u32 {
+        self.repaired(boxes, true)
+    }
+
+    /// [`Searcher::child_heuristic`] from the expanded node's matching
+    /// ([`Searcher::parent`]), or with each box seen from no side when not
+    /// `sides`, from [`Searcher::est`].
+    fn repaired(&mut self, boxes: &[u16], sides: bool) -> u32 {
         let nb = self.nb;
-        if self.use_packing || nb == 0 || self.parent_rows.len() != nb {
-            return self.heuristic(boxes);
+        let rows_known = match sides {
+            true => self.parent.rows.len(),
+            false => self.est.rows.len(),
+        };
+        if self.use_packing || nb == 0 || rows_known != nb {
+            return self.heuristic_seen(boxes, sides);
         }
         let sh = Arc::clone(&self.sh);
         let dist = Self::dist_of(&sh, self.way);
-        if !self.parent_ready {
-            let keys = std::mem::take(&mut self.parent_rows);
-            self.parent.sync(&keys, |(c, sd), out| {
+        let pm = if sides {
+            &mut self.parent
+        } else {
+            &mut self.est
+        };
+        if !pm.ready {
+            pm.m.sync(&pm.rows, |(c, sd), out| {
                 fill_costs(out, dist.row(c, key_side(sd)), &[]);
             });
-            self.parent_rows = keys;
-            self.parent_ready = true;
+            pm.ready = true;
         }
         let mut changed = std::mem::take(&mut self.changed);
         let mut rows = std::mem::take(&mut self.changed_rows);
         changed.clear();
         rows.clear();
+        let pm = if sides { &self.parent } else { &self.est };
         for (i, &c) in boxes.iter().enumerate() {
-            let side = self.side_of(c);
-            let slot = self.parent.slot_of[i];
-            if self.parent.key(slot) != (c, side_key(side)) {
+            let side = if sides { self.side_of(c) } else { None };
+            let slot = pm.m.slot_of[i];
+            if pm.m.key(slot) != (c, side_key(side)) {
                 changed.push(slot);
                 rows.push((slot, c, side));
             }
@@ -135,7 +214,7 @@ impl Searcher {
         // However many rows changed: repairing them all costs no more
         // than a fresh solve (each row is added back once either way), and
         // the rows kept need no work.
-        self.mat.copy_from(&self.parent.mat);
+        self.mat.copy_from(&pm.m.mat);
         let mut dead = false;
         for &(slot, c, side) in &rows {
             dead |= !fill_costs(self.mat.row_mut(slot), dist.row(c, side), &[]);
@@ -147,7 +226,37 @@ impl Searcher {
         // The solver's unit tests check every repaired bound against a
         // fresh one.
         #[cfg(test)]
-        assert_eq!(h, self.heuristic(boxes), "repaired bound of {boxes:?}");
+        assert_eq!(
+            h,
+            self.heuristic_seen(boxes, sides),
+            "repaired bound of {boxes:?}"
+        );
+        h
+    }
+
+    /// The bound of node `boxes` (sorted, the scratch space holding them
+    /// with the player's reach), popped to be expanded next: the expanded
+    /// node's matching ([`Searcher::parent`]) is brought up to date for
+    /// it, so that its expansion finds it ready. Equal to
+    /// [`Searcher::heuristic`].
+    pub(super) fn bound_of_popped(&mut self, boxes: &[u16]) -> u32 {
+        if self.use_packing || self.nb == 0 {
+            return self.heuristic(boxes);
+        }
+        let mut keys = std::mem::take(&mut self.parent.rows);
+        keys.clear();
+        keys.extend(boxes.iter().map(|&c| (c, side_key(self.side_of(c)))));
+        let sh = Arc::clone(&self.sh);
+        let dist = Self::dist_of(&sh, self.way);
+        self.parent.m.sync(&keys, |(c, sd), out| {
+            fill_costs(out, dist.row(c, key_side(sd)), &[]);
+        });
+        self.parent.rows = keys;
+        self.parent.ready = true;
+        let cost = self.parent.m.mat.total();
+        let h = if cost >= BIG { DEAD_H } else { cost as u32 };
+        #[cfg(test)]
+        assert_eq!(h, self.heuristic(boxes), "bound of a popped node {boxes:?}");
         h
     }
 }

@@ -91,7 +91,7 @@ impl Searcher {
         // of this node is fixed; backward, when this node passed the pull
         // removal test, as every node but a root did when made. (Lazy
         // children are tested when popped, without it.)
-        let settles = !self.cfg.lazy
+        let settles = !(self.cfg.lazy || self.cfg.defer)
             && match self.way {
                 Way::Forward => self
                     .sp
@@ -99,11 +99,21 @@ impl Searcher {
                     .is_empty(),
                 Way::Backward => node.parent != NO_NODE,
             };
-        self.parent_ready = false;
-        self.parent_rows.clear();
+        self.parent.ready = false;
+        self.parent.rows.clear();
         for &c in &cur {
             let sd = side_key(self.side_of(c));
-            self.parent_rows.push((c, sd));
+            self.parent.rows.push((c, sd));
+        }
+        // Deferred children are queued with an estimate: each box seen
+        // from no side.
+        let estimates = self.estimates();
+        if estimates {
+            self.est.ready = false;
+            self.est.rows.clear();
+            self.est
+                .rows
+                .extend(cur.iter().map(|&c| (c, side_key(None))));
         }
         let cands = self.candidates(&cur, node.player);
         let mut result = Step::Continue;
@@ -278,11 +288,25 @@ impl Searcher {
                             }
                         }
                         // A lazy child is tested when popped; a solved one
-                        // is never dead, and is a goal now.
+                        // is never dead, and is a goal now. A deferred
+                        // child gets its bound now, its removal test when
+                        // popped.
                         let lazy = self.cfg.lazy;
-                        let solved = lazy && child.iter().all(|&x| b.is_goal[x as usize]);
+                        let defer = self.cfg.defer;
+                        let solved =
+                            (lazy || defer) && child.iter().all(|&x| b.is_goal[x as usize]);
                         let h = if lazy {
                             u32::from(!solved) * node.h.max(1)
+                        } else if defer {
+                            // The learned patterns now, as when every child
+                            // is tested when made (see `Searcher::evaluate`).
+                            match self.prune.learned_dead(&child, player) {
+                                true => DEAD_H,
+                                false if estimates && !solved => {
+                                    self.estimate_of_child(&cur, cd.bi, to)
+                                }
+                                false => self.bound_of_child(&mut cur, cd.bi, c, to),
+                            }
                         } else {
                             let marks = known_regions.is_none();
                             let moved = settles.then_some(to);
@@ -322,7 +346,7 @@ impl Searcher {
                                 dir: d as u8,
                                 mac: mac_id,
                                 closed: false,
-                                pending: lazy && !solved,
+                                pending: (lazy || (defer && h != DEAD_H)) && !solved,
                             },
                             &child,
                         );
@@ -344,6 +368,7 @@ impl Searcher {
                                     h,
                                     from: c,
                                     to,
+                                    dead: false,
                                 };
                                 self.kids.push(kid);
                             } else {

@@ -54,6 +54,16 @@ impl Searcher {
     /// Feature-space search: queue the children of node `id` kept in
     /// `kids`, those the advisors recommend (see [`fess::advise`]) at the
     /// parent's path weight, the others at one more.
+    ///
+    /// Lazy and deferred children ([`Config::lazy`], [`Config::defer`])
+    /// are tested when popped, but what the queue's order rests on is
+    /// still decided by live children alone, as when every child is
+    /// tested when made: a child is tested now when an advisor that
+    /// advises one move picks it (one move per advisor, the opener), and
+    /// when it would add a cell to the queue or lead it
+    /// ([`FessQueue::adds_or_leads`]). Then the queue visits the same
+    /// cells in the same order; a child found dead when popped gives its
+    /// cell's turn to the next ([`FessQueue::pop_again`]).
     pub(super) fn advise(&mut self, id: NodeId) {
         let Some(q) = &self.fess else {
             return;
@@ -61,28 +71,53 @@ impl Searcher {
         let parent = q.cell[id as usize];
         let parent_hot = q.hot.get(id as usize).copied();
         let mut flags = std::mem::take(&mut self.advised);
-        fess::advise(
-            parent,
-            parent_hot,
-            &self.kids,
-            self.cfg.one_advice,
-            &mut flags,
-        );
+        loop {
+            let one = self.cfg.one_advice;
+            fess::advise(parent, parent_hot, &self.kids, one, &mut flags);
+            let picks = (0..flags.len()).filter(|&i| one && flags[i]);
+            if picks
+                .collect::<Vec<_>>()
+                .into_iter()
+                .all(|i| self.settle(i))
+            {
+                break;
+            }
+        }
         if self.cfg.opener {
-            if let Some(i) = self.opener_of(id, parent) {
-                flags[i] = true;
+            while let Some(i) = self.opener_of(id, parent) {
+                if self.settle(i) {
+                    flags[i] = true;
+                    break;
+                }
             }
         }
         let mut kids = std::mem::take(&mut self.kids);
         let g = self.nodes[id as usize].g;
         for (k, &advised) in kids.iter().zip(&flags) {
+            let leads = self.fess.as_ref().is_some_and(|q| q.adds_or_leads(k.cell));
+            let pending = self.nodes[k.id as usize].pending;
+            if k.dead || (pending && leads && !self.evaluate(k.id)) {
+                continue;
+            }
             let w = g + u32::from(!advised);
             self.nodes[k.id as usize].g = w;
-            self.enqueue(k.id, w, k.h);
+            self.enqueue(k.id, w, self.nodes[k.id as usize].h);
         }
         kids.clear();
         self.kids = kids;
         self.advised = flags;
+    }
+
+    /// Child `i` of `kids`, tested now if it is lazy or deferred: whether
+    /// it is alive (else it is marked dead in `kids`, and never queued).
+    fn settle(&mut self, i: usize) -> bool {
+        let kid = self.kids[i].id;
+        if self.nodes[kid as usize].pending && !self.evaluate(kid) {
+            self.kids[i].dead = true;
+            return false;
+        }
+        self.kids[i].h = self.nodes[kid as usize].h;
+        true
     }
 
     /// The opener's choice among the children of node `id` (cell
@@ -104,7 +139,8 @@ impl Searcher {
     }
 
     /// A lazy child popped ([`Config::lazy`]): its removal test and its
-    /// bound, as an eager child gets them when it is made. False (and the
+    /// bound, as an eager child gets them when it is made (a deferred
+    /// child, [`Config::defer`]: its removal test alone). False (and the
     /// node closed, its bound [`DEAD_H`]) when it is dead.
     pub(super) fn evaluate(&mut self, id: NodeId) -> bool {
         let sh = Arc::clone(&self.sh);
@@ -115,11 +151,21 @@ impl Searcher {
         let player = self.nodes[id as usize].player;
         self.sp.set(&boxes);
         self.sp.reach(b, player, false);
-        let verdict = self
-            .prune
-            .stuck_or_sealed(b, &sh.fdist.dead, &mut self.sp, &boxes, player);
+        let dead = &sh.fdist.dead;
+        let verdict = match self.cfg.defer {
+            true => {
+                (self.prune).stuck_or_sealed_unlearned(b, dead, &mut self.sp, &boxes, player, None)
+            }
+            false => self
+                .prune
+                .stuck_or_sealed(b, dead, &mut self.sp, &boxes, player),
+        };
         let h = match verdict {
             Verdict::Dead => DEAD_H,
+            // A deferred child has its bound already, unless it was
+            // queued with an estimate.
+            Verdict::Alive if self.cfg.defer && !self.estimates() => self.nodes[id as usize].h,
+            Verdict::Alive if self.cfg.defer => self.bound_of_popped(&boxes),
             Verdict::Alive => self.heuristic(&boxes),
         };
         self.sp.clear(&boxes);

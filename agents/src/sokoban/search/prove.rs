@@ -43,13 +43,15 @@ impl Searcher {
     /// most `limit` states ([`Searcher::runs_out`]) does not prove
     /// dead. Many of the nearest nodes are dead ends the search has
     /// already met (no live push when they were expanded, for instance):
-    /// a node keeps the bound it was made with.
+    /// a node keeps the bound it was made with. A lazy child not popped
+    /// has no bound of its own and is passed over; a deferred one has a
+    /// lower bound of it ([`Config::defer`]).
     pub fn nearest_alive(&self, tries: usize, limit: u32) -> Option<NodeId> {
         if self.way != Way::Forward {
             return None;
         }
         let mut near: Vec<(u32, NodeId)> = (self.nodes.iter().enumerate())
-            .filter(|(_, n)| n.h != DEAD_H && !n.pending)
+            .filter(|(_, n)| n.h != DEAD_H && (!n.pending || self.cfg.defer))
             .map(|(i, n)| (n.h, i as NodeId))
             .collect();
         let k = tries.min(near.len());
@@ -61,8 +63,11 @@ impl Searcher {
         near.sort_unstable();
         let mut prover = self.new_prover();
         near.into_iter().map(|(_, id)| id).find(|&id| {
+            // A deferred child not popped has neither its removal test
+            // nor its exact bound yet: the prover makes both.
             let n = self.nodes[id as usize];
-            !prover.runs_out(self.node_boxes(id), n.player, Some(n.h), limit)
+            let known = (!n.pending).then_some(n.h);
+            !prover.runs_out(self.node_boxes(id), n.player, known, limit)
         })
     }
 
@@ -110,6 +115,7 @@ impl Searcher {
             hotspots: false,
             one_advice: false,
             lazy: false,
+            defer: false,
             prove: 0,
             ..self.cfg
         };
