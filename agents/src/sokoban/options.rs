@@ -168,14 +168,16 @@ pub struct SolveOptions {
     /// solved 184 of the Sasquatch sets' 350 against 186 (see
     /// `docs/sokoban-solver.md`, *Lazy children*).
     pub lazy: bool,
-    /// Feature-space search (and the pre-pass): *deferred removal tests*.
-    /// A child's removal test (and the sealed-goal and goal-zone tests)
-    /// is made when it is popped, or when an advisor's single pick or the
-    /// queue's cells depend on whether it is alive; its bound and the
-    /// learned patterns still when it is made. The search expands the
-    /// same states in the same order, and most children are never popped
-    /// (see `docs/sokoban-solver.md`, *Removal tests when a child is
-    /// popped*). On by default; ignored with `lazy`.
+    /// Feature-space search (and the pre-pass): *deferred tests*. A
+    /// child's removal test (with the sealed-goal and goal-zone tests)
+    /// and its exact bound are made when it is popped, or when an
+    /// advisor's single pick or the queue's cells depend on whether it is
+    /// alive; until then it is queued with a lower bound of its bound.
+    /// The learned patterns are still looked at when it is made. The
+    /// search expands the same states in the same order, and most
+    /// children are never popped (see `docs/sokoban-solver.md`, *Removal
+    /// tests when a child is popped*). On by default; ignored with
+    /// `lazy`.
     pub defer: bool,
     /// Feature-space search (and the pre-pass, until it takes turns with
     /// the bidirectional search): *dead-end proofs*. With `alternate`,

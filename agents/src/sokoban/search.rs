@@ -204,9 +204,11 @@ pub(crate) struct Config {
     /// made when it is popped, not when it is made (most children are
     /// never popped); until then it is queued with its parent's bound.
     pub lazy: bool,
-    /// Forward feature-space search: a child's removal test is made when
-    /// it is popped (its bound still when it is made); until then it is
-    /// pending. Ignored with `lazy`, which defers both.
+    /// Forward feature-space search: a child's removal test and exact
+    /// bound are made when it is popped; until then it is pending, queued
+    /// with a lower bound of its bound ([`Searcher::estimates`]; with one
+    /// move per advisor, its exact bound). Ignored with `lazy`, which
+    /// queues it with its parent's bound.
     pub defer: bool,
     /// Forward feature-space search with `alternate`: before a state of the
     /// best non-empty cell is expanded, a search of single pushes of at
@@ -239,7 +241,8 @@ pub(crate) struct Node {
     pub closed: bool,
     /// A lazy child ([`Config::lazy`]): its removal test and its bound are
     /// still to be made; `h` is its parent's bound until then. With
-    /// [`Config::defer`], its removal test alone; `h` is its own bound.
+    /// [`Config::defer`], `h` is a lower bound of its bound until then
+    /// (or its bound, with one move per advisor).
     pub pending: bool,
 }
 

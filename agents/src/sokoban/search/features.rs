@@ -71,15 +71,13 @@ impl Searcher {
         let parent = q.cell[id as usize];
         let parent_hot = q.hot.get(id as usize).copied();
         let mut flags = std::mem::take(&mut self.advised);
+        // With one move per advisor, each pick must be alive: a pick found
+        // dead is marked so, and the advisors pick again.
+        let one = self.cfg.one_advice;
         loop {
-            let one = self.cfg.one_advice;
             fess::advise(parent, parent_hot, &self.kids, one, &mut flags);
-            let picks = (0..flags.len()).filter(|&i| one && flags[i]);
-            if picks
-                .collect::<Vec<_>>()
-                .into_iter()
-                .all(|i| self.settle(i))
-            {
+            let dead_pick = one && (0..flags.len()).any(|i| flags[i] && !self.settle(i));
+            if !dead_pick {
                 break;
             }
         }
@@ -138,10 +136,12 @@ impl Searcher {
         fess::opener(parent, &self.kids, dist)
     }
 
-    /// A lazy child popped ([`Config::lazy`]): its removal test and its
+    /// A lazy or deferred child popped, or tested early
+    /// ([`Config::lazy`], [`Config::defer`]): its removal test and its
     /// bound, as an eager child gets them when it is made (a deferred
-    /// child, [`Config::defer`]: its removal test alone). False (and the
-    /// node closed, its bound [`DEAD_H`]) when it is dead.
+    /// child queued with its exact bound, with one move per advisor: its
+    /// removal test alone). False (and the node closed, its bound
+    /// [`DEAD_H`]) when it is dead.
     pub(super) fn evaluate(&mut self, id: NodeId) -> bool {
         let sh = Arc::clone(&self.sh);
         let b = &sh.board;
