@@ -36,7 +36,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "rooms: the pre-pass's room connectivity feature, after the regions: pairs of rooms (floor of 2x2 blocks) the boxes disconnect (false)",
             "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
             "lazy: the pre-pass tests a child (removal test, bound) when it is popped, not when it is made (false)",
-            "defer: the pre-pass makes a child's removal test and exact bound when it is popped, a lower bound when it is made; the same states are expanded in the same order, faster (true)",
+            "defer: the pre-pass and the backward search beside the others make a child's removal test and exact bound when it is popped, a lower bound when it is made; the same states are expanded in the same order, faster (true)",
             "prove: before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
             "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
             "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",

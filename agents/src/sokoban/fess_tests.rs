@@ -197,14 +197,17 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
     // "Removal tests when a child is popped"). So `fess` expands the same
     // states in the same order either way: with every move free or one
     // per advisor, with the opener, the proofs and the learned patterns.
+    // Backward too: the pull removal test (with the pocket search) and
+    // the bound are made when a child is popped.
     let mut levels = vec![sasquatch_i(46)];
     levels.extend(microban().into_iter().step_by(9));
     let mut compared = 0;
     for lv in &levels {
-        for one_advice in [false, true] {
+        for (one_advice, backward) in [(false, false), (true, false), (false, true)] {
             let eager = SolveOptions {
                 defer: false,
                 one_advice,
+                backward,
                 max_nodes: 60_000,
                 ..SolveOptions::with_method(Method::Fess)
             };
@@ -219,7 +222,7 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
             assert_eq!(
                 (e.status, e.expanded, &e.solution),
                 (d.status, d.expanded, &d.solution),
-                "one_advice {one_advice}:\n{}",
+                "one_advice {one_advice}, backward {backward}:\n{}",
                 lv.to_xsb()
             );
             if e.status == SolveStatus::Solved {
@@ -228,5 +231,5 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
             }
         }
     }
-    assert!(compared >= 30, "only {compared} solved runs compared");
+    assert!(compared >= 45, "only {compared} solved runs compared");
 }

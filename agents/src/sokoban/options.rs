@@ -168,9 +168,11 @@ pub struct SolveOptions {
     /// solved 184 of the Sasquatch sets' 350 against 186 (see
     /// `docs/sokoban-solver.md`, *Lazy children*).
     pub lazy: bool,
-    /// Feature-space search (and the pre-pass): *deferred tests*. A
-    /// child's removal test (with the sealed-goal and goal-zone tests)
-    /// and its exact bound are made when it is popped, or when an
+    /// Feature-space searches, forward and backward (the pre-pass, and
+    /// the backward search beside the others): *deferred tests*. A
+    /// child's removal test (forward with the sealed-goal and goal-zone
+    /// tests; backward the pull removal test and the pocket search) and
+    /// its exact bound are made when it is popped, or when an
     /// advisor's single pick or the queue's cells depend on whether it is
     /// alive; until then it is queued with a lower bound of its bound.
     /// The learned patterns are still looked at when it is made. The

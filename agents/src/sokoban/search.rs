@@ -204,8 +204,8 @@ pub(crate) struct Config {
     /// made when it is popped, not when it is made (most children are
     /// never popped); until then it is queued with its parent's bound.
     pub lazy: bool,
-    /// Forward feature-space search: a child's removal test and exact
-    /// bound are made when it is popped; until then it is pending, queued
+    /// Feature-space search: a child's removal test and exact bound are
+    /// made when it is popped; until then it is pending, queued
     /// with a lower bound of its bound ([`Searcher::estimates`]; with one
     /// move per advisor, its exact bound). Ignored with `lazy`, which
     /// queues it with its parent's bound.
@@ -244,6 +244,10 @@ pub(crate) struct Node {
     /// [`Config::defer`], `h` is a lower bound of its bound until then
     /// (or its bound, with one move per advisor).
     pub pending: bool,
+    /// Backward, a pending child: whether its removal test includes the
+    /// pocket search (its pull shut the player in a pocket; see
+    /// `search/expand.rs`).
+    pub pocket: bool,
 }
 
 /// The result of one expansion step.
@@ -345,7 +349,7 @@ impl Searcher {
     pub fn new(sh: Arc<Shared>, way: Way, mut cfg: Config) -> Searcher {
         let fess_forward = cfg.order == Order::Fess && way == Way::Forward;
         cfg.lazy &= fess_forward;
-        cfg.defer &= fess_forward && !cfg.lazy;
+        cfg.defer &= cfg.order == Order::Fess && !cfg.lazy;
         if !fess_forward || cfg.cost != Cost::Pushes {
             cfg.prove = 0;
             cfg.learn_nodes = 0;

@@ -329,11 +329,14 @@ fn pruning_is_sound_against_brute_force() {
             })
             .collect();
         runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
-        let back = SolveOptions {
-            backward: true,
-            ..SolveOptions::with_method(Method::Fess)
-        };
-        runs.push(("fess backward", solve(&lv, &back, &UnlimitedTimer)));
+        for (name, defer) in [("fess backward", true), ("fess backward eager", false)] {
+            let back = SolveOptions {
+                backward: true,
+                defer,
+                ..SolveOptions::with_method(Method::Fess)
+            };
+            runs.push((name, solve(&lv, &back, &UnlimitedTimer)));
+        }
         // `fess` with lazy children (tested when popped, not when made),
         // with one move per advisor too, and with every removal test made
         // when the child is made (not deferred to its pop, the default).

@@ -139,14 +139,25 @@ impl Searcher {
     /// reach no goal. At least 1: a bound of 0 is a solved position (see
     /// [`Searcher::is_goal`]), and the child is not one.
     pub(super) fn estimate_of_child(&mut self, cur: &[u16], bi: u16, to: u16) -> u32 {
-        if self.use_packing || self.nb == 0 || self.est.rows.len() != self.nb {
+        // A search that sees no sides has that matching in `parent`.
+        let sides = self.sees_sides();
+        let rows = if sides {
+            &self.est.rows
+        } else {
+            &self.parent.rows
+        };
+        if self.use_packing || self.nb == 0 || rows.len() != self.nb {
             let mut boxes = cur.to_vec();
             boxes[bi as usize] = to;
             return self.heuristic_seen(&boxes, false);
         }
         let sh = Arc::clone(&self.sh);
         let dist = Self::dist_of(&sh, self.way);
-        let pm = &mut self.est;
+        let pm = if sides {
+            &mut self.est
+        } else {
+            &mut self.parent
+        };
         if !pm.ready {
             pm.m.sync(&pm.rows, |(c, sd), out| {
                 fill_costs(out, dist.row(c, key_side(sd)), &[]);

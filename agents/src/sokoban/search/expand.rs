@@ -7,9 +7,9 @@ use super::*;
 
 /// Backward search: a player region of at most this many cells is a
 /// pocket, whose pulls are searched ([`Space::pocket_trapped`]).
-const POCKET_CELLS: usize = 12;
+pub(super) const POCKET_CELLS: usize = 12;
 /// The most positions that search visits.
-const POCKET_STATES: usize = 64;
+pub(super) const POCKET_STATES: usize = 64;
 
 /// A push (forward) or pull (backward) that a node can make.
 #[derive(Clone, Copy, Debug)]
@@ -108,7 +108,7 @@ impl Searcher {
         // Deferred children are queued with an estimate: each box seen
         // from no side.
         let estimates = self.estimates();
-        if estimates {
+        if estimates && self.sees_sides() {
             self.est.ready = false;
             self.est.rows.clear();
             self.est
@@ -289,14 +289,29 @@ impl Searcher {
                         }
                         // A lazy child is tested when popped; a solved one
                         // is never dead, and is a goal now. A deferred
-                        // child gets its bound now, its removal test when
-                        // popped.
+                        // child gets an estimate of its bound now (forward
+                        // with one move per advisor: its bound), its
+                        // removal test and bound when popped; backward,
+                        // one with every box on a start cell, or with one
+                        // move per advisor, is tested now.
                         let lazy = self.cfg.lazy;
-                        let defer = self.cfg.defer;
-                        let solved =
-                            (lazy || defer) && child.iter().all(|&x| b.is_goal[x as usize]);
+                        let forward = self.way == Way::Forward;
+                        let solved = match forward {
+                            true => child.iter().all(|&x| b.is_goal[x as usize]),
+                            false => child.iter().all(|&x| self.is_start[x as usize]),
+                        };
+                        let defer = self.cfg.defer && (forward || (estimates && !solved));
+                        let mut pocket = false;
                         let h = if lazy {
                             u32::from(!solved) * node.h.max(1)
+                        } else if defer && !forward {
+                            // The pocket search, when popped, if this pull
+                            // shut the player in a pocket (as in
+                            // `bound_of_new`).
+                            pocket = open
+                                && self.sp.reached_count() <= POCKET_CELLS
+                                && !self.sp.reached(b.start_player);
+                            self.estimate_of_child(&cur, cd.bi, to)
                         } else if defer {
                             // The learned patterns now, as when every child
                             // is tested when made (see `Searcher::evaluate`).
@@ -347,6 +362,7 @@ impl Searcher {
                                 mac: mac_id,
                                 closed: false,
                                 pending: (lazy || (defer && h != DEAD_H)) && !solved,
+                                pocket,
                             },
                             &child,
                         );

@@ -2,6 +2,7 @@
 //! (`fess.rs`), its hotspots, the advisors' choice among the children of
 //! an expansion, and the tests of a lazy child once it is popped.
 
+use super::expand::{POCKET_CELLS, POCKET_STATES};
 use super::*;
 
 impl Searcher {
@@ -152,13 +153,36 @@ impl Searcher {
         self.sp.set(&boxes);
         self.sp.reach(b, player, false);
         let dead = &sh.fdist.dead;
-        let verdict = match self.cfg.defer {
-            true => {
+        let verdict = match (self.way, self.cfg.defer) {
+            // Backward: the pull removal test, and the pocket search if the
+            // pull that made it shut the player in a pocket, as in
+            // `Searcher::bound_of_new`.
+            (Way::Backward, _) => {
+                let dead = &Self::dist_of(&sh, self.way).dead;
+                let (mut trapped, _) =
+                    (self.sp).pull_trapped(b, dead, &self.is_start, &boxes, player, true, None);
+                if !trapped && self.nodes[id as usize].pocket {
+                    trapped = (self.sp).pocket_trapped(
+                        b,
+                        dead,
+                        &boxes,
+                        player,
+                        POCKET_STATES,
+                        POCKET_CELLS,
+                    );
+                }
+                match trapped {
+                    true => Verdict::Dead,
+                    false => Verdict::Alive,
+                }
+            }
+            (Way::Forward, true) => {
                 (self.prune).stuck_or_sealed_unlearned(b, dead, &mut self.sp, &boxes, player, None)
             }
-            false => self
-                .prune
-                .stuck_or_sealed(b, dead, &mut self.sp, &boxes, player),
+            (Way::Forward, false) => {
+                self.prune
+                    .stuck_or_sealed(b, dead, &mut self.sp, &boxes, player)
+            }
         };
         let h = match verdict {
             Verdict::Dead => DEAD_H,

@@ -75,6 +75,7 @@ impl Searcher {
                 mac: u32::MAX,
                 closed: false,
                 pending: false,
+                pocket: false,
             },
             &sorted,
         );
@@ -252,6 +253,7 @@ mod tests {
             mac: u32::MAX,
             closed: false,
             pending: false,
+            pocket: false,
         }
     }
 
