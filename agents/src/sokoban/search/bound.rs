@@ -133,7 +133,8 @@ impl Searcher {
     /// A lower bound of the bound of the child that moves box `cur[bi]`
     /// to `to`, for a deferred child ([`Config::defer`]), whose bound is
     /// made when it is popped: the parent's matching with each box seen
-    /// from no side ([`Searcher::est`]), whose potentials bound the
+    /// from no side ([`Searcher::est`]; [`Searcher::parent`] in a search
+    /// that sees no sides), whose potentials bound the
     /// child's from below once the moved box's row changes
     /// ([`Matching::bound_with_row`]); [`DEAD_H`] when the moved box can
     /// reach no goal. At least 1: a bound of 0 is a solved position (see
@@ -181,28 +182,13 @@ impl Searcher {
     /// but the rows that did not change keep the node's optimal matching
     /// (see `matching.rs`), so only the changed rows are matched again.
     pub(super) fn child_heuristic(&mut self, boxes: &[u16]) -> u32 {
-        self.repaired(boxes, true)
-    }
-
-    /// [`Searcher::child_heuristic`] from the expanded node's matching
-    /// ([`Searcher::parent`]), or with each box seen from no side when not
-    /// `sides`, from [`Searcher::est`].
-    fn repaired(&mut self, boxes: &[u16], sides: bool) -> u32 {
         let nb = self.nb;
-        let rows_known = match sides {
-            true => self.parent.rows.len(),
-            false => self.est.rows.len(),
-        };
-        if self.use_packing || nb == 0 || rows_known != nb {
-            return self.heuristic_seen(boxes, sides);
+        if self.use_packing || nb == 0 || self.parent.rows.len() != nb {
+            return self.heuristic(boxes);
         }
         let sh = Arc::clone(&self.sh);
         let dist = Self::dist_of(&sh, self.way);
-        let pm = if sides {
-            &mut self.parent
-        } else {
-            &mut self.est
-        };
+        let pm = &mut self.parent;
         if !pm.ready {
             pm.m.sync(&pm.rows, |(c, sd), out| {
                 fill_costs(out, dist.row(c, key_side(sd)), &[]);
@@ -213,9 +199,9 @@ impl Searcher {
         let mut rows = std::mem::take(&mut self.changed_rows);
         changed.clear();
         rows.clear();
-        let pm = if sides { &self.parent } else { &self.est };
+        let pm = &self.parent;
         for (i, &c) in boxes.iter().enumerate() {
-            let side = if sides { self.side_of(c) } else { None };
+            let side = self.side_of(c);
             let slot = pm.m.slot_of[i];
             if pm.m.key(slot) != (c, side_key(side)) {
                 changed.push(slot);
@@ -237,11 +223,7 @@ impl Searcher {
         // The solver's unit tests check every repaired bound against a
         // fresh one.
         #[cfg(test)]
-        assert_eq!(
-            h,
-            self.heuristic_seen(boxes, sides),
-            "repaired bound of {boxes:?}"
-        );
+        assert_eq!(h, self.heuristic(boxes), "repaired bound of {boxes:?}");
         h
     }
 

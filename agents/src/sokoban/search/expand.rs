@@ -296,10 +296,11 @@ impl Searcher {
                         // move per advisor, is tested now.
                         let lazy = self.cfg.lazy;
                         let forward = self.way == Way::Forward;
-                        let solved = match forward {
-                            true => child.iter().all(|&x| b.is_goal[x as usize]),
-                            false => child.iter().all(|&x| self.is_start[x as usize]),
-                        };
+                        let solved = (lazy || self.cfg.defer)
+                            && match forward {
+                                true => child.iter().all(|&x| b.is_goal[x as usize]),
+                                false => child.iter().all(|&x| self.is_start[x as usize]),
+                            };
                         let defer = self.cfg.defer && (forward || (estimates && !solved));
                         let mut pocket = false;
                         let h = if lazy {
