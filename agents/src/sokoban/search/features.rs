@@ -1,6 +1,7 @@
 //! The feature-space search's side of a [`Searcher`]: a state's cell
 //! (`fess.rs`), its hotspots, the advisors' choice among the children of
-//! an expansion, and the tests of a lazy child once it is popped.
+//! an expansion, and the tests and exact bound of a lazy or deferred
+//! child once it is popped (or tested early).
 
 use super::expand::{POCKET_CELLS, POCKET_STATES};
 use super::*;
