@@ -7,9 +7,9 @@ use super::*;
 
 /// Backward search: a player region of at most this many cells is a
 /// pocket, whose pulls are searched ([`Space::pocket_trapped`]).
-pub(super) const POCKET_CELLS: usize = 12;
+const POCKET_CELLS: usize = 12;
 /// The most positions that search visits.
-pub(super) const POCKET_STATES: usize = 64;
+const POCKET_STATES: usize = 64;
 
 /// A push (forward) or pull (backward) that a node can make.
 #[derive(Clone, Copy, Debug)]
@@ -89,16 +89,17 @@ impl Searcher {
         // Whether a child's removal test can be settled by the box it moved
         // (`Space::pushable`, `Space::pull_trapped`): forward, when no box
         // of this node is fixed; backward, when this node passed the pull
-        // removal test, as every node but a root did when made. (Lazy
-        // children are tested when popped, without it.)
-        let settles = !(self.cfg.lazy || self.cfg.defer)
-            && match self.way {
-                Way::Forward => self
-                    .sp
-                    .immovable_with_player(b, fwd_dead, &cur, node.player, true)
-                    .is_empty(),
-                Way::Backward => node.parent != NO_NODE,
-            };
+        // removal test, as every node but a root did when made. (Lazy and
+        // deferred children forward are tested when popped, without it.)
+        let settles = match self.way {
+            Way::Forward => {
+                !(self.cfg.lazy || self.cfg.defer)
+                    && (self.sp)
+                        .immovable_with_player(b, fwd_dead, &cur, node.player, true)
+                        .is_empty()
+            }
+            Way::Backward => node.parent != NO_NODE,
+        };
         self.parent.ready = false;
         self.parent.rows.clear();
         for &c in &cur {
@@ -307,11 +308,8 @@ impl Searcher {
                             u32::from(!solved) * node.h.max(1)
                         } else if defer && !forward {
                             // The pocket search, when popped, if this pull
-                            // shut the player in a pocket (as in
-                            // `bound_of_new`).
-                            pocket = open
-                                && self.sp.reached_count() <= POCKET_CELLS
-                                && !self.sp.reached(b.start_player);
+                            // shut the player in a pocket.
+                            pocket = self.in_pocket(open);
                             self.estimate_of_child(&cur, cd.bi, to)
                         } else if defer {
                             // The learned patterns now, as when every child
@@ -510,7 +508,6 @@ impl Searcher {
     ) -> u32 {
         let sh = Arc::clone(&self.sh);
         let b = &sh.board;
-        let dist = Self::dist_of(&sh, self.way);
         let fwd_dead: &[bool] = &sh.fdist.dead;
         let c = cd.c;
         if self.way == Way::Forward {
@@ -526,22 +523,8 @@ impl Searcher {
                 Verdict::Alive => self.bound_of_child(cur, cd.bi, c, to),
             };
         }
-        // The pull removal test (space.rs): a position that can never be
-        // pulled back to the start is dead. A pull that shut the player in
-        // a small region away from the start player's cell made a pocket
-        // worth a search.
-        let pocket =
-            open && self.sp.reached_count() <= POCKET_CELLS && !self.sp.reached(b.start_player);
-        let (mut trapped, mut clobbered) =
-            self.sp
-                .pull_trapped(b, &dist.dead, &self.is_start, child, player, true, moved);
-        if !trapped && pocket {
-            trapped =
-                self.sp
-                    .pocket_trapped(b, &dist.dead, child, player, POCKET_STATES, POCKET_CELLS);
-            // The pocket search leaves its own reach marks.
-            clobbered = true;
-        }
+        let pocket = self.in_pocket(open);
+        let (trapped, clobbered) = self.pull_dead(child, player, moved, pocket);
         if trapped {
             return DEAD_H;
         }
@@ -549,5 +532,39 @@ impl Searcher {
             self.sp.reach(b, player, false);
         }
         self.bound_of_child(cur, cd.bi, c, to)
+    }
+
+    /// Backward: whether the child just made (on the scratch space, with
+    /// its reach marks) shut the player in a pocket, worth a search of
+    /// its pulls: a small region away from the start player's cell,
+    /// where the parent's region was `open` (see [`POCKET_CELLS`]).
+    pub(super) fn in_pocket(&self, open: bool) -> bool {
+        let b = &self.sh.board;
+        open && self.sp.reached_count() <= POCKET_CELLS && !self.sp.reached(b.start_player)
+    }
+
+    /// Backward: the pull removal test (space.rs) of the position `boxes`
+    /// with the player on `player` (on the scratch space, with its reach
+    /// marks): a position that can never be pulled back to the start is
+    /// dead. Settled by the box on `moved` when given (see
+    /// [`Space::pull_trapped`]); then, in a `pocket`, the pocket search.
+    /// Whether it is trapped, and whether the reach marks were clobbered.
+    pub(super) fn pull_dead(
+        &mut self,
+        boxes: &[u16],
+        player: u16,
+        moved: Option<u16>,
+        pocket: bool,
+    ) -> (bool, bool) {
+        let sh = Arc::clone(&self.sh);
+        let (b, dead) = (&sh.board, &Self::dist_of(&sh, self.way).dead);
+        let (mut trapped, mut clobbered) =
+            (self.sp).pull_trapped(b, dead, &self.is_start, boxes, player, true, moved);
+        if !trapped && pocket {
+            trapped = (self.sp).pocket_trapped(b, dead, boxes, player, POCKET_STATES, POCKET_CELLS);
+            // The pocket search leaves its own reach marks.
+            clobbered = true;
+        }
+        (trapped, clobbered)
     }
 }

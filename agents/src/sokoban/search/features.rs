@@ -3,7 +3,6 @@
 //! an expansion, and the tests and exact bound of a lazy or deferred
 //! child once it is popped (or tested early).
 
-use super::expand::{POCKET_CELLS, POCKET_STATES};
 use super::*;
 
 impl Searcher {
@@ -159,20 +158,8 @@ impl Searcher {
             // pull that made it shut the player in a pocket, as in
             // `Searcher::bound_of_new`.
             (Way::Backward, _) => {
-                let dead = &Self::dist_of(&sh, self.way).dead;
-                let (mut trapped, _) =
-                    (self.sp).pull_trapped(b, dead, &self.is_start, &boxes, player, true, None);
-                if !trapped && self.nodes[id as usize].pocket {
-                    trapped = (self.sp).pocket_trapped(
-                        b,
-                        dead,
-                        &boxes,
-                        player,
-                        POCKET_STATES,
-                        POCKET_CELLS,
-                    );
-                }
-                match trapped {
+                let pocket = self.nodes[id as usize].pocket;
+                match self.pull_dead(&boxes, player, None, pocket).0 {
                     true => Verdict::Dead,
                     false => Verdict::Alive,
                 }
