@@ -51,18 +51,18 @@ pub(crate) struct Cuts {
 
 impl Cuts {
     /// The free part of the floor of `b` around `root`: the cells the
-    /// player walks to from `root` over cells with `occ[c] == 0`. The
-    /// other parts of the free floor are searched too, for
-    /// [`Cuts::regions`].
+    /// player walks to from `root` over cells with `occ[c] == 0`. `parts`
+    /// is the number of connected parts of the whole free floor, for
+    /// [`Cuts::regions`] (the others are not searched).
     #[cfg(test)]
-    pub fn new(b: &Board, occ: &[u16], root: u16) -> Cuts {
+    pub fn new(b: &Board, occ: &[u16], root: u16, parts: u32) -> Cuts {
         let mut cuts = Cuts::default();
-        cuts.build(b, occ, root);
+        cuts.build(b, occ, root, parts);
         cuts
     }
 
     /// [`Cuts::new`] into this one's buffers.
-    pub fn build(&mut self, b: &Board, occ: &[u16], root: u16) {
+    pub fn build(&mut self, b: &Board, occ: &[u16], root: u16, parts: u32) {
         let n = b.n;
         if self.disc.len() != n {
             *self = Cuts {
@@ -80,22 +80,15 @@ impl Cuts {
         }
         self.order.clear();
         self.part.fill(0);
-        self.parts = 1;
+        self.parts = parts;
         self.search(b, occ, root);
         self.part_len = self.order.len() as u16;
         for &c in &self.order {
             bits::set(&mut self.part, c as usize);
         }
-        for c in 0..n as u16 {
-            if occ[c as usize] == 0 && self.disc[c as usize] == NONE {
-                self.parts += 1;
-                self.search(b, occ, c);
-            }
-        }
     }
 
-    /// The depth-first search of the part around `root`, numbered on from
-    /// the cells already found.
+    /// The depth-first search of the part around `root`.
     fn search(&mut self, b: &Board, occ: &[u16], root: u16) {
         self.visit(root, NONE);
         while let Some(top) = self.stack.last_mut() {
@@ -159,7 +152,7 @@ impl Cuts {
     }
 
     /// The number of connected regions of the free floor with a box on
-    /// the free cell `x`: its own part splits into the separated child
+    /// the free cell `x` of the part: the part splits into the separated child
     /// subtrees and, unless `x` is the part's root, the rest.
     pub fn regions(&self, b: &Board, x: u16) -> u32 {
         let split = (0..4)
@@ -236,7 +229,8 @@ mod tests {
         // free cell next to it: for every other free cell `x` as the box's
         // cell and every free cell `q`, the piece that holds `q` is the
         // flood from `q` with a box on `x`, smallest cell included, and
-        // the regions of the free floor are those counted by floods.
+        // with `x` in the part, the regions of the free floor are those
+        // counted by floods.
         let mut checked = 0;
         for b in microban_boards(8, 80, 40) {
             let mut sp = Space::new(b.n);
@@ -250,14 +244,18 @@ mod tests {
                     sp.occ[c as usize] = 1;
                     continue;
                 };
-                let cuts = Cuts::new(&b, &sp.occ, root);
+                let parts = sp.regions(&b);
+                let cuts = Cuts::new(&b, &sp.occ, root, parts);
                 let mut out = vec![0u64; bits::words(b.n)];
+                sp.reach(&b, root, false);
+                let part: Vec<bool> = (0..b.n as u16).map(|x| sp.reached(x)).collect();
                 for x in 0..b.n as u16 {
                     if sp.occ[x as usize] != 0 {
                         continue;
                     }
                     sp.occ[x as usize] = 1;
-                    if let Some(f) = (0..b.n as u16).find(|&f| sp.occ[f as usize] == 0) {
+                    let first_free = (0..b.n as u16).find(|&f| sp.occ[f as usize] == 0);
+                    if let Some(f) = first_free.filter(|_| part[x as usize]) {
                         sp.reach(&b, f, false);
                         assert_eq!(cuts.regions(&b, x), sp.regions_with_reach(&b), "box on {x}");
                     }

@@ -278,6 +278,7 @@ pub(crate) fn box_destinations(
     firsts: &[u8],
 ) -> Vec<BoxMove> {
     let mut found = BoxMoves::default();
+    sp.label_parts(b);
     found.find(b, sp, dead, c, player, directions(firsts), false);
     found.owned()
 }
@@ -301,6 +302,7 @@ pub(crate) fn box_pull_destinations(
     firsts: &[u8],
 ) -> Vec<BoxMove> {
     let mut found = BoxMoves::default();
+    sp.label_parts(b);
     found.find(b, sp, dead, c, player, directions(firsts), true);
     found.owned()
 }
@@ -418,7 +420,8 @@ impl BoxMoves {
     /// in direction `d` takes the box on `x` to `nbr[x][d]`. A push needs
     /// the player on the box's other side and the new cell free; a pull
     /// needs the player on the new cell and a free cell behind it, onto
-    /// which the player steps.
+    /// which the player steps. The parts of the free floor must be
+    /// numbered with the boxes as they stand ([`Space::label_parts`]).
     #[allow(clippy::too_many_arguments)]
     pub fn find(
         &mut self,
@@ -431,11 +434,12 @@ impl BoxMoves {
         pull: bool,
     ) {
         let tag = sp.occ[c as usize];
+        let parts = sp.parts_without(b, c);
         // With the box taken off, the player's regions as it moves are the
         // pieces of one part of the floor (`cut.rs`): no flood per cell.
         sp.occ[c as usize] = 0;
         let mut cuts = std::mem::take(&mut sp.cuts);
-        cuts.build(b, &sp.occ, player);
+        cuts.build(b, &sp.occ, player, parts);
         let reached = |at: u16, piece: u8, q: u16| cuts.piece(b, at, q) == Some(piece);
         // The moves the box on `at` can make (bit d: direction d), the
         // player in `piece`.
