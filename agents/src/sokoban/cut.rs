@@ -1,48 +1,61 @@
-//! Where the player can walk while one box moves and the others stay
-//! ([`Cuts`]): the cut cells of the free floor, found once, instead of a
-//! flood for every cell the box is moved to.
+//! Where the player can walk while one box moves and the others stay: the
+//! cut cells of the free floor ([`Cuts`]), found once for a position, and
+//! for each box a view of them with that box taken off ([`BoxView`]),
+//! instead of a flood for every cell the box is moved to.
 //!
-//! With the moving box taken off, the free floor the player stands in is
-//! one connected part. A depth-first search over it numbers each cell in
-//! the order it is first met (`disc`) and finds, for each cell, the
-//! earliest cell its subtree reaches by a back edge (`low`, Tarjan's
-//! low-link). Putting the box back on a cell `x` splits the part into:
+//! A depth-first search over each connected part of the free floor
+//! numbers each cell in the order it is first met (`disc`) and finds, for
+//! each cell, the earliest cell its subtree reaches by a back edge (`low`,
+//! Tarjan's low-link). Putting a box on a free cell `x` splits its part
+//! into:
 //! - each child subtree `y` of `x` with `low[y] >= disc[x]` (or every
-//!   child subtree, when `x` is the root): nothing in it leads around
-//!   `x`;
+//!   child subtree, when `x` is the part's root): nothing in it leads
+//!   around `x`;
 //! - the rest: the part without `x` and those subtrees.
 //!
-//! So the player's region with the box on `x` is one of at most five
-//! *pieces* of the part, named by the direction of the child subtree
-//! from `x` (0 to 3) or [`REST`], and which piece holds a cell is a test
-//! of its number against the children's intervals. A subtree's cells are
-//! consecutive in the search's order, so a piece's cells are a slice of
-//! it, or the part minus a few slices.
+//! So the region that holds a cell with a box on `x` is one of at most
+//! five *pieces* of `x`'s part, named by the direction of the child
+//! subtree from `x` (0 to 3) or [`REST`], and which piece holds a cell is
+//! a test of its number against the children's intervals. A subtree's
+//! cells are consecutive in the search's order, so a piece's cells are a
+//! slice of it, or the part minus a few slices.
+//!
+//! Taking a box off its cell `c` joins the parts next to `c` into one
+//! through it. With the box moved on to a cell `x` of one of them, the
+//! regions of the floor are the parts not next to `c`, as they were; the
+//! pieces of `x`'s part that no free neighbour of `c` lies in; and one
+//! region of `c`, the other pieces and the other parts next to it.
 
 use super::bits;
 use super::board::{Board, NONE};
+use std::cell::Cell;
 
-/// The piece that is not a separated child subtree ([`Cuts::piece`]).
+/// The piece that is not a separated child subtree ([`Cuts`]).
 pub(crate) const REST: u8 = 4;
 
-/// The depth-first numbering of the free part of the floor around one
-/// cell, for the regions the player has while one box moves in it.
+/// The name of the region of the box's cell when no piece of the part the
+/// box stands in is next to that cell ([`BoxView`]).
+const ALONE: u8 = 5;
+
+/// The depth-first numbering of every connected part of the free floor
+/// of one position, for the regions the player has while one box moves.
 #[derive(Default)]
 pub(crate) struct Cuts {
-    /// Order of first visit; [`NONE`] for cells outside the part.
+    /// Order of first visit; [`NONE`] for cells outside the free floor.
     disc: Vec<u16>,
     /// The least `disc` the cell's subtree reaches by one back edge.
     low: Vec<u16>,
     /// The number of cells in the cell's subtree.
     size: Vec<u16>,
-    /// The cell's parent in the search tree ([`NONE`] at the root).
+    /// The cell's parent in the search tree ([`NONE`] at a part's root).
     parent: Vec<u16>,
-    /// The part's cells in the order of first visit.
+    /// The part each free cell lies in ([`NONE`] for the others).
+    part_of: Vec<u16>,
+    /// The free cells in the order of first visit.
     order: Vec<u16>,
-    /// The number of cells of the part (the first of `order`).
-    part_len: u16,
-    /// The part's cells as bits.
-    part: Vec<u64>,
+    /// Each part's cells as bits, `words` words a part.
+    part_bits: Vec<u64>,
+    words: usize,
     /// The number of connected parts of the free floor.
     parts: u32,
     /// Scratch for the search: a cell and the next direction to try.
@@ -50,19 +63,16 @@ pub(crate) struct Cuts {
 }
 
 impl Cuts {
-    /// The free part of the floor of `b` around `root`: the cells the
-    /// player walks to from `root` over cells with `occ[c] == 0`. `parts`
-    /// is the number of connected parts of the whole free floor, for
-    /// [`Cuts::regions`] (the others are not searched).
+    /// The parts of the free floor of `b` (cells with `occ[c] == 0`).
     #[cfg(test)]
-    pub fn new(b: &Board, occ: &[u16], root: u16, parts: u32) -> Cuts {
+    pub fn new(b: &Board, occ: &[u16]) -> Cuts {
         let mut cuts = Cuts::default();
-        cuts.build(b, occ, root, parts);
+        cuts.build(b, occ);
         cuts
     }
 
     /// [`Cuts::new`] into this one's buffers.
-    pub fn build(&mut self, b: &Board, occ: &[u16], root: u16, parts: u32) {
+    pub fn build(&mut self, b: &Board, occ: &[u16]) {
         let n = b.n;
         if self.disc.len() != n {
             *self = Cuts {
@@ -70,25 +80,36 @@ impl Cuts {
                 low: vec![0; n],
                 size: vec![0; n],
                 parent: vec![NONE; n],
+                part_of: vec![NONE; n],
                 order: Vec::with_capacity(n),
-                part: vec![0; bits::words(n)],
+                words: bits::words(n),
                 ..Cuts::default()
             };
         }
         for &c in &self.order {
             self.disc[c as usize] = NONE;
+            self.part_of[c as usize] = NONE;
         }
         self.order.clear();
-        self.part.fill(0);
-        self.parts = parts;
-        self.search(b, occ, root);
-        self.part_len = self.order.len() as u16;
-        for &c in &self.order {
-            bits::set(&mut self.part, c as usize);
+        self.part_bits.clear();
+        self.parts = 0;
+        for c in 0..n as u16 {
+            if occ[c as usize] == 0 && self.disc[c as usize] == NONE {
+                let from = self.order.len();
+                self.search(b, occ, c);
+                let at = self.part_bits.len();
+                self.part_bits.resize(at + self.words, 0);
+                for &x in &self.order[from..] {
+                    self.part_of[x as usize] = self.parts as u16;
+                    bits::set(&mut self.part_bits[at..], x as usize);
+                }
+                self.parts += 1;
+            }
         }
     }
 
-    /// The depth-first search of the part around `root`.
+    /// The depth-first search of the part around `root`, numbered on from
+    /// the cells already found.
     fn search(&mut self, b: &Board, occ: &[u16], root: u16) {
         self.visit(root, NONE);
         while let Some(top) = self.stack.last_mut() {
@@ -138,8 +159,14 @@ impl Cuts {
         self.stack.push((c, 0));
     }
 
-    /// The child of `x` in direction `d`, if it is one: a cell of the part
-    /// first reached from `x`.
+    /// The part the cell `q` lies in ([`NONE`] for a box, a wall or
+    /// [`NONE`] itself).
+    fn part(&self, q: u16) -> u16 {
+        self.part_of.get(q as usize).copied().unwrap_or(NONE)
+    }
+
+    /// The child of `x` in direction `d`, if it is one: a cell first
+    /// reached from `x`.
     fn child(&self, b: &Board, x: u16, d: usize) -> Option<u16> {
         let y = b.nbr[x as usize][d];
         (y != NONE && self.disc[y as usize] != NONE && self.parent[y as usize] == x).then_some(y)
@@ -151,57 +178,60 @@ impl Cuts {
         self.parent[x as usize] == NONE || self.low[y as usize] >= self.disc[x as usize]
     }
 
-    /// The number of connected regions of the free floor with a box on
-    /// the free cell `x` of the part: the part splits into the separated child
-    /// subtrees and, unless `x` is the part's root, the rest.
-    pub fn regions(&self, b: &Board, x: u16) -> u32 {
+    /// The number of pieces of `x`'s part with a box on the free cell `x`:
+    /// its separated child subtrees and, unless `x` is the part's root, the
+    /// rest.
+    fn split(&self, b: &Board, x: u16) -> u32 {
         let split = (0..4)
             .filter(|&d| self.child(b, x, d).is_some_and(|y| self.separated(x, y)))
             .count() as u32;
-        self.parts - 1 + split + u32::from(self.parent[x as usize] != NONE)
+        split + u32::from(self.parent[x as usize] != NONE)
     }
 
-    /// With a box on `x`, the piece of the part that holds cell `q`: the
-    /// direction from `x` of the separated child subtree that holds it, or
-    /// [`REST`]. `None` when `q` is `x`, outside the part or [`NONE`]
-    /// (`x` is in the part).
-    pub fn piece(&self, b: &Board, x: u16, q: u16) -> Option<u8> {
-        let k = *self.disc.get(q as usize)?;
-        if q == x || k >= self.part_len {
-            return None;
-        }
+    /// With a box on the free cell `x`, the piece of its part that holds
+    /// the cell `q` of the same part: the direction from `x` of the
+    /// separated child subtree that holds it, or [`REST`].
+    fn piece(&self, b: &Board, x: u16, q: u16) -> u8 {
+        let k = self.disc[q as usize];
         for d in 0..4 {
             if let Some(y) = self.child(b, x, d) {
                 let from = self.disc[y as usize];
                 if from <= k && k < from + self.size[y as usize] {
-                    return Some(if self.separated(x, y) { d as u8 } else { REST });
+                    return if self.separated(x, y) { d as u8 } else { REST };
                 }
             }
         }
-        Some(REST)
+        REST
     }
 
-    /// The cells of `piece` with a box on `x`, as bits into `out`
-    /// ([`bits::words`] of the board's cells); returns its smallest cell
-    /// ([`NONE`] when it is empty).
-    pub fn region(&self, b: &Board, x: u16, piece: u8, out: &mut [u64]) -> u16 {
+    /// Add the cells of some pieces of `x`'s part (bit `p`: piece `p`),
+    /// with a box on the free cell `x`, to `out`, which holds no cell of
+    /// that part.
+    fn add_pieces(&self, b: &Board, x: u16, pieces: u8, out: &mut [u64]) {
         let subtree = |y: u16| {
             let from = self.disc[y as usize] as usize;
             &self.order[from..from + self.size[y as usize] as usize]
         };
-        if piece < REST {
-            out.fill(0);
-            if let Some(y) = self.child(b, x, piece as usize) {
-                for &c in subtree(y) {
-                    bits::set(out, c as usize);
+        if pieces & 1 << REST == 0 {
+            for d in 0..4 {
+                match self.child(b, x, d) {
+                    Some(y) if pieces & 1 << d != 0 => {
+                        for &c in subtree(y) {
+                            bits::set(out, c as usize);
+                        }
+                    }
+                    _ => {}
                 }
             }
         } else {
-            out.copy_from_slice(&self.part);
+            let at = self.part(x) as usize * self.words;
+            for (o, &w) in out.iter_mut().zip(&self.part_bits[at..at + self.words]) {
+                *o |= w;
+            }
             out[x as usize / 64] &= !(1 << (x % 64));
             for d in 0..4 {
                 match self.child(b, x, d) {
-                    Some(y) if self.separated(x, y) => {
+                    Some(y) if self.separated(x, y) && pieces & 1 << d == 0 => {
                         for &c in subtree(y) {
                             out[c as usize / 64] &= !(1 << (c % 64));
                         }
@@ -210,10 +240,186 @@ impl Cuts {
                 }
             }
         }
-        out.iter()
-            .enumerate()
-            .find(|(_, &w)| w != 0)
-            .map_or(NONE, |(i, w)| (i * 64 + w.trailing_zeros() as usize) as u16)
+    }
+
+    /// Add the cells of part `k` to `out`.
+    fn add_part(&self, k: u16, out: &mut [u64]) {
+        let at = k as usize * self.words;
+        for (o, &w) in out.iter_mut().zip(&self.part_bits[at..at + self.words]) {
+            *o |= w;
+        }
+    }
+
+    /// The regions while the box on `c` moves, the other boxes as they were
+    /// when these cuts were built (`occ` holds them, `c`'s box taken off).
+    pub fn view<'a>(&'a self, b: &Board, occ: &[u16], c: u16) -> BoxView<'a> {
+        let mut around = [NONE; 4];
+        let mut parts = [NONE; 4];
+        let mut joined = 0;
+        for (d, &y) in b.nbr[c as usize].iter().enumerate() {
+            if y != NONE && occ[y as usize] == 0 {
+                around[d] = y;
+                let k = self.part(y);
+                if !parts[..joined].contains(&k) {
+                    parts[joined] = k;
+                    joined += 1;
+                }
+            }
+        }
+        let none = Merge {
+            name: [0; 5],
+            at_c: 0,
+            joined: 0,
+        };
+        BoxView {
+            cuts: self,
+            c,
+            around,
+            parts,
+            joined,
+            last: Cell::new((NONE, none)),
+        }
+    }
+}
+
+/// The smallest cell of `set` (a bit per cell), [`NONE`] when it is empty.
+fn first_cell(set: &[u64]) -> u16 {
+    set.iter()
+        .enumerate()
+        .find(|(_, &w)| w != 0)
+        .map_or(NONE, |(i, w)| (i * 64 + w.trailing_zeros() as usize) as u16)
+}
+
+/// The regions of the free floor while the box taken off `c` moves in the
+/// parts next to `c` and the other boxes stay ([`Cuts::view`]). With the
+/// box back on `c`, each part is a region; with the box on another cell
+/// `x`, the pieces of `x`'s part next to `c` join through `c` with the
+/// other parts next to it.
+pub(crate) struct BoxView<'a> {
+    cuts: &'a Cuts,
+    c: u16,
+    /// The free neighbours of `c` ([`NONE`] for the others).
+    around: [u16; 4],
+    /// The parts they lie in, the first `joined`.
+    parts: [u16; 4],
+    joined: usize,
+    /// The last box cell asked about and its [`Merge`].
+    last: Cell<(u16, Merge)>,
+}
+
+/// How the pieces of a part join through `c` with the box on one cell of
+/// it: each piece's name after joining, the name of `c`'s region, and how
+/// many pieces `c` joined.
+#[derive(Clone, Copy)]
+struct Merge {
+    name: [u8; 5],
+    at_c: u8,
+    joined: u8,
+}
+
+impl BoxView<'_> {
+    /// How the pieces of `x`'s part join with the box on `x` (a free cell
+    /// next to which `c` lies by some path through the joined parts).
+    fn merge(&self, b: &Board, x: u16) -> Merge {
+        let (at, m) = self.last.get();
+        if at == x {
+            return m;
+        }
+        let home = self.cuts.part(x);
+        let mut next = 0u8;
+        for &y in &self.around {
+            if y != NONE && y != x && self.cuts.part(y) == home {
+                next |= 1 << self.cuts.piece(b, x, y);
+            }
+        }
+        let mut name = [0, 1, 2, 3, REST];
+        let at_c = if next == 0 {
+            ALONE
+        } else {
+            let first = next.trailing_zeros() as u8;
+            for (p, n) in name.iter_mut().enumerate() {
+                if next & 1 << p != 0 {
+                    *n = first;
+                }
+            }
+            first
+        };
+        let m = Merge {
+            name,
+            at_c,
+            joined: next.count_ones() as u8,
+        };
+        self.last.set((x, m));
+        m
+    }
+
+    /// The index in `parts` of part `k`, if `c` joins it.
+    fn joined_part(&self, k: u16) -> Option<usize> {
+        self.parts[..self.joined].iter().position(|&p| p == k)
+    }
+
+    /// With the box on `x` (`c` or a cell of a part next to it), a name
+    /// for the region that holds cell `q`, the same for two cells just
+    /// when they are in one region (below 8); `None` when `q` is `x` or
+    /// off the parts next to `c` and `c` itself.
+    pub fn piece(&self, b: &Board, x: u16, q: u16) -> Option<u8> {
+        if x == self.c {
+            return self.joined_part(self.cuts.part(q)).map(|i| i as u8);
+        }
+        if q == x {
+            return None;
+        }
+        let m = self.merge(b, x);
+        if q == self.c {
+            return Some(m.at_c);
+        }
+        let k = self.cuts.part(q);
+        if k == NONE {
+            None
+        } else if k == self.cuts.part(x) {
+            Some(m.name[self.cuts.piece(b, x, q) as usize])
+        } else {
+            self.joined_part(k).map(|_| m.at_c)
+        }
+    }
+
+    /// The cells of `piece` with the box on `x`, as bits into `out`
+    /// ([`bits::words`] of the board's cells); returns the smallest
+    /// ([`NONE`] when there are none).
+    pub fn region(&self, b: &Board, x: u16, piece: u8, out: &mut [u64]) -> u16 {
+        out.fill(0);
+        if x == self.c {
+            if let Some(&k) = self.parts[..self.joined].get(piece as usize) {
+                self.cuts.add_part(k, out);
+            }
+            return first_cell(out);
+        }
+        let m = self.merge(b, x);
+        let of = (0..5).fold(0u8, |s, p| s | u8::from(m.name[p] == piece) << p);
+        if of != 0 {
+            self.cuts.add_pieces(b, x, of, out);
+        }
+        if m.at_c == piece {
+            bits::set(out, self.c as usize);
+            let home = self.cuts.part(x);
+            for &k in &self.parts[..self.joined] {
+                if k != home {
+                    self.cuts.add_part(k, out);
+                }
+            }
+        }
+        first_cell(out)
+    }
+
+    /// The number of connected regions of the whole free floor with the
+    /// box on `x`.
+    pub fn regions(&self, b: &Board, x: u16) -> u32 {
+        if x == self.c {
+            return self.cuts.parts;
+        }
+        let m = self.merge(b, x);
+        // The parts not next to `c`; `x`'s pieces not next to `c`; `c`'s.
+        self.cuts.parts - self.joined as u32 + self.cuts.split(b, x) - u32::from(m.joined) + 1
     }
 }
 
@@ -224,63 +430,65 @@ mod tests {
     use crate::sokoban::space::Space;
 
     #[test]
-    fn pieces_are_the_regions_a_flood_finds() {
-        // Microban boards, each box taken off in turn, the part around a
-        // free cell next to it: for every other free cell `x` as the box's
-        // cell and every free cell `q`, the piece that holds `q` is the
-        // flood from `q` with a box on `x`, smallest cell included, and
-        // with `x` in the part, the regions of the free floor are those
-        // counted by floods.
+    fn a_box_views_regions_are_those_a_flood_finds() {
+        // Microban boards, every box in turn taken off: for every cell `x`
+        // the box can stand on (its own or a free one of a part next to
+        // it) and every free cell `q`, the region named for `q` is the
+        // flood from `q` with the box on `x`, smallest cell included; two
+        // cells share a name just when one flood holds both; and the
+        // regions of the free floor are those counted by floods.
         let mut checked = 0;
         for b in microban_boards(8, 80, 40) {
             let mut sp = Space::new(b.n);
             sp.set(&b.start_boxes);
+            let cuts = Cuts::new(&b, &sp.occ);
+            assert_eq!(cuts.parts, sp.regions(&b));
+            let mut out = vec![0u64; bits::words(b.n)];
             for &c in &b.start_boxes {
+                let tag = sp.occ[c as usize];
                 sp.occ[c as usize] = 0;
-                let root = (0..4)
-                    .map(|d| b.nbr[c as usize][d])
-                    .find(|&y| y != NONE && sp.occ[y as usize] == 0);
-                let Some(root) = root else {
-                    sp.occ[c as usize] = 1;
-                    continue;
-                };
-                let parts = sp.regions(&b);
-                let cuts = Cuts::new(&b, &sp.occ, root, parts);
-                let mut out = vec![0u64; bits::words(b.n)];
-                sp.reach(&b, root, false);
-                let part: Vec<bool> = (0..b.n as u16).map(|x| sp.reached(x)).collect();
-                for x in 0..b.n as u16 {
-                    if sp.occ[x as usize] != 0 {
-                        continue;
-                    }
+                let view = cuts.view(&b, &sp.occ, c);
+                // The cells the box can stand on: `c` and the floor it
+                // joins.
+                let joined = sp.reach(&b, c, false);
+                let room: Vec<u16> = (0..b.n as u16).filter(|&x| sp.reached(x)).collect();
+                assert_ne!(joined, NONE);
+                for &x in &room {
                     sp.occ[x as usize] = 1;
-                    let first_free = (0..b.n as u16).find(|&f| sp.occ[f as usize] == 0);
-                    if let Some(f) = first_free.filter(|_| part[x as usize]) {
-                        sp.reach(&b, f, false);
-                        assert_eq!(cuts.regions(&b, x), sp.regions_with_reach(&b), "box on {x}");
-                    }
+                    let mut names: Vec<(u8, u16)> = Vec::new();
+                    assert_eq!(view.regions(&b, x), sp.regions(&b), "box on {x}");
                     for q in 0..b.n as u16 {
                         if sp.occ[q as usize] != 0 {
+                            assert_eq!(view.piece(&b, x, q), None);
                             continue;
                         }
                         let norm = sp.reach(&b, q, false);
-                        let Some(piece) = cuts.piece(&b, x, q) else {
-                            assert!(!sp.reached(root), "{q} is in the part (box on {x})");
+                        let Some(piece) = view.piece(&b, x, q) else {
+                            assert!(!room.contains(&q), "{q} is next to {c} (box on {x})");
                             continue;
                         };
-                        assert_eq!(cuts.region(&b, x, piece, &mut out), norm);
+                        assert!(piece < 8);
+                        assert_eq!(view.region(&b, x, piece, &mut out), norm);
                         for y in 0..b.n as u16 {
                             assert_eq!(
                                 bits::has(&out, y as usize),
                                 sp.reached(y),
-                                "box on {x}, from {q}: cell {y}"
+                                "box {c} on {x}, from {q}: cell {y}"
                             );
+                        }
+                        // One name, one region.
+                        match names.iter().find(|&&(p, _)| p == piece) {
+                            Some(&(_, r)) => assert_eq!(r, norm, "box on {x}: {piece}"),
+                            None => {
+                                assert!(names.iter().all(|&(_, r)| r != norm));
+                                names.push((piece, norm));
+                            }
                         }
                         checked += 1;
                     }
                     sp.occ[x as usize] = 0;
                 }
-                sp.occ[c as usize] = 1;
+                sp.occ[c as usize] = tag;
             }
         }
         assert!(checked > 10_000, "{checked} regions checked");

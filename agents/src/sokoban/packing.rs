@@ -19,6 +19,7 @@
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::cut::BoxView;
 use super::space::Space;
 use std::collections::HashSet;
 
@@ -278,7 +279,7 @@ pub(crate) fn box_destinations(
     firsts: &[u8],
 ) -> Vec<BoxMove> {
     let mut found = BoxMoves::default();
-    sp.label_parts(b);
+    sp.cut_floor(b);
     found.find(b, sp, dead, c, player, directions(firsts), false);
     found.owned()
 }
@@ -302,7 +303,7 @@ pub(crate) fn box_pull_destinations(
     firsts: &[u8],
 ) -> Vec<BoxMove> {
     let mut found = BoxMoves::default();
-    sp.label_parts(b);
+    sp.cut_floor(b);
     found.find(b, sp, dead, c, player, directions(firsts), true);
     found.owned()
 }
@@ -420,8 +421,8 @@ impl BoxMoves {
     /// in direction `d` takes the box on `x` to `nbr[x][d]`. A push needs
     /// the player on the box's other side and the new cell free; a pull
     /// needs the player on the new cell and a free cell behind it, onto
-    /// which the player steps. The parts of the free floor must be
-    /// numbered with the boxes as they stand ([`Space::label_parts`]).
+    /// which the player steps. The floor's cut cells must be those of the
+    /// boxes as they stand ([`Space::cut_floor`]).
     #[allow(clippy::too_many_arguments)]
     pub fn find(
         &mut self,
@@ -434,16 +435,54 @@ impl BoxMoves {
         pull: bool,
     ) {
         let tag = sp.occ[c as usize];
-        let parts = sp.parts_without(b, c);
-        // With the box taken off, the player's regions as it moves are the
-        // pieces of one part of the floor (`cut.rs`): no flood per cell.
+        // With the box taken off, the player's regions as it moves follow
+        // from the floor's cut cells (`cut.rs`): no flood per cell.
         sp.occ[c as usize] = 0;
-        let mut cuts = std::mem::take(&mut sp.cuts);
-        cuts.build(b, &sp.occ, player, parts);
-        let reached = |at: u16, piece: u8, q: u16| cuts.piece(b, at, q) == Some(piece);
+        let cuts = std::mem::take(&mut sp.cuts);
+        let view = cuts.view(b, &sp.occ, c);
+        #[cfg(debug_assertions)]
+        let at = self.list.len();
+        self.walk(b, sp, dead, &view, c, player, firsts, pull);
+        sp.cuts = cuts;
+        // Debug builds flood each move's region and compare.
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = Space::new(b.n);
+            fresh.occ.copy_from_slice(&sp.occ);
+            for m in &self.list[at..] {
+                fresh.occ[m.to as usize] = tag;
+                let norm = fresh.reach(b, m.player, false);
+                assert_eq!(norm, m.norm, "box {c} to {}", m.to);
+                let region = self.region(m);
+                for x in 0..b.n {
+                    assert_eq!(bits::has(region, x), fresh.reached(x as u16), "cell {x}");
+                }
+                assert_eq!(fresh.regions(b), m.regions, "box {c} to {}", m.to);
+                fresh.occ[m.to as usize] = 0;
+            }
+        }
+        sp.occ[c as usize] = tag;
+    }
+
+    /// The search of [`BoxMoves::find`] over the cells of the box taken
+    /// off `c` (`sp.occ[c]` is 0) and the player's regions, as `part`
+    /// tells them.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        b: &Board,
+        sp: &Space,
+        dead: &[bool],
+        part: &BoxView,
+        c: u16,
+        player: u16,
+        firsts: u8,
+        pull: bool,
+    ) {
+        let reached = |at: u16, piece: u8, q: u16| part.piece(b, at, q) == Some(piece);
         // The moves the box on `at` can make (bit d: direction d), the
         // player in `piece`.
-        let movable = |sp: &Space, at: u16, piece: u8| {
+        let movable = |at: u16, piece: u8| {
             (0..4).fold(0u8, |m, d| {
                 let t = b.nbr[at as usize][d];
                 let ok = t != NONE
@@ -461,13 +500,11 @@ impl BoxMoves {
         let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
         self.words = bits::words(b.n);
         let words = self.words;
-        let Some(piece) = cuts.piece(b, c, player) else {
-            sp.occ[c as usize] = tag;
-            sp.cuts = cuts;
+        let Some(piece) = part.piece(b, c, player) else {
             return;
         };
         self.seen.resize(b.n, 0);
-        let first = firsts & movable(sp, c, piece);
+        let first = firsts & movable(c, piece);
         let root = self.states.len();
         self.states.push(BoxState {
             at: c,
@@ -488,17 +525,17 @@ impl BoxMoves {
                 }
                 let t = b.nbr[s.at as usize][d as usize];
                 let p = after(s.at, t, d as usize);
-                let Some(piece) = cuts.piece(b, t, p) else {
+                let Some(piece) = part.piece(b, t, p) else {
                     continue;
                 };
                 if self.seen[t as usize] & (1 << piece) != 0 {
                     continue;
                 }
                 self.seen[t as usize] |= 1 << piece;
-                let mask = movable(sp, t, piece);
+                let mask = movable(t, piece);
                 let at = self.regions.len();
                 self.regions.resize(at + words, 0);
-                let norm = cuts.region(b, t, piece, &mut self.regions[at..]);
+                let norm = part.region(b, t, piece, &mut self.regions[at..]);
                 let i = self.states.len() as u32;
                 let (first, len) = (if head == root { d } else { s.first }, s.len + 1);
                 self.states.push(BoxState {
@@ -513,7 +550,7 @@ impl BoxMoves {
                     to: t,
                     player: after(s.at, t, d as usize),
                     norm,
-                    regions: cuts.regions(b, t),
+                    regions: part.regions(b, t),
                     first,
                     len,
                     state: i,
@@ -524,7 +561,5 @@ impl BoxMoves {
         for s in &self.states[root..] {
             self.seen[s.at as usize] = 0;
         }
-        sp.occ[c as usize] = tag;
-        sp.cuts = cuts;
     }
 }

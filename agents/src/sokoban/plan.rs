@@ -208,7 +208,7 @@ fn backward_steps(b: &Board) -> Option<Vec<(u16, u16)>> {
         // Park the box that gets farthest from the goals.
         let mut best: Option<(u16, usize, u16)> = None;
         let mut found = BoxMoves::default();
-        sp.label_parts(b);
+        sp.cut_floor(b);
         for (i, &c) in boxes.iter().enumerate() {
             for d in 0..4 {
                 let p = b.nbr[c as usize][d];

@@ -28,13 +28,8 @@ pub(crate) struct Space {
     region_stamp: u32,
     /// Scratch for the floods on `region_mark`.
     stack: Vec<u16>,
-    /// Scratch for box moves: the floor's cut cells ([`Cuts`]).
+    /// The floor's cut cells, for box moves ([`Space::cut_floor`]).
     pub cuts: Cuts,
-    /// The connected part of the free floor each free cell lies in, as
-    /// [`Space::label_parts`] last numbered them ([`NONE`] on boxes and
-    /// walls), and their number.
-    part_of: Vec<u16>,
-    parts: u32,
     /// Scratch for the removal tests ([`Space::pull_trapped`],
     /// [`Space::immovable`], [`Space::immovable_with_player`]): the boxes
     /// left or still to look at (`immovable` hands its back), and those
@@ -81,8 +76,6 @@ impl Space {
             region_stamp: 0,
             stack: Vec::with_capacity(n),
             cuts: Cuts::default(),
-            part_of: vec![NONE; n],
-            parts: 0,
             trap_left: Vec::new(),
             trap_removed: Vec::new(),
             queued: vec![0; n],
@@ -236,63 +229,10 @@ impl Space {
         self.stack = stack;
     }
 
-    /// Number the connected parts of the free floor as the boxes stand
-    /// now, for [`Space::parts_without`]: one flood of the whole floor
-    /// for all the boxes an expansion moves. Returns their number.
-    pub fn label_parts(&mut self, b: &Board) -> u32 {
-        self.part_of.fill(NONE);
-        let mut stack = std::mem::take(&mut self.stack);
-        let mut parts = 0u32;
-        for c in 0..b.n {
-            if self.occ[c] != 0 || self.part_of[c] != NONE {
-                continue;
-            }
-            let k = parts as u16;
-            parts += 1;
-            self.part_of[c] = k;
-            stack.clear();
-            stack.push(c as u16);
-            while let Some(x) = stack.pop() {
-                for &y in &b.nbr[x as usize] {
-                    if y != NONE && self.occ[y as usize] == 0 && self.part_of[y as usize] == NONE {
-                        self.part_of[y as usize] = k;
-                        stack.push(y);
-                    }
-                }
-            }
-        }
-        self.stack = stack;
-        self.parts = parts;
-        parts
-    }
-
-    /// The number of connected parts of the free floor with the box on `c`
-    /// taken off, from the parts [`Space::label_parts`] numbered with it
-    /// on (the other boxes where they were then): the parts around `c`
-    /// join into one with it, the others stay. (Debug builds flood the
-    /// floor, `c`'s box taken off, and compare.)
-    pub fn parts_without(&mut self, b: &Board, c: u16) -> u32 {
-        let mut around = [NONE; 4];
-        let mut joined = 0;
-        for &y in &b.nbr[c as usize] {
-            let k = if y == NONE {
-                NONE
-            } else {
-                self.part_of[y as usize]
-            };
-            if k != NONE && !around[..joined].contains(&k) {
-                around[joined] = k;
-                joined += 1;
-            }
-        }
-        let parts = self.parts + 1 - joined as u32;
-        #[cfg(debug_assertions)]
-        {
-            let tag = std::mem::replace(&mut self.occ[c as usize], 0);
-            debug_assert_eq!(parts, self.regions(b), "stale parts");
-            self.occ[c as usize] = tag;
-        }
-        parts
+    /// Find the cut cells of the free floor as the boxes stand now
+    /// ([`Space::cuts`]), for the box moves of every box of the position.
+    pub fn cut_floor(&mut self, b: &Board) {
+        self.cuts.build(b, &self.occ);
     }
 
     /// Whether cell `c` was reached by the last [`Space::reach`].

@@ -127,7 +127,7 @@ impl Searcher {
         let mut far = std::mem::take(&mut self.far);
         far.clear();
         if box_moves {
-            self.sp.label_parts(b);
+            self.sp.cut_floor(b);
             for (bi, &c) in cur.iter().enumerate() {
                 let firsts = cands
                     .iter()
