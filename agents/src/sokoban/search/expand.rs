@@ -544,6 +544,32 @@ impl Searcher {
         open && self.sp.reached_count() <= POCKET_CELLS && !self.sp.reached(b.start_player)
     }
 
+    /// Backward, the cell of the box the last move of node `id` (its
+    /// sorted `boxes`) moved, when its parent passed the pull removal test
+    /// (every expanded node but a root did): the moved-box shortcut of
+    /// [`Space::pull_trapped`] then holds for it, as for a child tested
+    /// when made.
+    pub(super) fn moved_box(&self, id: NodeId, boxes: &[u16]) -> Option<u16> {
+        let parent = self.nodes[id as usize].parent;
+        if parent == NO_NODE || self.nodes[parent as usize].parent == NO_NODE {
+            return None;
+        }
+        // Both lists sorted: the child's one cell its parent lacks.
+        let before = self.node_boxes(parent);
+        let (mut i, mut j) = (0, 0);
+        while i < boxes.len() {
+            if j < before.len() && before[j] < boxes[i] {
+                j += 1;
+            } else if j < before.len() && before[j] == boxes[i] {
+                i += 1;
+                j += 1;
+            } else {
+                return Some(boxes[i]);
+            }
+        }
+        None
+    }
+
     /// Backward: the pull removal test (space.rs) of the position `boxes`
     /// with the player on `player` (on the scratch space, with its reach
     /// marks): a position that can never be pulled back to the start is

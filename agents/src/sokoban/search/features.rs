@@ -159,7 +159,8 @@ impl Searcher {
             // `Searcher::bound_of_new`.
             (Way::Backward, _) => {
                 let pocket = self.nodes[id as usize].pocket;
-                match self.pull_dead(&boxes, player, None, pocket).0 {
+                let moved = self.moved_box(id, &boxes);
+                match self.pull_dead(&boxes, player, moved, pocket).0 {
                     true => Verdict::Dead,
                     false => Verdict::Alive,
                 }
