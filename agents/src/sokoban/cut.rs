@@ -178,30 +178,23 @@ impl Cuts {
         self.parent[x as usize] == NONE || self.low[y as usize] >= self.disc[x as usize]
     }
 
-    /// The number of pieces of `x`'s part with a box on the free cell `x`:
-    /// its separated child subtrees and, unless `x` is the part's root, the
-    /// rest.
-    fn split(&self, b: &Board, x: u16) -> u32 {
-        let split = (0..4)
-            .filter(|&d| self.child(b, x, d).is_some_and(|y| self.separated(x, y)))
-            .count() as u32;
-        split + u32::from(self.parent[x as usize] != NONE)
-    }
-
-    /// With a box on the free cell `x`, the piece of its part that holds
-    /// the cell `q` of the same part: the direction from `x` of the
-    /// separated child subtree that holds it, or [`REST`].
-    fn piece(&self, b: &Board, x: u16, q: u16) -> u8 {
-        let k = self.disc[q as usize];
+    /// With a box on the free cell `x`, its child subtrees: each one's
+    /// interval of visit numbers and piece.
+    fn kids(&self, b: &Board, x: u16) -> Kids {
+        let mut kids = Kids {
+            span: [(0, 0); 4],
+            piece: [REST; 4],
+        };
         for d in 0..4 {
             if let Some(y) = self.child(b, x, d) {
                 let from = self.disc[y as usize];
-                if from <= k && k < from + self.size[y as usize] {
-                    return if self.separated(x, y) { d as u8 } else { REST };
+                kids.span[d] = (from, from + self.size[y as usize]);
+                if self.separated(x, y) {
+                    kids.piece[d] = d as u8;
                 }
             }
         }
-        REST
+        kids
     }
 
     /// Add the cells of some pieces of `x`'s part (bit `p`: piece `p`),
@@ -267,9 +260,14 @@ impl Cuts {
             }
         }
         let none = Merge {
+            kids: Kids {
+                span: [(0, 0); 4],
+                piece: [REST; 4],
+            },
             name: [0; 5],
             at_c: 0,
             joined: 0,
+            split: 0,
         };
         BoxView {
             cuts: self,
@@ -279,6 +277,29 @@ impl Cuts {
             joined,
             last: Cell::new((NONE, none)),
         }
+    }
+}
+
+/// The child subtrees of a cell with a box on it ([`Cuts::kids`]): the
+/// interval of visit numbers of each (empty for no child) and its piece
+/// (its direction when separated, else [`REST`]).
+#[derive(Clone, Copy)]
+struct Kids {
+    span: [(u16, u16); 4],
+    piece: [u8; 4],
+}
+
+impl Kids {
+    /// The piece that holds the cell of visit number `k` (of the box's
+    /// part, not the box's cell).
+    fn piece(&self, k: u16) -> u8 {
+        for d in 0..4 {
+            let (from, to) = self.span[d];
+            if from <= k && k < to {
+                return self.piece[d];
+            }
+        }
+        REST
     }
 }
 
@@ -308,13 +329,16 @@ pub(crate) struct BoxView<'a> {
 }
 
 /// How the pieces of a part join through `c` with the box on one cell of
-/// it: each piece's name after joining, the name of `c`'s region, and how
-/// many pieces `c` joined.
+/// it: the cell's child subtrees, each piece's name after joining, the
+/// name of `c`'s region, how many pieces `c` joined, and how many pieces
+/// there are.
 #[derive(Clone, Copy)]
 struct Merge {
+    kids: Kids,
     name: [u8; 5],
     at_c: u8,
     joined: u8,
+    split: u8,
 }
 
 impl BoxView<'_> {
@@ -326,10 +350,11 @@ impl BoxView<'_> {
             return m;
         }
         let home = self.cuts.part(x);
+        let kids = self.cuts.kids(b, x);
         let mut next = 0u8;
         for &y in &self.around {
             if y != NONE && y != x && self.cuts.part(y) == home {
-                next |= 1 << self.cuts.piece(b, x, y);
+                next |= 1 << kids.piece(self.cuts.disc[y as usize]);
             }
         }
         let mut name = [0, 1, 2, 3, REST];
@@ -344,10 +369,16 @@ impl BoxView<'_> {
             }
             first
         };
+        // The separated subtrees and, unless `x` is its part's root, the
+        // rest.
+        let split = (0..4).filter(|&d| kids.piece[d] == d as u8).count()
+            + usize::from(self.cuts.parent[x as usize] != NONE);
         let m = Merge {
+            kids,
             name,
             at_c,
             joined: next.count_ones() as u8,
+            split: split as u8,
         };
         self.last.set((x, m));
         m
@@ -377,7 +408,7 @@ impl BoxView<'_> {
         if k == NONE {
             None
         } else if k == self.cuts.part(x) {
-            Some(m.name[self.cuts.piece(b, x, q) as usize])
+            Some(m.name[m.kids.piece(self.cuts.disc[q as usize]) as usize])
         } else {
             self.joined_part(k).map(|_| m.at_c)
         }
@@ -419,7 +450,7 @@ impl BoxView<'_> {
         }
         let m = self.merge(b, x);
         // The parts not next to `c`; `x`'s pieces not next to `c`; `c`'s.
-        self.cuts.parts - self.joined as u32 + self.cuts.split(b, x) - u32::from(m.joined) + 1
+        self.cuts.parts - self.joined as u32 + u32::from(m.split) - u32::from(m.joined) + 1
     }
 }
 
