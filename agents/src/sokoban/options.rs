@@ -14,8 +14,9 @@ pub const PREPASS_AFTER: u64 = 65_536;
 /// work the backward feature-space search gets beside the others (50
 /// until Microban 153 was solved early by the opener following the
 /// goals' forced order; 70 until the removal tests settled by the box
-/// just moved made its work cheaper; see `docs/sokoban-solver.md`).
-pub const BACKWARD_SHARE: u8 = 75;
+/// just moved made its work cheaper; 75 until one cut search per position
+/// made its box moves cheaper again; see `docs/sokoban-solver.md`).
+pub const BACKWARD_SHARE: u8 = 80;
 
 /// The default [`SolveOptions::portfolio`]: states the pre-pass may store
 /// once it takes turns with the bidirectional search.
