@@ -31,7 +31,7 @@ use super::board::{Board, NONE};
 use std::cell::Cell;
 
 /// The piece that is not a separated child subtree ([`Cuts`]).
-pub(crate) const REST: u8 = 4;
+const REST: u8 = 4;
 
 /// The name of the region of the box's cell when no piece of the part the
 /// box stands in is next to that cell ([`BoxView`]).

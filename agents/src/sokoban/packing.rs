@@ -465,7 +465,7 @@ impl BoxMoves {
     }
 
     /// The search of [`BoxMoves::find`] over the cells of the box taken
-    /// off `c` (`sp.occ[c]` is 0) and the player's regions, as `part`
+    /// off `c` (`sp.occ[c]` is 0) and the player's regions, as `view`
     /// tells them.
     #[allow(clippy::too_many_arguments)]
     fn walk(
@@ -473,13 +473,13 @@ impl BoxMoves {
         b: &Board,
         sp: &Space,
         dead: &[bool],
-        part: &BoxView,
+        view: &BoxView,
         c: u16,
         player: u16,
         firsts: u8,
         pull: bool,
     ) {
-        let reached = |at: u16, piece: u8, q: u16| part.piece(b, at, q) == Some(piece);
+        let reached = |at: u16, piece: u8, q: u16| view.piece(b, at, q) == Some(piece);
         // The moves the box on `at` can make (bit d: direction d), the
         // player in `piece`.
         let movable = |at: u16, piece: u8| {
@@ -500,7 +500,7 @@ impl BoxMoves {
         let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
         self.words = bits::words(b.n);
         let words = self.words;
-        let Some(piece) = part.piece(b, c, player) else {
+        let Some(piece) = view.piece(b, c, player) else {
             return;
         };
         self.seen.resize(b.n, 0);
@@ -525,7 +525,7 @@ impl BoxMoves {
                 }
                 let t = b.nbr[s.at as usize][d as usize];
                 let p = after(s.at, t, d as usize);
-                let Some(piece) = part.piece(b, t, p) else {
+                let Some(piece) = view.piece(b, t, p) else {
                     continue;
                 };
                 if self.seen[t as usize] & (1 << piece) != 0 {
@@ -535,7 +535,7 @@ impl BoxMoves {
                 let mask = movable(t, piece);
                 let at = self.regions.len();
                 self.regions.resize(at + words, 0);
-                let norm = part.region(b, t, piece, &mut self.regions[at..]);
+                let norm = view.region(b, t, piece, &mut self.regions[at..]);
                 let i = self.states.len() as u32;
                 let (first, len) = (if head == root { d } else { s.first }, s.len + 1);
                 self.states.push(BoxState {
@@ -550,7 +550,7 @@ impl BoxMoves {
                     to: t,
                     player: after(s.at, t, d as usize),
                     norm,
-                    regions: part.regions(b, t),
+                    regions: view.regions(b, t),
                     first,
                     len,
                     state: i,
