@@ -181,10 +181,7 @@ impl Cuts {
     /// With a box on the free cell `x`, its child subtrees: each one's
     /// interval of visit numbers and piece.
     fn kids(&self, b: &Board, x: u16) -> Kids {
-        let mut kids = Kids {
-            span: [(0, 0); 4],
-            piece: [REST; 4],
-        };
+        let mut kids = Kids::NONE;
         for d in 0..4 {
             if let Some(y) = self.child(b, x, d) {
                 let from = self.disc[y as usize];
@@ -217,16 +214,13 @@ impl Cuts {
                 }
             }
         } else {
-            let at = self.part(x) as usize * self.words;
-            for (o, &w) in out.iter_mut().zip(&self.part_bits[at..at + self.words]) {
-                *o |= w;
-            }
-            out[x as usize / 64] &= !(1 << (x % 64));
+            self.add_part(self.part(x), out);
+            bits::unset(out, x as usize);
             for d in 0..4 {
                 match self.child(b, x, d) {
                     Some(y) if self.separated(x, y) && pieces & 1 << d == 0 => {
                         for &c in subtree(y) {
-                            out[c as usize / 64] &= !(1 << (c % 64));
+                            bits::unset(out, c as usize);
                         }
                     }
                     _ => {}
@@ -260,10 +254,7 @@ impl Cuts {
             }
         }
         let none = Merge {
-            kids: Kids {
-                span: [(0, 0); 4],
-                piece: [REST; 4],
-            },
+            kids: Kids::NONE,
             name: [0; 5],
             at_c: 0,
             joined: 0,
@@ -290,6 +281,12 @@ struct Kids {
 }
 
 impl Kids {
+    /// No child subtree.
+    const NONE: Kids = Kids {
+        span: [(0, 0); 4],
+        piece: [REST; 4],
+    };
+
     /// The piece that holds the cell of visit number `k` (of the box's
     /// part, not the box's cell).
     fn piece(&self, k: u16) -> u8 {
