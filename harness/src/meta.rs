@@ -51,8 +51,9 @@ pub struct RunMeta {
     pub finished: usize,
     /// How many times the run was resumed.
     pub resumed: u32,
-    /// Acts past the soft budget on the wall clock that were not charged
-    /// because arena itself was starved (an overloaded machine).
+    /// Acts past the soft budget that were not charged because the time was
+    /// not the agent's (arena itself starved on the wall clock, or time
+    /// taken by a virtual machine's host).
     #[serde(default)]
     pub starved_acts: u64,
     /// The SPRT's end state (`SPRT a vs b ...: H1 accepted`), when there is one.

@@ -59,9 +59,10 @@ pub struct SeatRecord {
     /// Whether init was past its soft budget (within its hard limit).
     #[serde(default)]
     pub init_overrun: bool,
-    /// Acts past the soft budget on the wall clock that were not charged,
-    /// because the harness itself was starved meanwhile (see
-    /// [`crate::timing::starvation`]).
+    /// Acts past the soft budget that were not charged, because the time
+    /// was not the agent's: the harness itself was starved meanwhile (wall
+    /// clock, see [`crate::timing::starvation`]) or the host of a virtual
+    /// machine took it ([`crate::timing::steal`]).
     #[serde(default)]
     pub starved: u32,
     /// The ticks whose act overran the soft budget (the fallback was played).
@@ -145,21 +146,35 @@ fn judge<A>(
         Err(f) => return (Err(f), false, ms(used)),
         Ok(a) => a,
     };
-    // Under the wall clock, time during which the harness itself was
-    // starved (the machine overloaded) is not the agent's.
-    let starved = match limits.clock {
-        Clock::Wall if used > soft => crate::timing::starvation::during(started, started + used),
-        _ => Duration::ZERO,
+    // Time that was not the agent's is not charged: under the wall clock,
+    // time during which the harness itself was starved (the machine
+    // overloaded); under either clock, time the host of a virtual machine
+    // took from it, which the guest's clocks charge to the running thread.
+    let excused = if used > soft {
+        let to = started + reply.wall;
+        let stolen = crate::timing::steal::during(started, to);
+        match limits.clock {
+            Clock::Wall => stolen.max(crate::timing::starvation::during(started, to)),
+            Clock::Cpu => stolen,
+        }
+    } else {
+        Duration::ZERO
     };
-    if used > soft && used.saturating_sub(starved) <= soft {
+    let charged = used.saturating_sub(excused);
+    if used > soft && charged <= soft {
         record.starved += 1;
         return (Ok(result), false, ms(used));
     }
-    if used > hard {
+    if charged > hard {
+        let excused = if excused > Duration::ZERO {
+            format!("; {:.1} ms of it not the agent's", ms(excused))
+        } else {
+            String::new()
+        };
         let f = Failure {
             outcome: Outcome::Disqualified,
             detail: format!(
-                "{what} took {:.1} ms ({}), past the hard limit of {:.1} ms",
+                "{what} took {:.1} ms ({}{excused}), past the hard limit of {:.1} ms",
                 ms(used),
                 limits.clock.as_str(),
                 ms(hard)
@@ -578,5 +593,69 @@ mod tests {
             "cannot start [\"nope\"]: No such file or directory (os error 2)"
         )));
         assert!(!infrastructure_error(&seat(Outcome::Crash, eagain)));
+    }
+
+    /// An act that took `cpu` of CPU time and 5 ms more of wall time,
+    /// started `at`, judged on the CPU clock (20 ms soft, 25 ms hard).
+    fn judge_act(at: Instant, cpu_ms: u64) -> (Result<Option<u8>, Failure>, bool, SeatRecord) {
+        let limits = TimeLimits {
+            act: Duration::from_millis(20),
+            act_hard: Duration::from_millis(25),
+            clock: Clock::Cpu,
+            ..TimeLimits::default()
+        };
+        let reply = Reply {
+            result: Ok(Some(7u8)),
+            wall: Duration::from_millis(cpu_ms + 5),
+            cpu: Some(Duration::from_millis(cpu_ms)),
+        };
+        let mut record = SeatRecord::new(0);
+        let (r, over, _) = judge(reply, &limits, Phase::Act, &mut record, at);
+        (r, over, record)
+    }
+
+    #[test]
+    fn time_a_virtual_machines_host_took_is_not_charged_on_the_cpu_clock() {
+        use crate::timing::steal;
+        let ms = Duration::from_millis;
+        // Windows an hour and more ahead: no real act or reading is there.
+        let base = Instant::now() + Duration::from_secs(3600);
+        let window = |k: u64| base + Duration::from_secs(10 * k);
+        // No steal: 65 ms of CPU is past the hard limit.
+        let (r, _, _) = judge_act(window(0), 65);
+        let f = r.unwrap_err();
+        assert_eq!(f.outcome, Outcome::Disqualified);
+        assert!(f.detail.contains("act took 65.0 ms (cpu)"), "{}", f.detail);
+        // 50 ms stolen within the act: 15 ms are the agent's, within the
+        // budget, and the act counts as starved, not as an overrun.
+        steal::record(window(1) + ms(10), window(1) + ms(20), ms(50));
+        let (r, over, record) = judge_act(window(1), 65);
+        assert_eq!(r.unwrap(), Some(7));
+        assert!(!over);
+        assert_eq!((record.starved, record.overruns), (1, 0));
+        // 40 ms stolen: 25 ms are the agent's, past the soft budget but
+        // within the hard limit: an overrun.
+        steal::record(window(2), window(2) + ms(10), ms(40));
+        let (r, over, record) = judge_act(window(2), 65);
+        assert_eq!(r.unwrap(), Some(7));
+        assert!(over);
+        assert_eq!(record.starved, 0);
+        // 30 ms stolen: 35 ms are the agent's, past the hard limit; the
+        // detail says how much was not.
+        steal::record(window(3) + ms(60), window(3) + ms(80), ms(30));
+        let f = judge_act(window(3), 65).0.unwrap_err();
+        assert!(
+            f.detail.contains("30.0 ms of it not the agent's"),
+            "{}",
+            f.detail
+        );
+        // Steal read before the act started or after it ended is not its.
+        steal::record(window(4) - ms(30), window(4) - ms(1), ms(50));
+        steal::record(window(4) + ms(71), window(4) + ms(90), ms(50));
+        assert!(judge_act(window(4), 65).0.is_err());
+        // An act within its budget is never looked at.
+        steal::record(window(5), window(5) + ms(10), ms(50));
+        let (r, over, record) = judge_act(window(5), 15);
+        assert!(r.is_ok() && !over && record.starved == 0);
     }
 }

@@ -131,9 +131,10 @@ impl Reporter for TerminalSummary<'_> {
         if starved > 0 {
             writeln!(
                 self.out,
-                "\nwarning: {starved} act(s) past the soft budget were not charged because arena \
-                 itself was starved (the machine was overloaded); wall-clock times in these \
-                 tables may be skewed by load (clock = \"cpu\" is not)"
+                "\nwarning: {starved} act(s) past the soft budget were not charged because the time \
+                 was not the agent's (arena itself was starved, the machine overloaded, or a \
+                 virtual machine's host took it: steal); wall-clock times in these tables may \
+                 be skewed by load (clock = \"cpu\" is not)"
             )
             .map_err(io)?;
         }
