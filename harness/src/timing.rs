@@ -143,8 +143,9 @@ pub mod starvation {
 /// charged for time it never had (measured on this project's 2-core VMs: a
 /// thread's CPU clock jumped 23 ms in one read, with 20 ms of steal). An
 /// act past its budget by no more than the steal meanwhile is not charged
-/// (see `runner::judge`). The host's load, not the guest's, makes steal:
-/// an agent cannot make it.
+/// (see `runner::judge`). Steal is time the host gave to others: an agent
+/// cannot turn its own work into steal, and what is forgiven is the most
+/// that any one CPU lost, which the act's wall time bounds.
 pub mod steal {
     use std::sync::{Mutex, OnceLock};
     use std::time::{Duration, Instant};
@@ -162,27 +163,30 @@ pub mod steal {
         S.get_or_init(|| Mutex::new(std::collections::VecDeque::with_capacity(KEEP)))
     }
 
-    /// The steal of all CPUs so far, from the first line of `/proc/stat`
-    /// (`None` where there is none to read).
-    pub fn total() -> Option<Duration> {
-        parse(&std::fs::read_to_string("/proc/stat").ok()?)
+    /// Each CPU's steal so far, from `/proc/stat` (empty where there is
+    /// none to read).
+    pub fn per_cpu() -> Vec<Duration> {
+        std::fs::read_to_string("/proc/stat")
+            .map(|s| parse(&s))
+            .unwrap_or_default()
     }
 
-    /// The steal in `/proc/stat`'s text: the eighth number of the `cpu`
-    /// line, in clock ticks (`USER_HZ`, 100 per second on Linux).
-    pub(crate) fn parse(stat: &str) -> Option<Duration> {
-        let line = stat.lines().next()?;
-        let mut words = line.split_ascii_whitespace();
-        if words.next()? != "cpu" {
-            return None;
-        }
-        let ticks: u64 = words.nth(7)?.parse().ok()?;
-        Some(Duration::from_millis(ticks.saturating_mul(10)))
+    /// The steal of each CPU in `/proc/stat`'s text: the eighth number of
+    /// each `cpuN` line, in clock ticks (`USER_HZ`, 100 per second on
+    /// Linux).
+    pub(crate) fn parse(stat: &str) -> Vec<Duration> {
+        stat.lines()
+            .filter(|l| l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit))
+            .map_while(|l| {
+                let ticks: u64 = l.split_ascii_whitespace().nth(8)?.parse().ok()?;
+                Some(Duration::from_millis(ticks.saturating_mul(10)))
+            })
+            .collect()
     }
 
     /// The probe's reader: the last reading and when it was taken.
     pub(super) struct Sampler {
-        last: Option<(Instant, Duration)>,
+        last: Option<(Instant, Vec<Duration>)>,
     }
 
     impl Sampler {
@@ -190,16 +194,22 @@ pub mod steal {
             Sampler { last: None }
         }
 
-        /// Read the steal at `now` and keep what it grew since the last
-        /// reading.
+        /// Read the steal at `now` and keep the most any one CPU lost
+        /// since the last reading.
         pub(super) fn sample(&mut self, now: Instant) {
-            let Some(total) = total() else { return };
-            if let Some((at, before)) = self.last {
-                if total > before {
-                    record(at, now, total - before);
+            let cpus = per_cpu();
+            if let Some((at, before)) = &self.last {
+                let most = cpus
+                    .iter()
+                    .zip(before)
+                    .map(|(a, b)| a.saturating_sub(*b))
+                    .max()
+                    .unwrap_or_default();
+                if most > Duration::ZERO {
+                    record(*at, now, most);
                 }
             }
-            self.last = Some((now, total));
+            self.last = Some((now, cpus));
         }
     }
 
@@ -372,13 +382,18 @@ mod tests {
     #[test]
     fn steal_is_read_from_the_cpu_line_of_proc_stat() {
         let stat = "cpu  7232161 6915 404582 2253902 10553 0 2114 1168 0 0\n\
-                    cpu0 3602088 3228 196450 1150214 2525 0 284 574 0 0\n";
-        assert_eq!(steal::parse(stat), Some(Duration::from_millis(11_680)));
-        assert_eq!(steal::parse("intr 1 2 3\n"), None);
-        assert_eq!(steal::parse("cpu 1 2 3\n"), None);
-        // This machine's own, growing or not.
-        let a = steal::total().expect("/proc/stat has a cpu line with steal");
-        assert!(steal::total().unwrap() >= a);
+                    cpu0 3602088 3228 196450 1150214 2525 0 284 574 0 0\n\
+                    cpu1 3630073 3686 208132 1103688 8028 0 1829 594 0 0\n\
+                    intr 1 2 3\n";
+        let ms = Duration::from_millis;
+        assert_eq!(steal::parse(stat), vec![ms(5_740), ms(5_940)]);
+        assert!(steal::parse("cpu 1 2 3\nintr 1 2 3\n").is_empty());
+        assert!(steal::parse("cpu0 1 2 3\n").is_empty(), "no steal column");
+        // This machine's own, one per CPU, growing or not.
+        let a = steal::per_cpu();
+        assert!(!a.is_empty(), "/proc/stat has cpuN lines with steal");
+        let b = steal::per_cpu();
+        assert!(a.iter().zip(&b).all(|(a, b)| b >= a));
     }
 
     #[test]
