@@ -76,26 +76,58 @@ impl games::Timer for AgentTimer {
     }
 }
 
+/// A bounded log of time spans, each with an amount of time lost in it
+/// (the probe's lateness, or steal between two readings), shared between
+/// the latency probe that writes it and the judge that reads it.
+struct Spans {
+    keep: usize,
+    log: std::sync::Mutex<std::collections::VecDeque<(Instant, Instant, Duration)>>,
+}
+
+impl Spans {
+    /// An empty log that keeps the last `keep` spans.
+    const fn new(keep: usize) -> Spans {
+        Spans {
+            keep,
+            log: std::sync::Mutex::new(std::collections::VecDeque::new()),
+        }
+    }
+
+    /// Keep `lost`, lost between `from` and `to`.
+    fn record(&self, from: Instant, to: Instant, lost: Duration) {
+        let mut s = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        if s.len() == self.keep {
+            s.pop_front();
+        }
+        s.push_back((from, to, lost));
+    }
+
+    /// The time lost in the spans that overlap `from..to`.
+    fn during(&self, from: Instant, to: Instant) -> Duration {
+        let s = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        s.iter()
+            .filter(|(a, b, _)| *a < to && *b > from)
+            .map(|(_, _, d)| *d)
+            .sum()
+    }
+}
+
 /// The harness's own scheduling-latency probe: a thread that sleeps 1 ms
 /// at a time and records how late it wakes. When the probe is late, every
 /// thread of the harness may have been: an act judged by the wall clock
 /// during such a spike is not charged for it.
 pub mod starvation {
-    use std::sync::{Mutex, OnceLock};
+    use super::Spans;
+    use std::sync::OnceLock;
     use std::time::{Duration, Instant};
 
-    /// Samples kept: (when the probe woke, how late).
-    const KEEP: usize = 8192;
+    /// The probe's late wake-ups, the last 8,192: each from when it should
+    /// have woken to when it did.
+    static LATE: Spans = Spans::new(8192);
     /// The probe's sleep.
     const TICK: Duration = Duration::from_millis(1);
     /// Lateness below this is scheduling noise, not starvation.
     const NOISE: Duration = Duration::from_millis(2);
-
-    fn samples() -> &'static Mutex<std::collections::VecDeque<(Instant, Duration)>> {
-        static S: OnceLock<Mutex<std::collections::VecDeque<(Instant, Duration)>>> =
-            OnceLock::new();
-        S.get_or_init(|| Mutex::new(std::collections::VecDeque::with_capacity(KEEP)))
-    }
 
     /// Start the probe (once per process; later calls do nothing).
     pub fn start() {
@@ -111,11 +143,9 @@ pub mod starvation {
                         let now = Instant::now();
                         let late = now.saturating_duration_since(t).saturating_sub(TICK);
                         if late >= NOISE {
-                            let mut s = samples().lock().unwrap_or_else(|p| p.into_inner());
-                            if s.len() == KEEP {
-                                s.pop_front();
+                            if let Some(due) = now.checked_sub(late) {
+                                LATE.record(due, now, late);
                             }
-                            s.push_back((now, late));
                         }
                         if wake % super::steal::EVERY == 0 {
                             steal.sample(now);
@@ -129,11 +159,7 @@ pub mod starvation {
     /// of the probe's lateness over wake-ups in that window (zero when the
     /// probe is not running).
     pub fn during(from: Instant, to: Instant) -> Duration {
-        let s = samples().lock().unwrap_or_else(|p| p.into_inner());
-        s.iter()
-            .filter(|(at, late)| *at > from && at.checked_sub(*late).is_some_and(|b| b < to))
-            .map(|(_, late)| *late)
-            .sum()
+        LATE.during(from, to)
     }
 }
 
@@ -147,21 +173,15 @@ pub mod starvation {
 /// cannot turn its own work into steal, and what is forgiven is the most
 /// that any one CPU lost, which the act's wall time bounds.
 pub mod steal {
-    use std::sync::{Mutex, OnceLock};
+    use super::Spans;
     use std::time::{Duration, Instant};
 
     /// The latency probe reads the steal every this many wake-ups (about
     /// 10 ms; a read of `/proc/stat` costs about 15 µs).
     pub(super) const EVERY: u64 = 10;
-    /// Samples kept: (from, to, steal between the two reads).
-    const KEEP: usize = 4096;
-
-    type Samples = Mutex<std::collections::VecDeque<(Instant, Instant, Duration)>>;
-
-    fn samples() -> &'static Samples {
-        static S: OnceLock<Samples> = OnceLock::new();
-        S.get_or_init(|| Mutex::new(std::collections::VecDeque::with_capacity(KEEP)))
-    }
+    /// The readings between which some CPU lost time, the last 4,096:
+    /// from one reading to the next, the most any one CPU lost.
+    static STOLEN: Spans = Spans::new(4096);
 
     /// Each CPU's steal so far, from `/proc/stat` (empty where there is
     /// none to read).
@@ -215,11 +235,7 @@ pub mod steal {
 
     /// Keep `stolen`, taken between the readings at `from` and `to`.
     pub(crate) fn record(from: Instant, to: Instant, stolen: Duration) {
-        let mut s = samples().lock().unwrap_or_else(|p| p.into_inner());
-        if s.len() == KEEP {
-            s.pop_front();
-        }
-        s.push_back((from, to, stolen));
+        STOLEN.record(from, to, stolen);
     }
 
     /// The steal between two readings that overlap `from..to` (zero when
@@ -227,11 +243,7 @@ pub mod steal {
     /// are about 10 ms apart, so steal up to that far outside the window
     /// may be counted too.
     pub fn during(from: Instant, to: Instant) -> Duration {
-        let s = samples().lock().unwrap_or_else(|p| p.into_inner());
-        s.iter()
-            .filter(|(a, b, _)| *a < to && *b > from)
-            .map(|(_, _, d)| *d)
-            .sum()
+        STOLEN.during(from, to)
     }
 }
 
