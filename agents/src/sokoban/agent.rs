@@ -30,6 +30,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (80; 0: none)",
+            "backward_best: of every 16 expansions of that backward search, this many come from its best cell, with alternate (14)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "opener: the pre-pass's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, where the plan parks a box or the next goal's turn is forced (true)",
             "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
@@ -82,6 +83,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
             "backward: search backward, pulling boxes from the solved positions until the start is reached; the packing feature counts boxes on start cells, and opener, oop, plan, prove and learn are forward only (false)",
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
+            "backward_best: backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate (14)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "opener: FESS's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, keeping packing and connectivity, is advised too, at every step of a plan that parks a box and at the steps of other plans whose goal must come before or after another (true)",
             "oop: a third feature after the regions, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached; moves that lower it are advised (true)",
@@ -146,11 +148,22 @@ pub fn options(
         Method::BiAStar => [
             &["weight", "ratio", "prepass", "prepass_after", "portfolio"][..],
             &FESS,
-            &["box_pulls", "backward_share", "serial", "max_nodes"],
+            &[
+                "box_pulls",
+                "backward_share",
+                "backward_best",
+                "serial",
+                "max_nodes",
+            ],
         ]
         .concat(),
         Method::Greedy => vec!["macros", "max_nodes"],
-        Method::Fess => [&["box_moves", "backward"][..], &FESS, &["max_nodes"]].concat(),
+        Method::Fess => [
+            &["box_moves", "backward", "backward_best"][..],
+            &FESS,
+            &["max_nodes"],
+        ]
+        .concat(),
         Method::Bfs => vec!["max_nodes"],
     };
     params.check_keys(name, &keys)?;
@@ -213,6 +226,10 @@ pub fn options(
     if keys.contains(&"backward_share") {
         let share = u64::from(opts.backward_share);
         opts.backward_share = within("backward_share", share, 0, 99, "a percentage")? as u8;
+    }
+    if keys.contains(&"backward_best") {
+        let best = u64::from(opts.backward_best);
+        opts.backward_best = within("backward_best", best, 0, 16, "an integer")? as u8;
     }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;

@@ -29,7 +29,9 @@
 //! As in FESS's engine, every other expansion may instead come from the
 //! *best* non-empty cell ([`rank`]: most boxes on goals, then fewest
 //! regions), so that half the effort goes on from the most advanced states
-//! ([`FessQueue::new`]).
+//! ([`FessQueue::new`]). The backward search takes more of its expansions
+//! from its best cell ([`BACKWARD_BEST`](super::BACKWARD_BEST) of every
+//! [`BEST_OF`]).
 //!
 //! Optionally, as in FESS, each advisor recommends at most *one* move of a
 //! state ([`advise`]): the packing advisor the move that gains the most
@@ -49,6 +51,14 @@ use super::plan::PackingPlan;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+/// The pops of a [`FessQueue`] counted in its share of pops from the best
+/// cell: that share is some number of every `BEST_OF` pops.
+pub(crate) const BEST_OF: u8 = 16;
+
+/// The pops of every [`BEST_OF`] that the forward feature-space search
+/// takes from its best cell: every other one, as in FESS's engine.
+pub(crate) const FORWARD_BEST: u8 = BEST_OF / 2;
+
 /// The open list of a feature-space search: one heap per cell.
 #[derive(Default)]
 pub(crate) struct FessQueue {
@@ -63,10 +73,12 @@ pub(crate) struct FessQueue {
     /// The number of hotspots of every node, by node id, when the hotspot
     /// advisor is on (else empty).
     pub hot: Vec<u32>,
-    /// Every other pop takes the best non-empty cell.
-    alternate: bool,
+    /// Of every [`BEST_OF`] pops, this many take the best non-empty cell
+    /// (0: none).
+    best_pops: u8,
     pops: u64,
-    /// The slot of the best cell seen (see [`rank`]), while `alternate`.
+    /// The slot of the best cell seen (see [`rank`]), while `best_pops`
+    /// is not 0.
     best: Option<usize>,
     /// The slot the last pop took its node from.
     last: usize,
@@ -227,12 +239,13 @@ pub(crate) fn opener(parent: Cell, kids: &[Child], dist: &[u16]) -> Option<usize
 }
 
 impl FessQueue {
-    /// An empty queue. With `alternate`, every other [`FessQueue::pop`]
-    /// takes the best node of the best non-empty cell instead of the next
-    /// cell in turn.
-    pub fn new(alternate: bool) -> FessQueue {
+    /// An empty queue. Of every [`BEST_OF`] calls of [`FessQueue::pop`],
+    /// `best_pops` (spread evenly; at most [`BEST_OF`]) take the best node
+    /// of the best non-empty cell instead of the next cell in turn: with
+    /// [`BEST_OF`] / 2, every other call, as in FESS's engine.
+    pub fn new(best_pops: u8) -> FessQueue {
         FessQueue {
-            alternate,
+            best_pops: best_pops.min(BEST_OF),
             ..FessQueue::default()
         }
     }
@@ -250,7 +263,7 @@ impl FessQueue {
         };
         self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
         self.len += 1;
-        if self.alternate {
+        if self.best_pops > 0 {
             let better = match self.best {
                 None => true,
                 Some(b) => rank(cell) > rank(self.keys[b]),
@@ -262,10 +275,12 @@ impl FessQueue {
     }
 
     /// The next node: the best of the next non-empty cell in turn, or
-    /// (every other call, with `alternate`) of the best non-empty cell.
+    /// (`best_pops` of every [`BEST_OF`] calls) of the best non-empty cell.
     pub fn pop(&mut self) -> Option<u32> {
         self.pops += 1;
-        if self.alternate && self.pops.is_multiple_of(2) {
+        let k = u64::from(self.best_pops);
+        let n = u64::from(BEST_OF);
+        if self.pops * k / n > (self.pops - 1) * k / n {
             if self.best.is_some_and(|b| self.cells[b].is_empty()) {
                 self.best = (0..self.cells.len())
                     .filter(|&s| !self.cells[s].is_empty())
@@ -301,11 +316,11 @@ impl FessQueue {
         self.len += 1;
     }
 
-    /// Whether a node of `cell` would add a cell to the queue, or (with
-    /// `alternate`) make `cell` the best one.
+    /// Whether a node of `cell` would add a cell to the queue, or (when
+    /// some pops take the best cell) make `cell` the best one.
     pub fn adds_or_leads(&self, cell: Cell) -> bool {
         !self.slot_of.contains_key(&cell)
-            || (self.alternate && self.best.is_none_or(|b| rank(cell) > rank(self.keys[b])))
+            || (self.best_pops > 0 && self.best.is_none_or(|b| rank(cell) > rank(self.keys[b])))
     }
 
     /// The next node of the cell the last pop took from, when the node
@@ -323,8 +338,8 @@ impl FessQueue {
         self.pop()
     }
 
-    /// The best non-empty cell, as last found by [`FessQueue::pop`] (with
-    /// `alternate`; else `None`).
+    /// The best non-empty cell, as last found by [`FessQueue::pop`] (when
+    /// some pops take the best cell; else `None`).
     pub fn best_cell(&self) -> Option<Cell> {
         self.best.map(|b| self.keys[b])
     }
@@ -338,6 +353,7 @@ impl FessQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sokoban::BACKWARD_BEST;
 
     #[test]
     fn cells_are_visited_in_turn_best_first_within_each() {
@@ -421,9 +437,9 @@ mod tests {
             (102, top, 0),
             (103, top, 1),
         ];
-        for alternate in [false, true] {
-            let mut with = FessQueue::new(alternate);
-            let mut without = FessQueue::new(alternate);
+        for best_pops in [0, FORWARD_BEST, BACKWARD_BEST] {
+            let mut with = FessQueue::new(best_pops);
+            let mut without = FessQueue::new(best_pops);
             for &(id, cell, w) in &live {
                 with.push(id, cell, w, 0);
                 without.push(id, cell, w, 0);
@@ -440,14 +456,14 @@ mod tests {
                 }
             }
             let expected: Vec<u32> = std::iter::from_fn(|| without.pop()).collect();
-            assert_eq!(order, expected, "alternate: {alternate}");
+            assert_eq!(order, expected, "best pops: {best_pops}");
             assert!(with.is_empty());
         }
     }
 
     #[test]
     fn alternation_takes_every_other_node_from_the_best_cell() {
-        let mut q = FessQueue::new(true);
+        let mut q = FessQueue::new(FORWARD_BEST);
         // Best: more boxes on goals; among equals, fewer regions.
         let (start, fewer, packed) = (cell_of(0, 2), cell_of(0, 1), cell_of(1, 3));
         assert!(rank(packed) > rank(fewer) && rank(fewer) > rank(start));
@@ -463,6 +479,29 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![1, 20, 10, 21, 2, 3]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_share_of_pops_from_the_best_cell_is_kept_in_every_sixteen() {
+        let (start, packed) = (cell_of(0, 1), cell_of(1, 1));
+        for best_pops in [0, 1, FORWARD_BEST, BACKWARD_BEST, BEST_OF, 40] {
+            let mut q = FessQueue::new(best_pops);
+            // Enough nodes in both cells that neither empties.
+            for id in 0..100 {
+                q.push(id, start, id, 0);
+                q.push(1000 + id, packed, id, 0);
+            }
+            // Of every 16 pops, the share takes the best cell (`packed`);
+            // the others visit the two cells in turn, `start` first.
+            let in_turn = usize::from(BEST_OF - best_pops.min(BEST_OF));
+            let mut turns = 0;
+            for block in 0..4 {
+                let from_start = (0..BEST_OF).filter(|_| q.pop().unwrap() < 1000).count();
+                let expected = (turns + in_turn).div_ceil(2) - turns.div_ceil(2);
+                assert_eq!(from_start, expected, "{best_pops} of 16, block {block}");
+                turns += in_turn;
+            }
+        }
     }
 
     #[test]

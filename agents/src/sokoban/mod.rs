@@ -89,8 +89,8 @@ use games::Timer;
 use hotspot::Hotspots;
 pub use nearest::LeastBound;
 pub use options::{
-    Method, SolveOptions, BACKWARD_SHARE, BOX_PULLS, LEARN, PORTFOLIO, PREPASS, PREPASS_AFTER,
-    PROVE,
+    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, PORTFOLIO, PREPASS,
+    PREPASS_AFTER, PROVE,
 };
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
@@ -334,7 +334,11 @@ impl Solver {
             max_nodes: opts.max_nodes.max(1),
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
-            alternate: opts.alternate,
+            best_pops: match (opts.alternate, backward) {
+                (false, _) => 0,
+                (true, false) => fess::FORWARD_BEST,
+                (true, true) => opts.backward_best,
+            },
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,
@@ -425,6 +429,11 @@ impl Solver {
             let bcfg = Config {
                 order: Order::Fess,
                 box_moves: true,
+                best_pops: if opts.alternate {
+                    opts.backward_best
+                } else {
+                    0
+                },
                 ..cfg
             };
             let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));

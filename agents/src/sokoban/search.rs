@@ -182,9 +182,9 @@ pub(crate) struct Config {
     /// costs only). Every single push or pull is still a move, so
     /// exhausting the search still proves a level unsolvable.
     pub box_moves: bool,
-    /// Feature-space search: every other expansion comes from the best
-    /// non-empty cell, as in FESS (see [`FessQueue::new`]).
-    pub alternate: bool,
+    /// Feature-space search: of every 16 expansions, this many come from
+    /// the best non-empty cell (see [`FessQueue::new`]; 0: none).
+    pub best_pops: u8,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
     /// Forward feature-space search: FESS's opener advisor (see
@@ -394,7 +394,7 @@ impl Searcher {
             changed_rows: Vec::new(),
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes, cfg.learn_nodes),
-            fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.alternate)),
+            fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.best_pops)),
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),

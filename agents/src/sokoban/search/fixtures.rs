@@ -37,7 +37,7 @@ pub(crate) fn fess() -> Config {
         max_nodes: 1_000_000,
         macros: false,
         box_moves: true,
-        alternate: true,
+        best_pops: crate::sokoban::fess::FORWARD_BEST,
         hotspots: false,
         opener: false,
         oop: false,

@@ -111,7 +111,7 @@ impl Searcher {
             order: Order::Greedy,
             box_moves: false,
             macros: false,
-            alternate: false,
+            best_pops: 0,
             hotspots: false,
             one_advice: false,
             lazy: false,
