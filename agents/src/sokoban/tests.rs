@@ -566,6 +566,15 @@ fn registry_builds_every_agent_and_checks_params() {
     );
     let o = options("biastar", Method::BiAStar, &share(0)).unwrap();
     assert_eq!(o.backward_share, 0);
+    let best = |n| AgentParams::new().with("backward_best", ParamValue::Int(n));
+    for (agent, method) in [("biastar", Method::BiAStar), ("fess", Method::Fess)] {
+        assert!(
+            make(agent, &best(17), 0).is_err(),
+            "{agent}: at most 16 of 16"
+        );
+        assert_eq!(options(agent, method, &best(16)).unwrap().backward_best, 16);
+        assert_eq!(options(agent, method, &best(0)).unwrap().backward_best, 0);
+    }
     let p = AgentParams::new().with("backward", ParamValue::Bool(true));
     assert!(options("fess", Method::Fess, &p).unwrap().backward);
     assert!(
