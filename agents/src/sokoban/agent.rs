@@ -229,7 +229,8 @@ pub fn options(
     }
     if keys.contains(&"backward_best") {
         let best = u64::from(opts.backward_best);
-        opts.backward_best = within("backward_best", best, 0, 16, "an integer")? as u8;
+        let most = u64::from(super::fess::BEST_OF);
+        opts.backward_best = within("backward_best", best, 0, most, "an integer")? as u8;
     }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;

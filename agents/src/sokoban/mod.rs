@@ -334,11 +334,7 @@ impl Solver {
             max_nodes: opts.max_nodes.max(1),
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
-            best_pops: match (opts.alternate, backward) {
-                (false, _) => 0,
-                (true, false) => fess::FORWARD_BEST,
-                (true, true) => opts.backward_best,
-            },
+            best_pops: opts.best_pops(backward),
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,
@@ -429,11 +425,7 @@ impl Solver {
             let bcfg = Config {
                 order: Order::Fess,
                 box_moves: true,
-                best_pops: if opts.alternate {
-                    opts.backward_best
-                } else {
-                    0
-                },
+                best_pops: opts.best_pops(true),
                 ..cfg
             };
             let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));

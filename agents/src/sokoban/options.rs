@@ -323,4 +323,16 @@ impl SolveOptions {
             ..SolveOptions::default()
         }
     }
+
+    /// Of every 16 expansions of a feature-space search (backward or
+    /// forward), those from its best cell: with
+    /// [`SolveOptions::alternate`], [`SolveOptions::backward_best`]
+    /// backward and every other one forward; without, none.
+    pub(crate) fn best_pops(&self, backward: bool) -> u8 {
+        match (self.alternate, backward) {
+            (false, _) => 0,
+            (true, false) => super::fess::FORWARD_BEST,
+            (true, true) => self.backward_best,
+        }
+    }
 }
