@@ -137,8 +137,10 @@ fn box_pulls_solve_a_goal_room_level_single_pulls_cannot() {
     // Sasquatch I level 3 again, without the pre-pass: the bidirectional
     // search with single pulls runs out of states (the test above), the
     // one whose backward half pulls whole boxes solves it.
+    // (Without the backward feature-space search beside it, whose
+    // expansions would count too.)
     let lv = &sasquatch_i(3);
-    let r = solve_with_box_pulls(lv, 300_000);
+    let r = solve_with_box_pulls(lv, 300_000, 0);
     check_solved(lv, &r);
     assert!(r.expanded < 20_000, "{} expansions", r.expanded);
 }
@@ -163,13 +165,20 @@ fn the_box_pull_half_meets_the_shared_forward_half() {
 
 /// Solve `lv` with a bidirectional search whose only backward half pulls
 /// whole boxes (the box-pull half of [`SolveOptions::box_pulls`] in place
-/// of the single pulls), at most `max_nodes` states per side.
-pub(super) fn solve_with_box_pulls(lv: &Level, max_nodes: usize) -> SolveResult {
+/// of the single pulls), at most `max_nodes` states per side, with
+/// `backward_share` percent of the work for the backward feature-space
+/// search beside it.
+pub(super) fn solve_with_box_pulls(
+    lv: &Level,
+    max_nodes: usize,
+    backward_share: u8,
+) -> SolveResult {
     let opts = SolveOptions {
         prepass: 0,
         box_pulls: BOX_PULLS,
         serial: false,
         max_nodes,
+        backward_share,
         ..SolveOptions::default()
     };
     let mut solver = Solver::new(lv, &opts);

@@ -328,7 +328,10 @@ fn pruning_is_sound_against_brute_force() {
                 (m.name(), r)
             })
             .collect();
-        runs.push(("box pulls", solve_with_box_pulls(&lv, 20_000_000)));
+        runs.push((
+            "box pulls",
+            solve_with_box_pulls(&lv, 20_000_000, BACKWARD_SHARE),
+        ));
         for (name, defer) in [("fess backward", true), ("fess backward eager", false)] {
             let back = SolveOptions {
                 backward: true,
