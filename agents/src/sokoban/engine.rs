@@ -31,9 +31,10 @@ pub(super) enum Engine {
 
 /// What a unit of the bidirectional search's work ([`Engine::work`])
 /// counts for: it takes about three times the time of a unit of the
-/// feature-space searches' (2.2 to 3.2 µs against 0.8 to 1.3 µs, one job,
-/// on four Sasquatch I levels), so that the shares of work
-/// ([`Beside`], the pre-pass's turns) are shares of time too.
+/// backward feature-space search's (2.2 to 3.2 µs against 0.8 to 1.0 µs,
+/// one job, on four Sasquatch I levels; the pre-pass's took 1.3 to 2.7
+/// µs), so that the shares of work ([`Beside`], the pre-pass's turns)
+/// are about shares of time.
 pub(super) const BI_WORK: u64 = 3;
 
 /// The box-pull backward half of an [`Engine::Bi`] and its schedule.
