@@ -344,7 +344,7 @@ impl Beside {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::search::fixtures;
+    use crate::sokoban::search::{fixtures, Config, Order};
     use std::sync::Arc;
 
     #[test]
@@ -394,21 +394,27 @@ mod tests {
 
     #[test]
     fn the_bidirectional_search_counts_its_work_three_times() {
-        // Its states and expansions cost about three times the time of a
-        // feature-space search's, so its turns and the share beside it
-        // count them three times; a single search counts them once.
+        // Its states and expansions cost about three times the time of the
+        // backward feature-space search's, so its turns and the share
+        // beside it count them three times; a single search counts them
+        // once.
         let sh = fixtures::shared(crate::sokoban::exhaustive::small_microban_boards().remove(0));
-        let searcher = |way| Box::new(Searcher::new(Arc::clone(&sh), way, fixtures::fess()));
+        let astar = Config {
+            order: Order::AStar { weight10: 10 },
+            box_moves: false,
+            ..fixtures::fess()
+        };
+        let searcher = |way, cfg| Box::new(Searcher::new(Arc::clone(&sh), way, cfg));
         let raw = |s: &Searcher| s.nodes.len() as u64 + s.expanded + s.proof_work;
         let mut bi = Engine::Bi {
-            f: searcher(Way::Forward),
-            b: searcher(Way::Backward),
+            f: searcher(Way::Forward, astar),
+            b: searcher(Way::Backward, astar),
             ratio: 1,
             f_proves: true,
             pulls: None,
         };
         let mut single = Engine::Single {
-            s: searcher(Way::Forward),
+            s: searcher(Way::Forward, fixtures::fess()),
             proves: true,
         };
         bi.run(8);
