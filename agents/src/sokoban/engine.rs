@@ -37,6 +37,12 @@ pub(super) enum Engine {
 /// are about shares of time.
 pub(super) const BI_WORK: u64 = 3;
 
+/// One search's work: states stored plus states expanded (dead-end
+/// proofs included).
+fn searcher_work(s: &Searcher) -> u64 {
+    s.nodes.len() as u64 + s.expanded + s.proof_work
+}
+
 /// The box-pull backward half of an [`Engine::Bi`] and its schedule.
 pub(super) struct BoxPulls {
     /// The box-pull backward search.
@@ -78,7 +84,7 @@ impl Engine {
     /// expanded, over all its searches (dead-end proofs included); the
     /// bidirectional search's counted [`BI_WORK`] times.
     pub(super) fn work(&self) -> u64 {
-        let w = |s: &Searcher| s.nodes.len() as u64 + s.expanded + s.proof_work;
+        let w = searcher_work;
         match self {
             Engine::Single { s, .. } => w(s),
             Engine::Serial(s) => s.expanded,
@@ -405,7 +411,7 @@ mod tests {
             ..fixtures::fess()
         };
         let searcher = |way, cfg| Box::new(Searcher::new(Arc::clone(&sh), way, cfg));
-        let raw = |s: &Searcher| s.nodes.len() as u64 + s.expanded + s.proof_work;
+        let raw = searcher_work;
         let mut bi = Engine::Bi {
             f: searcher(Way::Forward, astar),
             b: searcher(Way::Backward, astar),

@@ -191,7 +191,7 @@ const SLICE: u64 = 2048;
 /// turns are twice as long, in its work counted [`engine::BI_WORK`]
 /// times, which is about time: 65,536 of its states and expansions a
 /// turn, 98,304 of the pre-pass's.
-const TURN_WORK: u64 = 3 << 15;
+const TURN_WORK: u64 = engine::BI_WORK << 15;
 
 /// Solve `level` with `opts` before `timer` runs out.
 pub fn solve(level: &Level, opts: &SolveOptions, timer: &dyn Timer) -> SolveResult {
