@@ -64,6 +64,13 @@ fn one_level_prints_its_solution_last() {
                 "{err}"
             );
             assert!(err.contains("solved 1/1 levels"), "{err}");
+            // Which of the agent's searches found it.
+            let by = if agent == "biastar" {
+                "bidirectional"
+            } else {
+                agent
+            };
+            assert!(err.contains(&format!(" ms, found by {by}\n")), "{err}");
             assert_eq!(
                 err.contains("warning: --index 2 is deprecated (it counts from 0): use --level 3"),
                 flag == "--index",
@@ -207,6 +214,32 @@ fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
 }
 
 #[test]
+fn a_solve_past_its_memory_budget_says_so() {
+    // Microban 153 with a budget of 16 MiB, less than the room its tables
+    // need before the solver's next look: a memory limit, and the note
+    // says which budget; the position reached is still written.
+    let dir = tempfile::tempdir().unwrap();
+    let near = dir.path().join("near.xsb");
+    let (code, out, err) = arena(&[
+        "solve",
+        "sokoban",
+        "--levels",
+        "microban",
+        "--level",
+        "153",
+        "--param",
+        "memory_mb=16",
+        "--nearest",
+        near.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "memory-limit", "{out}");
+    assert!(err.contains("(153): memory-limit"), "{err}");
+    assert!(err.contains("past the memory budget of 16 MB)"), "{err}");
+    assert!(err.contains("1 nearest position(s)"), "{err}");
+}
+
+#[test]
 fn bad_arguments_are_config_errors() {
     let dir = tempfile::tempdir().unwrap();
     let f = three_file(&dir);
@@ -256,6 +289,10 @@ fn bad_arguments_are_config_errors() {
             ],
             "expected a number from 0 to 1000",
         ),
+        (
+            vec!["solve", "sokoban", "--levels", &f, "--param", "memory_mb=0"],
+            "expected a number of MiB from 1 to 1073741824",
+        ),
     ] {
         let (code, _, err) = arena(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -285,6 +322,9 @@ fn bench_prints_the_count_times_and_failures() {
     assert!(out.contains("3 levels, 10s per level, 2 job(s)"), "{out}");
     assert!(out.contains("solved 2/3  total "), "{out}");
     assert!(out.contains("median "), "{out}");
+    // Both solved by the bidirectional search within its first
+    // expansions.
+    assert!(out.contains("\nfound by: bidirectional 2\n"), "{out}");
     assert!(
         out.contains("failures:\n  level 2 (cornered): unsolvable after"),
         "{out}"

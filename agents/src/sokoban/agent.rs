@@ -44,6 +44,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
             "learn: when a state's subtree in the pre-pass reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (500; 0: none)",
             "max_nodes: states stored per side before giving up (20000000)",
+            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
         ],
     },
     AgentInfo {
@@ -52,6 +53,7 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "cost: pushes or moves (pushes)",
             "max_nodes: states stored before giving up (20000000)",
+            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
         ],
     },
     AgentInfo {
@@ -61,12 +63,16 @@ pub const AGENTS: &[AgentInfo] = &[
             "weight: the heuristic's weight (3)",
             "cost: pushes or moves (pushes)",
             "max_nodes: states stored before giving up (20000000)",
+            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
         ],
     },
     AgentInfo {
         name: "bfs",
         description: "breadth-first search over push states: push-optimal, for small levels",
-        params: &["max_nodes: states stored before giving up (20000000)"],
+        params: &[
+            "max_nodes: states stored before giving up (20000000)",
+            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+        ],
     },
     AgentInfo {
         name: "greedy",
@@ -74,6 +80,7 @@ pub const AGENTS: &[AgentInfo] = &[
         params: &[
             "macros: also search with goal-area packing macros (false)",
             "max_nodes: states stored before giving up (20000000)",
+            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
         ],
     },
     AgentInfo {
@@ -96,6 +103,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
             "learn: when a state's subtree reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (500; 0: none)",
             "max_nodes: states stored before giving up (20000000)",
+            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
         ],
     },
     AgentInfo {
@@ -142,7 +150,7 @@ pub fn options(
         "zone",
         "learn",
     ];
-    let keys: Vec<&str> = match method {
+    let mut keys: Vec<&str> = match method {
         Method::AStar => vec!["cost", "max_nodes"],
         Method::WeightedAStar => vec!["weight", "cost", "max_nodes"],
         Method::BiAStar => [
@@ -166,6 +174,7 @@ pub fn options(
         .concat(),
         Method::Bfs => vec!["max_nodes"],
     };
+    keys.push("memory_mb");
     params.check_keys(name, &keys)?;
     let mut opts = SolveOptions::with_method(method);
     if keys.contains(&"weight") {
@@ -261,6 +270,14 @@ pub fn options(
     }
     let max = params.u64(name, "max_nodes", opts.max_nodes as u64)?;
     opts.max_nodes = max.clamp(1, u32::MAX as u64 - 1) as usize;
+    let most = 1 << 30;
+    opts.max_memory_mb = within(
+        "memory_mb",
+        opts.max_memory_mb as u64,
+        1,
+        most,
+        "a number of MiB",
+    )? as usize;
     Ok(opts)
 }
 

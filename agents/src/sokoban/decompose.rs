@@ -13,6 +13,7 @@
 //! later, after the others. The method is incomplete: it never proves a
 //! level unsolvable, and it gives up after [`SERIAL_BUDGET`] expansions.
 
+use super::memory::Footprint;
 use super::{SolveOptions, SolveStatus, Solver};
 use games::sokoban::{replay_to, Dir, Level};
 
@@ -85,6 +86,11 @@ impl Serial {
             lurd: String::new(),
             expanded: 0,
         })
+    }
+
+    /// The bytes of the tables of the attempt under way ([`Footprint`]).
+    pub fn footprint(&self) -> Footprint {
+        self.cur.as_ref().map(|s| s.footprint()).unwrap_or_default()
     }
 
     /// Work on for about `budget` expansions.

@@ -10,7 +10,7 @@ pub(super) fn run_serial(mut s: Serial) -> SolveResult {
     loop {
         match s.step(POLL) {
             SerialStep::Running => {}
-            SerialStep::Solved(text) => return SolveResult::solved_by(text, s.expanded),
+            SerialStep::Solved(text) => return SolveResult::solved_by(text, s.expanded, "serial"),
             SerialStep::GaveUp => {
                 return SolveResult::unsolved(SolveStatus::NodeLimit, s.expanded, "")
             }
@@ -33,6 +33,12 @@ fn the_serial_decomposition_solves_sasquatch_i_5_part_by_part() {
     // Four quadrants of seven boxes around a box on a goal: the whole
     // level times out in 10 s, its parts take a few thousand expansions.
     let r = solved_by_parts(5);
+    // The default solver hands the level to it after its first
+    // expansions, and says so.
+    let lv = sasquatch_i(5);
+    let whole = solve(&lv, &SolveOptions::default(), &UnlimitedTimer);
+    check_solved(&lv, &whole);
+    assert_eq!(whole.found_by, Some("serial"));
     assert!(r.expanded < SERIAL_BUDGET / 2, "{} expansions", r.expanded);
 }
 

@@ -5,6 +5,7 @@
 //! feature-space search that runs beside the others ([`Beside`]).
 
 use super::decompose::{Serial, SerialStep};
+use super::memory::Footprint;
 use super::search::{Searcher, Step, Way};
 use super::{SolveStatus, POLL};
 
@@ -12,8 +13,12 @@ use super::{SolveStatus, POLL};
 pub(super) enum Engine {
     /// One search; `proves` when exhausting it proves unsolvability (no
     /// goal macros). A backward one is solved when its pulls reach the
-    /// start.
-    Single { s: Box<Searcher>, proves: bool },
+    /// start. `label` names it in results ([`Engine::label`]).
+    Single {
+        s: Box<Searcher>,
+        proves: bool,
+        label: &'static str,
+    },
     /// The serial decomposition (`decompose.rs`): never a proof.
     Serial(Box<Serial>),
     /// Forward and backward searches, `ratio` backward expansions per
@@ -94,6 +99,28 @@ impl Engine {
         }
     }
 
+    /// What results call it ([`super::SolveResult::found_by`]).
+    pub(super) fn label(&self) -> &'static str {
+        match self {
+            Engine::Single { label, .. } => label,
+            Engine::Serial(_) => "serial",
+            Engine::Bi { .. } => "bidirectional",
+        }
+    }
+
+    /// The bytes of its searches' tables ([`Footprint`]).
+    pub(super) fn footprint(&self) -> Footprint {
+        match self {
+            Engine::Single { s, .. } => s.footprint(),
+            Engine::Serial(s) => s.footprint(),
+            Engine::Bi { f, b, pulls, .. } => {
+                f.footprint()
+                    + b.footprint()
+                    + pulls.as_ref().map(|p| p.s.footprint()).unwrap_or_default()
+            }
+        }
+    }
+
     pub(super) fn start(&self) -> Option<Vec<(u16, u8)>> {
         match self {
             Engine::Single { s, .. } | Engine::Bi { f: s, .. } if s.is_goal(0) => Some(Vec::new()),
@@ -122,7 +149,7 @@ impl Engine {
                     proof: false,
                 },
             },
-            Engine::Single { s, proves } => {
+            Engine::Single { s, proves, .. } => {
                 for _ in 0..budget {
                     match s.step() {
                         Step::Continue => {}
@@ -361,6 +388,7 @@ mod tests {
             Engine::Single {
                 s: Box::new(s),
                 proves: true,
+                label: "backward fess",
             },
             25,
         );
@@ -422,6 +450,7 @@ mod tests {
         let mut single = Engine::Single {
             s: searcher(Way::Forward, fixtures::fess()),
             proves: true,
+            label: "fess",
         };
         bi.run(8);
         single.run(8);

@@ -46,10 +46,12 @@
 //! (every generated state is expanded in the end).
 
 use super::board::Board;
+use super::memory::{Footprint, ROOM};
 use super::order::GoalOrder;
 use super::plan::PackingPlan;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::mem::size_of;
 
 /// The pops of a [`FessQueue`] counted in its share of pops from the best
 /// cell: that share is some number of every `BEST_OF` pops.
@@ -248,6 +250,20 @@ impl FessQueue {
             best_pops: best_pops.min(BEST_OF),
             ..FessQueue::default()
         }
+    }
+
+    /// The bytes of the queue's heaps and per-node vectors
+    /// ([`Footprint`]), [`ROOM`] more nodes to come before the next look.
+    pub fn footprint(&self) -> Footprint {
+        let entry = size_of::<Reverse<(u64, u32)>>();
+        let heaps: Footprint = (self.cells.iter())
+            .map(|h| Footprint::of(h.len(), h.capacity(), entry, ROOM))
+            .sum();
+        heaps
+            + Footprint::of_vec(&self.cells, ROOM)
+            + Footprint::of_vec(&self.keys, ROOM)
+            + Footprint::of_vec(&self.cell, ROOM)
+            + Footprint::of_vec(&self.hot, ROOM)
     }
 
     /// Queue node `id` of cell `cell` with path weight `w` and bound `h`.

@@ -55,7 +55,9 @@
 //!   (its tests: `space_tests.rs`);
 //! - `lurd.rs`: pushes to a LURD string;
 //! - `fixed.rs`: goals sealed off by boxes that can never move again;
-//! - `board.rs`: the compact board and its distance tables.
+//! - `board.rs`: the compact board and its distance tables;
+//! - `memory.rs`: what a solve's tables take in memory, for its budget
+//!   ([`SolveOptions::max_memory_mb`]).
 
 mod agent;
 mod bits;
@@ -69,6 +71,7 @@ mod hotspot;
 mod learn;
 mod lurd;
 mod matching;
+mod memory;
 mod nearest;
 mod options;
 mod order;
@@ -87,10 +90,11 @@ use engine::{Beside, BoxPulls, Engine, Event};
 use games::sokoban::Level;
 use games::Timer;
 use hotspot::Hotspots;
+use memory::Footprint;
 pub use nearest::LeastBound;
 pub use options::{
-    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, PORTFOLIO, PREPASS,
-    PREPASS_AFTER, PROVE,
+    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, MAX_MEMORY_MB,
+    PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE,
 };
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
@@ -110,6 +114,9 @@ pub enum SolveStatus {
     Timeout,
     /// The state limit was reached.
     NodeLimit,
+    /// The tables would pass the memory budget
+    /// ([`SolveOptions::max_memory_mb`]).
+    MemoryLimit,
     /// The level is beyond the solver's limits (too many floor cells), or
     /// its [`Level`] fields do not fit together; the note says which.
     Unsupported,
@@ -117,13 +124,14 @@ pub enum SolveStatus {
 
 impl SolveStatus {
     /// The lower-case label: `solved`, `unsolvable`, `timeout`, `node-limit`,
-    /// `unsupported`.
+    /// `memory-limit`, `unsupported`.
     pub fn as_str(self) -> &'static str {
         match self {
             SolveStatus::Solved => "solved",
             SolveStatus::Unsolvable => "unsolvable",
             SolveStatus::Timeout => "timeout",
             SolveStatus::NodeLimit => "node-limit",
+            SolveStatus::MemoryLimit => "memory-limit",
             SolveStatus::Unsupported => "unsupported",
         }
     }
@@ -148,12 +156,17 @@ pub struct SolveResult {
     /// [`solve`] fills it in with [`SolveOptions::nearest`];
     /// [`Solver::result`] leaves it out (see [`Solver::nearest`]).
     pub least: Option<LeastBound>,
+    /// Solved: which of the solver's searches found the solution:
+    /// `bidirectional`, `pre-pass`, `backward fess` or `serial` (the
+    /// default method's), `goal macros` (greedy's), or the method's name
+    /// for its one search.
+    pub found_by: Option<&'static str>,
 }
 
 impl SolveResult {
     /// Solved by the moves `text` (plain LURD letters, upper case for the
-    /// pushes).
-    fn solved_by(text: String, expanded: u64) -> SolveResult {
+    /// pushes), found by the search `by`.
+    fn solved_by(text: String, expanded: u64, by: &'static str) -> SolveResult {
         SolveResult {
             status: SolveStatus::Solved,
             moves: text.len(),
@@ -162,6 +175,7 @@ impl SolveResult {
             expanded,
             note: String::new(),
             least: None,
+            found_by: Some(by),
         }
     }
 
@@ -176,6 +190,7 @@ impl SolveResult {
             expanded,
             note: note.into(),
             least: None,
+            found_by: None,
         }
     }
 }
@@ -230,6 +245,8 @@ pub struct Solver {
     beside: Option<Beside>,
     /// The work ([`Engine::work`]) of the others so far.
     work: u64,
+    /// The memory budget in bytes ([`SolveOptions::max_memory_mb`]).
+    max_memory: usize,
 }
 
 impl Solver {
@@ -247,6 +264,7 @@ impl Solver {
             by_work: false,
             beside: None,
             work: 0,
+            max_memory: 0,
         };
         let mut board = match Board::new(level) {
             Ok(b) => b,
@@ -399,6 +417,7 @@ impl Solver {
                 engines.push(Engine::Single {
                     s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, pcfg)),
                     proves: true,
+                    label: "pre-pass",
                 });
             }
         } else {
@@ -410,6 +429,7 @@ impl Solver {
                 engines.push(Engine::Single {
                     s: Box::new(Searcher::new(Arc::clone(&sh), Way::Forward, mcfg)),
                     proves: false,
+                    label: "goal macros",
                 });
             }
             let way = if backward {
@@ -420,6 +440,7 @@ impl Solver {
             engines.push(Engine::Single {
                 s: Box::new(Searcher::new(Arc::clone(&sh), way, cfg)),
                 proves: true,
+                label: method.name(),
             });
         }
         // Beside the others, the backward feature-space search.
@@ -431,7 +452,11 @@ impl Solver {
                 ..cfg
             };
             let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));
-            let engine = Engine::Single { s, proves: true };
+            let engine = Engine::Single {
+                s,
+                proves: true,
+                label: "backward fess",
+            };
             Beside::new(engine, opts.backward_share)
         });
         let mut solver = Solver {
@@ -449,9 +474,13 @@ impl Solver {
             by_work: false,
             beside,
             work: 0,
+            max_memory: opts.max_memory_mb.saturating_mul(1 << 20),
         };
-        if let Some(p) = solver.engines.first().and_then(Engine::start) {
-            solver.finish_found(p);
+        if let Some(e) = solver.engines.first() {
+            if let Some(p) = e.start() {
+                let by = e.label();
+                solver.finish_found(p, by);
+            }
         }
         solver
     }
@@ -468,6 +497,22 @@ impl Solver {
         }
     }
 
+    /// The bytes of its engines' tables ([`Footprint`]), with the margin
+    /// for the states to come before the next look ([`memory::margin`]).
+    fn footprint(&self) -> Footprint {
+        let Some(sh) = &self.board else {
+            return Footprint::default();
+        };
+        let nb = sh.board.start_boxes.len();
+        let beside = self.beside.as_ref().map(|b| b.engine.footprint());
+        self.engines
+            .iter()
+            .map(Engine::footprint)
+            .sum::<Footprint>()
+            + beside.unwrap_or_default()
+            + memory::margin(Searcher::state_bytes(nb))
+    }
+
     /// The turn of the backward feature-space search, if it is due
     /// ([`Beside::due`]): whether it took it.
     fn beside_turn(&mut self) -> bool {
@@ -481,9 +526,10 @@ impl Solver {
             return false;
         }
         let (event, side_expanded) = (side.run(), side.engine.expanded());
+        let by = side.engine.label();
         match event {
             Event::Running | Event::Moves(_) => {}
-            Event::Found(p) => self.finish_found(p),
+            Event::Found(p) => self.finish_found(p, by),
             Event::Stopped {
                 status,
                 proof: true,
@@ -501,7 +547,8 @@ impl Solver {
         true
     }
 
-    fn finish_found(&mut self, pushes: Vec<(u16, u8)>) {
+    /// Finish with the pushes `pushes` found by the search `by`.
+    fn finish_found(&mut self, pushes: Vec<(u16, u8)>, by: &'static str) {
         let expanded = self.expanded();
         let Some(sh) = &self.board else { return };
         self.done = Some(match lurd::pushes_to_lurd(&sh.board, &pushes) {
@@ -513,6 +560,7 @@ impl Solver {
                 expanded,
                 note: String::new(),
                 least: None,
+                found_by: Some(by),
             },
             None => SolveResult::unsolved(
                 SolveStatus::Unsupported,
@@ -542,6 +590,21 @@ impl Solver {
                 since_poll = 0;
                 if !go_on() {
                     return false;
+                }
+                // Stop before the tables' next growth could pass the
+                // budget; the searches stay for [`Solver::nearest`].
+                let fp = self.footprint();
+                if fp.total() > self.max_memory {
+                    let mb = |b: usize| b.div_ceil(1 << 20);
+                    let note = format!(
+                        "the search tables hold {} MB and may grow to {} MB before the next look, past the memory budget of {} MB",
+                        mb(fp.held),
+                        mb(fp.total()),
+                        mb(self.max_memory)
+                    );
+                    let e = self.expanded();
+                    self.done = Some(SolveResult::unsolved(SolveStatus::MemoryLimit, e, note));
+                    break;
                 }
             }
             if self.beside_turn() {
@@ -577,11 +640,12 @@ impl Solver {
             {
                 self.next += 1;
             }
+            let by = self.engines[k].label();
             match event {
                 Event::Running => {}
-                Event::Found(p) => self.finish_found(p),
+                Event::Found(p) => self.finish_found(p, by),
                 Event::Moves(text) => {
-                    self.done = Some(SolveResult::solved_by(text, self.expanded()));
+                    self.done = Some(SolveResult::solved_by(text, self.expanded(), by));
                     self.engines.clear();
                 }
                 Event::Stopped { status, proof } => {
@@ -646,5 +710,7 @@ impl Solver {
 mod exhaustive;
 #[cfg(test)]
 mod least_tests;
+#[cfg(test)]
+mod memory_tests;
 #[cfg(test)]
 mod tests;

@@ -32,6 +32,12 @@ pub const BACKWARD_BEST: u8 = 14;
 /// once it takes turns with the bidirectional search.
 pub const PORTFOLIO: usize = 1_000_000;
 
+/// The default [`SolveOptions::max_memory_mb`]: 4 GiB for a solve's
+/// tables. At 10 s a level's solve takes at most about 1.3 GB on the
+/// Sasquatch sets, at 60 s 2.4 GB (Sasquatch I 25); without a budget the
+/// node limits of its searches would let it grow to several times that.
+pub const MAX_MEMORY_MB: usize = 4096;
+
 /// The default [`SolveOptions::prove`]: states stored by each dead-end
 /// proof of the feature-space search.
 pub const PROVE: u32 = 8;
@@ -118,6 +124,13 @@ pub struct SolveOptions {
     /// The most states stored per search before giving up
     /// ([`SolveStatus::NodeLimit`](super::SolveStatus::NodeLimit)).
     pub max_nodes: usize,
+    /// The memory budget of a solve, in MiB ([`MAX_MEMORY_MB`]): its
+    /// searches' tables (states, their boxes, the transposition tables,
+    /// the open lists) together. Every 64 expansions the solver looks at
+    /// what they hold and at what the ones near their capacity would add
+    /// by doubling, and gives up before that passes the budget
+    /// ([`SolveStatus::MemoryLimit`](super::SolveStatus::MemoryLimit)).
+    pub max_memory_mb: usize,
     /// Greedy only: also run a greedy search with goal macros from the
     /// goal-area packing orders, time-sliced with the plain one (off by
     /// default: on Microban, Microban II and Sasquatch I it costs more time
@@ -283,6 +296,7 @@ impl Default for SolveOptions {
             zone_nodes: 500,
             learn_nodes: LEARN,
             max_nodes: 20_000_000,
+            max_memory_mb: MAX_MEMORY_MB,
             macros: false,
             box_moves: false,
             alternate: true,

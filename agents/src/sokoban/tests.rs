@@ -75,6 +75,14 @@ fn tiny_level_every_method() {
     for m in Method::ALL {
         let r = solve(&lv, &SolveOptions::with_method(m), &UnlimitedTimer);
         assert_eq!(check_solved(&lv, &r), (1, 1), "{m:?}");
+        // Each solution names the search that found it: the default
+        // method's bidirectional search, or the method's one search.
+        let by = if m == Method::BiAStar {
+            "bidirectional"
+        } else {
+            m.name()
+        };
+        assert_eq!(r.found_by, Some(by), "{m:?}");
     }
 }
 
@@ -783,6 +791,7 @@ fn the_prepass_solves_a_goal_room_level_the_bidirectional_search_cannot() {
     // then the pre-pass solves it.
     let r = solve(lv, &SolveOptions::default(), &UnlimitedTimer);
     check_solved(lv, &r);
+    assert_eq!(r.found_by, Some("pre-pass"));
     assert!(
         r.expanded < PREPASS_AFTER + 2_000,
         "{} expansions",

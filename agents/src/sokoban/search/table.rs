@@ -4,6 +4,10 @@
 //! path recovery.
 
 use super::*;
+#[cfg(test)]
+use crate::sokoban::memory::margin;
+use crate::sokoban::memory::{Footprint, ROOM};
+use std::mem::size_of;
 
 /// A free slot of the transposition table.
 pub(super) const EMPTY: u32 = u32::MAX;
@@ -144,6 +148,56 @@ impl Searcher {
         self.table_count += 1;
     }
 
+    /// The bytes of this search's tables ([`Footprint`]): its nodes, their
+    /// boxes, the transposition table, the open list or the feature-space
+    /// queue, the macros, and its dead-end prover's, with [`ROOM`] more
+    /// states to come before the next look. (The scratch space, the
+    /// matching and the caches of the pruning are small and not counted.)
+    pub fn footprint(&self) -> Footprint {
+        let nb = self.nb.max(1);
+        // The table doubles when three quarters full, the old one alive
+        // while the new one is filled.
+        let slot = size_of::<u32>();
+        let table = Footprint {
+            held: self.table.len() * slot,
+            growth: match (self.table_count + ROOM) * 4 > self.table.len() * 3 {
+                true => self.table.len() * 2 * slot,
+                false => 0,
+            },
+        };
+        let open = Footprint::of(
+            self.open.len(),
+            self.open.capacity(),
+            size_of::<Reverse<(u128, u32)>>(),
+            ROOM,
+        );
+        let prover = self.prover.as_ref().map(|p| p.footprint());
+        Footprint::of_vec(&self.nodes, ROOM)
+            + Footprint::of_vec(&self.boxes, ROOM * nb)
+            + table
+            + open
+            + self
+                .fess
+                .as_ref()
+                .map(FessQueue::footprint)
+                .unwrap_or_default()
+            + self.macros.footprint()
+            + prover.unwrap_or_default()
+    }
+
+    /// The most bytes one more state may take in a search of `nb` boxes
+    /// beyond its tables' doublings: its node, its boxes, two slots of the
+    /// transposition table, an entry of the open list, its cell and
+    /// hotspots in the feature-space queue.
+    pub fn state_bytes(nb: usize) -> usize {
+        size_of::<Node>()
+            + nb * size_of::<u16>()
+            + 2 * size_of::<u32>()
+            + size_of::<Reverse<(u128, u32)>>()
+            + size_of::<fess::Cell>()
+            + size_of::<u32>()
+    }
+
     /// The table has `2^bits` slots.
     fn table_bits(&self) -> u32 {
         self.table.len().trailing_zeros()
@@ -228,6 +282,12 @@ impl Macros {
         &self.pushes[self.start[i] as usize..end]
     }
 
+    /// The bytes of the macros' lists ([`Footprint`]), room for [`ROOM`]
+    /// more macros of a few pushes each.
+    pub fn footprint(&self) -> Footprint {
+        Footprint::of_vec(&self.pushes, ROOM * 4) + Footprint::of_vec(&self.start, ROOM)
+    }
+
     /// Forget every macro.
     pub fn clear(&mut self) {
         self.pushes.clear();
@@ -296,5 +356,32 @@ mod tests {
         // Tags of fewer bits as the table grows: every node index fits
         // below its tag.
         assert!(s.nodes.len() <= 1 << s.table_bits());
+    }
+
+    #[test]
+    fn a_footprint_holds_the_tables_and_their_next_doubling() {
+        let b = crate::sokoban::exhaustive::small_microban_boards().remove(0);
+        let mut s = Searcher::new(fixtures::shared(b), Way::Forward, fixtures::fess());
+        let nb = s.nb;
+        let mut last = s.footprint();
+        for k in 0..200_000u32 {
+            let hash = u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            s.push_node(node(hash, 0), &vec![k as u16; nb]);
+            let fp = s.footprint();
+            // What is stored is held: the nodes, their boxes, the table.
+            let stored = s.nodes.len() * size_of::<Node>() + s.boxes.len() * 2 + s.table.len() * 4;
+            assert!(fp.held >= stored, "{fp:?} holds {stored}");
+            // What the last look allowed for covers what it holds now: no
+            // table grew past it while fewer than `ROOM` states came.
+            if (k as usize).is_multiple_of(ROOM) {
+                let allowed = last + margin(Searcher::state_bytes(nb));
+                assert!(fp.held <= allowed.total(), "{fp:?} after {last:?}");
+                last = fp;
+            }
+        }
+        // Far from a doubling, no growth is counted for the nodes; near
+        // one, their whole buffer is.
+        let near = |s: &Searcher| Footprint::of_vec(&s.nodes, ROOM).growth;
+        assert_eq!(near(&s) > 0, s.nodes.len() + ROOM > s.nodes.capacity());
     }
 }

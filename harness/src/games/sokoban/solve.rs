@@ -47,6 +47,12 @@ pub struct LevelRow {
     pub expanded: u64,
     /// The LURD solution, empty if unsolved.
     pub solution: String,
+    /// The solver's remark when unsolved (why the level is unsolvable or
+    /// unsupported, or which budget ran out), else empty.
+    pub note: String,
+    /// Solved: which of the solver's searches found it
+    /// ([`SolveResult::found_by`]).
+    pub found_by: Option<&'static str>,
     /// Unsolved: the position nearest the goals the search reached (the
     /// least lower bound), as a level titled with that bound.
     pub nearest: Option<Level>,
@@ -172,6 +178,8 @@ fn solve_levels_with(
                     time_ms,
                     expanded: r.expanded,
                     solution,
+                    note: r.note.clone(),
+                    found_by: r.found_by.filter(|_| solved),
                     nearest: r.least.as_ref().map(|l| nearest_level(&nl.level, l)),
                 };
                 on_done(&row);
@@ -220,6 +228,33 @@ pub fn write_csv(path: &PathBuf, rows: &[LevelRow]) -> Result<(), HarnessError> 
 
 fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A warning when `jobs` solves at a time, each with a memory budget of
+/// `budget_mb` MiB ([`SolveOptions::max_memory_mb`]), could take more than
+/// the machine's memory (`meminfo`: the text of `/proc/meminfo`; none when
+/// it does not say).
+fn memory_warning(jobs: usize, budget_mb: usize, meminfo: &str) -> Option<String> {
+    let total_kb: u64 = meminfo.lines().find_map(|l| {
+        let rest = l.strip_prefix("MemTotal:")?.trim();
+        rest.strip_suffix("kB")?.trim().parse().ok()
+    })?;
+    let total_mb = total_kb / 1024;
+    let want = (jobs as u64).saturating_mul(budget_mb as u64);
+    (want > total_mb).then(|| {
+        format!(
+            "{jobs} jobs with a memory budget of {budget_mb} MB each could take {want} MB, \
+             more than this machine's {total_mb} MB; lower --jobs or --param memory_mb"
+        )
+    })
+}
+
+/// [`memory_warning`] on this machine, printed to stderr.
+fn warn_of_memory(jobs: usize, budget_mb: usize) {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    if let Some(w) = memory_warning(jobs, budget_mb, &meminfo) {
+        eprintln!("warning: {w}");
+    }
 }
 
 /// A progress bar over `len` levels when stderr is an interactive terminal
@@ -279,10 +314,12 @@ fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
 /// `arena solve sokoban`: solve every chosen level (see the module docs),
 /// `--jobs` at a time (default: the number of cores), each within
 /// `--time-limit`. Per level, stderr gets a line (label, title, outcome,
-/// moves, pushes, expansions, time) and stdout the LURD solution or the
-/// outcome word (`timeout`, `unsolvable`, `node-limit`, `unsupported`), in
-/// level order; so with a single level the solution is the last line of
-/// stdout. A summary line closes stderr. `--out` writes the CSV table
+/// moves, pushes, expansions, time; the solver's note, and the search
+/// that found the solution) and stdout the LURD solution or the outcome
+/// word (`timeout`, `unsolvable`, `node-limit`, `memory-limit`,
+/// `unsupported`), in level order; so with a single level the solution
+/// is the last line of stdout. It warns when `--jobs` memory budgets
+/// could pass the machine's memory. A summary line closes stderr. `--out` writes the CSV table
 /// (`level, title, solved, moves, pushes, time_ms, expanded, solution`).
 /// Unsolved levels are outcomes, not errors (exit code 0).
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
@@ -293,9 +330,10 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     };
     let levels = solve_targets(args)?;
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    warn_of_memory(jobs.min(levels.len()), opts.max_memory_mb);
     let bar = progress(levels.len(), &format!("sokoban {name}"));
     let log = |r: &LevelRow| {
-        let line = format!(
+        let mut line = format!(
             "{} ({}): {}, moves {}, pushes {}, expanded {}, {name}, {:.1} ms",
             r.label,
             r.title,
@@ -305,6 +343,12 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
             r.expanded,
             r.time_ms
         );
+        if !r.note.is_empty() {
+            line = format!("{line} ({})", r.note);
+        }
+        if let Some(by) = r.found_by {
+            line = format!("{line}, found by {by}");
+        }
         match &bar {
             Some(b) => {
                 b.println(line);
@@ -383,6 +427,26 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     bench_with(args, out, &solve)
 }
 
+/// How many of `solved` each of the solver's searches found, most first
+/// (`bidirectional 22, pre-pass 8, backward fess 5`), or `none`.
+fn found_by_counts(solved: &[&LevelRow]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for by in solved.iter().filter_map(|r| r.found_by) {
+        match counts.iter_mut().find(|(b, _)| *b == by) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((by, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    match counts.is_empty() {
+        true => "none".to_string(),
+        false => (counts.iter())
+            .map(|(b, n)| format!("{b} {n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// [`bench`] with the solver given as `solve`.
 fn bench_with(
     args: &BenchArgs,
@@ -396,6 +460,7 @@ fn bench_with(
     let levels = resolve(&file, true)?;
     let limit = args.time_limit.unwrap_or(Duration::from_secs(10));
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    warn_of_memory(jobs.min(levels.len()), SolveOptions::default().max_memory_mb);
     let bar = progress(levels.len(), &format!("bench sokoban {file}"));
     let tick = |_: &LevelRow| {
         if let Some(b) = &bar {
@@ -431,6 +496,7 @@ fn bench_with(
         rows.len()
     )
     .map_err(io)?;
+    writeln!(out, "found by: {}", found_by_counts(&solved)).map_err(io)?;
     let failed: Vec<&LevelRow> = rows
         .iter()
         .filter(|r| r.status != SolveStatus::Solved)
@@ -459,6 +525,18 @@ fn bench_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn too_many_jobs_for_the_machine_s_memory_are_warned_of() {
+        let meminfo = "MemTotal:       16384000 kB\nMemFree:         1000 kB\n";
+        // 16,000 MB: three budgets of 4,096 fit, four do not.
+        assert_eq!(memory_warning(3, 4096, meminfo), None);
+        let w = memory_warning(4, 4096, meminfo).expect("a warning");
+        assert!(w.contains("4 jobs") && w.contains("16384 MB") && w.contains("16000 MB"), "{w}");
+        assert!(w.contains("--param memory_mb"), "{w}");
+        // No MemTotal line: nothing to say.
+        assert_eq!(memory_warning(64, 4096, "MemFree: 1 kB\n"), None);
+    }
 
     #[test]
     fn a_solver_that_panics_on_one_level_fails_that_level_and_not_the_others() {
