@@ -71,6 +71,12 @@ fn one_level_prints_its_solution_last() {
                 agent
             };
             assert!(err.contains(&format!(" ms, found by {by}\n")), "{err}");
+            // The default agent, of several searches, sums them up.
+            assert_eq!(
+                err.contains("biastar: found by: bidirectional 1\n"),
+                agent == "biastar",
+                "{err}"
+            );
             assert_eq!(
                 err.contains("warning: --index 2 is deprecated (it counts from 0): use --level 3"),
                 flag == "--index",

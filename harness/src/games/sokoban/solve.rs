@@ -372,18 +372,23 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         };
         writeln!(out, "{line}").map_err(io)?;
     }
-    let solved = rows
+    let solved: Vec<&LevelRow> = rows
         .iter()
         .filter(|r| r.status == SolveStatus::Solved)
-        .count();
+        .collect();
     let sum: f64 = rows.iter().map(|r| r.time_ms).sum();
     eprintln!(
-        "{name}: solved {solved}/{} levels, {:.2} s solving in all, {:.2} s wall, {jobs} job(s), {} per level",
+        "{name}: solved {}/{} levels, {:.2} s solving in all, {:.2} s wall, {jobs} job(s), {} per level",
+        solved.len(),
         rows.len(),
         sum / 1000.0,
         started.elapsed().as_secs_f64(),
         humantime::format_duration(args.time_limit)
     );
+    // An agent of several searches: which found how many.
+    if solved.iter().any(|r| r.found_by.is_some_and(|by| by != name)) {
+        eprintln!("{name}: found by: {}", found_by_counts(&solved));
+    }
     if let Some(path) = &args.out {
         write_csv(path, &rows)?;
     }
