@@ -331,6 +331,7 @@ fn bench_prints_the_count_times_and_failures() {
     // Both solved by the bidirectional search within its first
     // expansions.
     assert!(out.contains("\nfound by: bidirectional 2\n"), "{out}");
+    assert!(out.contains("\npeak memory: "), "{out}");
     assert!(
         out.contains("failures:\n  level 2 (cornered): unsolvable after"),
         "{out}"

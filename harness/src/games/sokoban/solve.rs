@@ -249,6 +249,17 @@ fn memory_warning(jobs: usize, budget_mb: usize, meminfo: &str) -> Option<String
     })
 }
 
+/// The peak resident memory of this process so far in MB (`VmHWM` of
+/// `/proc/self/status`, as `/usr/bin/time` reports it), if the system
+/// says.
+fn peak_rss_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find_map(|l| {
+        let kb: u64 = l.strip_prefix("VmHWM:")?.trim().strip_suffix("kB")?.trim().parse().ok()?;
+        Some(kb / 1024)
+    })
+}
+
 /// [`memory_warning`] on this machine, printed to stderr.
 fn warn_of_memory(jobs: usize, budget_mb: usize) {
     let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
@@ -502,6 +513,9 @@ fn bench_with(
     )
     .map_err(io)?;
     writeln!(out, "found by: {}", found_by_counts(&solved)).map_err(io)?;
+    if let Some(mb) = peak_rss_mb() {
+        writeln!(out, "peak memory: {mb} MB (resident, all jobs)").map_err(io)?;
+    }
     let failed: Vec<&LevelRow> = rows
         .iter()
         .filter(|r| r.status != SolveStatus::Solved)
@@ -530,6 +544,15 @@ fn bench_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_peak_memory_counts_what_was_touched() {
+        // 64 MB written: the peak is at least that (Linux reports it).
+        let v = vec![1u8; 64 << 20];
+        std::hint::black_box(&v);
+        let peak = peak_rss_mb().expect("/proc/self/status has VmHWM");
+        assert!(peak >= 64, "{peak} MB");
+    }
 
     #[test]
     fn too_many_jobs_for_the_machine_s_memory_are_warned_of() {
