@@ -1,16 +1,8 @@
 //! The memory budget of a solve ([`SolveOptions::max_memory_mb`]): the
-//! solver stops before its tables pass it, and says so.
+//! solver stops before its tables pass it, and says so; a child of
+//! `tests.rs`.
 
 use super::*;
-use games::sokoban::parse_levels;
-use games::UnlimitedTimer;
-
-/// Level `number` of the shipped Sasquatch I.
-fn sasquatch_i(number: usize) -> Level {
-    let set = parse_levels(include_str!("../../../games/data/sokoban/sasquatch-i.xsb"))
-        .expect("Sasquatch I parses");
-    set[number - 1].clone()
-}
 
 #[test]
 fn a_solve_stops_before_its_tables_pass_the_memory_budget() {

@@ -711,6 +711,4 @@ mod exhaustive;
 #[cfg(test)]
 mod least_tests;
 #[cfg(test)]
-mod memory_tests;
-#[cfg(test)]
 mod tests;

@@ -871,6 +871,9 @@ mod fess_tests;
 
 #[path = "decompose_tests.rs"]
 mod decompose_tests;
+
+#[path = "memory_tests.rs"]
+mod memory_tests;
 use move_tests::solve_with_box_pulls;
 
 #[test]
