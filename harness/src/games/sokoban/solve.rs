@@ -235,11 +235,7 @@ fn default_jobs() -> usize {
 /// the machine's memory (`meminfo`: the text of `/proc/meminfo`; none when
 /// it does not say).
 fn memory_warning(jobs: usize, budget_mb: usize, meminfo: &str) -> Option<String> {
-    let total_kb: u64 = meminfo.lines().find_map(|l| {
-        let rest = l.strip_prefix("MemTotal:")?.trim();
-        rest.strip_suffix("kB")?.trim().parse().ok()
-    })?;
-    let total_mb = total_kb / 1024;
+    let total_mb = kb_field(meminfo, "MemTotal")? / 1024;
     let want = (jobs as u64).saturating_mul(budget_mb as u64);
     (want > total_mb).then(|| {
         format!(
@@ -254,9 +250,14 @@ fn memory_warning(jobs: usize, budget_mb: usize, meminfo: &str) -> Option<String
 /// says.
 fn peak_rss_mb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status.lines().find_map(|l| {
-        let kb: u64 = l.strip_prefix("VmHWM:")?.trim().strip_suffix("kB")?.trim().parse().ok()?;
-        Some(kb / 1024)
+    Some(kb_field(&status, "VmHWM")? / 1024)
+}
+
+/// The value of the line `KEY:   N kB` of a `/proc` file's `text`, in kB.
+fn kb_field(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|l| {
+        let rest = l.strip_prefix(key)?.strip_prefix(':')?.trim();
+        rest.strip_suffix("kB")?.trim().parse().ok()
     })
 }
 
