@@ -610,8 +610,13 @@ impl AgentProcess {
 
     /// How the process ended, as a failure (`crash`, or `memory-limit` by the
     /// heuristic of [`recv_line`](Self::recv_line)), for a process that ended
-    /// when it should not have (a non-zero status, a signal).
-    pub fn end_failure(&self) -> Failure {
+    /// when it should not have (a non-zero status, a signal). The agent is
+    /// [stopped](Self::stop) first, which waits for the stderr logger, so
+    /// that the last line it wrote before it crashed is in the detail
+    /// whatever the load (reading the tail as soon as stdout ended raced
+    /// with the logger).
+    pub fn end_failure(&mut self) -> Failure {
+        self.stop();
         self.exit_failure("exited")
     }
 
