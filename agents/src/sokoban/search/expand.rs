@@ -52,6 +52,23 @@ fn child_hash(b: &Board, parent: &Node, from: u16, to: u16, player: u16) -> u64 
         ^ b.zob_player[player as usize]
 }
 
+/// Move `v[i]` to its place in `v`, sorted but for it: the boxes of a
+/// child are its parent's (sorted) with one changed, so one shift sorts
+/// them (a full sort was 5 % of a backward search's time).
+pub(super) fn settle_sorted(v: &mut [u16], i: usize) {
+    let x = v[i];
+    let mut i = i;
+    while i + 1 < v.len() && v[i + 1] < x {
+        v[i] = v[i + 1];
+        i += 1;
+    }
+    while i > 0 && v[i - 1] > x {
+        v[i] = v[i - 1];
+        i -= 1;
+    }
+    v[i] = x;
+}
+
 impl Searcher {
     /// Expand node `id`: make, test and store each of its children, queue
     /// those alive (in a feature-space search, once the advisors have seen
@@ -236,7 +253,7 @@ impl Searcher {
                 child.clear();
                 child.extend_from_slice(&cur);
                 child[cd.bi as usize] = to;
-                child.sort_unstable();
+                settle_sorted(&mut child, cd.bi as usize);
                 let settled = match known_norm {
                     None if quick && mac.is_none() => {
                         self.sp.norm_after_move(b, &region, node.player, c, to)
@@ -593,5 +610,32 @@ impl Searcher {
             clobbered = true;
         }
         (trapped, clobbered)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settle_sorted;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn settling_one_changed_entry_sorts_like_a_full_sort() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..2000 {
+            let n = rng.gen_range(1..30);
+            let mut v: Vec<u16> = (0..n).map(|_| rng.gen_range(0..200)).collect();
+            v.sort_unstable();
+            v.dedup();
+            let i = rng.gen_range(0..v.len());
+            let to = rng.gen_range(0..200);
+            if v.contains(&to) && v[i] != to {
+                continue;
+            }
+            v[i] = to;
+            let mut want = v.clone();
+            want.sort_unstable();
+            settle_sorted(&mut v, i);
+            assert_eq!(v, want);
+        }
     }
 }
