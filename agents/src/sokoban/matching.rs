@@ -36,6 +36,9 @@ pub(crate) struct Matching {
     /// The columns reached by the current augmenting path search, each
     /// with the sum of the deltas when it was reached.
     reached: Vec<(usize, i64)>,
+    /// The total of the last [`Matching::solve`] or [`Matching::repair`]
+    /// (read once per child by [`Matching::bound_with_row`]).
+    opt: i64,
 }
 
 const FREE: usize = usize::MAX;
@@ -57,6 +60,7 @@ impl Matching {
             way: vec![0; n + 1],
             free: Vec::with_capacity(n),
             reached: Vec::with_capacity(n + 1),
+            opt: 0,
         }
     }
 
@@ -80,7 +84,8 @@ impl Matching {
         for i in 0..self.n {
             self.add_row(i);
         }
-        self.total()
+        self.opt = self.total();
+        self.opt
     }
 
     /// The rows in `rows` got new costs: take them out of the current
@@ -100,7 +105,8 @@ impl Matching {
                 self.add_row(i);
             }
         }
-        self.total()
+        self.opt = self.total();
+        self.opt
     }
 
     /// Copy another problem's matrix, matching and potentials (same size).
@@ -111,6 +117,7 @@ impl Matching {
         self.v.clone_from(&other.v);
         self.col_row.clone_from(&other.col_row);
         self.row_col.clone_from(&other.row_col);
+        self.opt = other.opt;
         self.minv.resize(other.n + 1, 0);
         self.way.resize(other.n + 1, 0);
     }
@@ -120,13 +127,16 @@ impl Matching {
     /// from the optimal matching's potentials: the other rows' and the
     /// columns' stay feasible, and row `i`'s becomes its least reduced
     /// cost, so their sum bounds the new optimum from below (weak
-    /// duality). Exact when row `i` keeps its column.
+    /// duality). Exact when row `i` keeps its column. The optimum is the
+    /// last [`Matching::solve`] or [`Matching::repair`]'s: no row may have
+    /// been changed since.
     pub fn bound_with_row(&self, i: usize, row: impl Iterator<Item = Option<i64>>) -> Option<i64> {
+        debug_assert_eq!(self.opt, self.total(), "a row changed since the last solve");
         let ui = row
             .zip(&self.v[1..])
             .filter_map(|(c, &vj)| c.map(|c| c - vj))
             .min()?;
-        Some(self.total() - self.u[i] + ui)
+        Some(self.opt - self.u[i] + ui)
     }
 
     /// The total cost of the current (complete) matching.
