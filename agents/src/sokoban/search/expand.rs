@@ -69,6 +69,17 @@ pub(super) fn settle_sorted(v: &mut [u16], i: usize) {
     v[i] = x;
 }
 
+/// [`Searcher::in_pocket`] of a child whose player region is `region` (a
+/// bit per cell), read from the bits instead of the reach marks.
+fn in_pocket_region(open: bool, region: &[u64], start_player: u16) -> bool {
+    open && !bits::has(region, start_player as usize)
+        && region
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>()
+            <= POCKET_CELLS
+}
+
 impl Searcher {
     /// Expand node `id`: make, test and store each of its children, queue
     /// those alive (in a feature-space search, once the advisors have seen
@@ -291,21 +302,6 @@ impl Searcher {
                     None => {
                         // Dead positions are stored too (never expanded), so
                         // that meeting them again costs one lookup.
-                        if known_norm.is_some() {
-                            // The box move found the child's region.
-                            self.sp.mark_region(bm.region(&bm.list[k]));
-                        } else if settled.is_some() {
-                            // The parent's region with `c` freed and `to`
-                            // taken, as `norm_after_move` found it.
-                            let had = bits::has(&region, to as usize);
-                            bits::set(&mut region, c as usize);
-                            bits::unset(&mut region, to as usize);
-                            self.sp.mark_region(&region);
-                            bits::unset(&mut region, c as usize);
-                            if had {
-                                bits::set(&mut region, to as usize);
-                            }
-                        }
                         // A lazy child is tested when popped; a solved one
                         // is never dead, and is a goal now. A deferred
                         // child gets an estimate of its bound now (forward
@@ -321,13 +317,35 @@ impl Searcher {
                                 false => child.iter().all(|&x| self.is_start[x as usize]),
                             };
                         let defer = self.cfg.defer && (forward || (estimates && !solved));
+                        // A deferred child backward whose box move found its
+                        // region reads only whether it is a pocket: from the
+                        // region's bits, without marking its cells.
+                        let pocket_of_region = (defer && !forward && !lazy)
+                            .then(|| known_norm.map(|_| bm.region(&bm.list[k])))
+                            .flatten()
+                            .map(|r| in_pocket_region(open, r, b.start_player));
+                        if pocket_of_region.is_none() && known_norm.is_some() {
+                            // The box move found the child's region.
+                            self.sp.mark_region(bm.region(&bm.list[k]));
+                        } else if settled.is_some() {
+                            // The parent's region with `c` freed and `to`
+                            // taken, as `norm_after_move` found it.
+                            let had = bits::has(&region, to as usize);
+                            bits::set(&mut region, c as usize);
+                            bits::unset(&mut region, to as usize);
+                            self.sp.mark_region(&region);
+                            bits::unset(&mut region, c as usize);
+                            if had {
+                                bits::set(&mut region, to as usize);
+                            }
+                        }
                         let mut pocket = false;
                         let h = if lazy {
                             u32::from(!solved) * node.h.max(1)
                         } else if defer && !forward {
                             // The pocket search, when popped, if this pull
                             // shut the player in a pocket.
-                            pocket = self.in_pocket(open);
+                            pocket = pocket_of_region.unwrap_or_else(|| self.in_pocket(open));
                             self.estimate_of_child(&cur, cd.bi, to)
                         } else if defer {
                             // The learned patterns now, as when every child
