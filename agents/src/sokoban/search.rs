@@ -113,6 +113,9 @@ pub(crate) struct Shared {
 /// A node index in a [`Searcher`].
 pub(crate) type NodeId = u32;
 const NO_NODE: u32 = u32::MAX;
+/// [`Node::mac`] of a node made by a box move of several pushes, which
+/// [`Searcher::path`] finds again instead of storing them.
+const BOX_MOVE: u32 = u32::MAX - 1;
 /// The heuristic value of a state proved dead.
 pub(crate) const DEAD_H: u32 = u32::MAX;
 
@@ -235,7 +238,9 @@ pub(crate) struct Node {
     /// Direction the box moved in.
     pub dir: u8,
     /// Index of the macro (a list of pushes of one box) that made this
-    /// node, or `u32::MAX` for a single push or pull.
+    /// node, `u32::MAX` for a single push or pull, or [`BOX_MOVE`] for a
+    /// box move of several, whose pushes are found again when a path is
+    /// asked for.
     pub mac: u32,
     /// Whether the node was expanded.
     pub closed: bool,

@@ -24,20 +24,22 @@ pub(super) struct Cand {
     walk: u16,
 }
 
-/// Store a child's macro, if it has one: the goal macro `mac`, else the
-/// pushes of box move `far_mac` of `bm`; its id, or `u32::MAX` for none.
+/// Store a child's macro, if it has one: the goal macro `mac`; its id,
+/// [`BOX_MOVE`] for a box move of several pushes (`far_mac`: only one
+/// child in twenty is ever expanded, and only a solution's path needs the
+/// pushes, so they are found again then: [`Searcher::path`]), or
+/// `u32::MAX` for none.
 fn store_macro(
     macros: &mut Macros,
     mac: &mut Option<Vec<(u16, u8)>>,
     far_mac: &mut Option<usize>,
-    bm: &BoxMoves,
 ) -> u32 {
     let k = far_mac.take();
     if let Some(m) = mac.take() {
         return macros.add(|out| out.extend_from_slice(&m));
     }
     match k {
-        Some(k) => macros.add(|out| bm.pushes(&bm.list[k], out)),
+        Some(_) => BOX_MOVE,
         None => u32::MAX,
     }
 }
@@ -288,7 +290,7 @@ impl Searcher {
                         let o = self.nodes[old as usize];
                         let reopen = !matches!(self.cfg.order, Order::Greedy | Order::Fess);
                         if reopen && g < o.g && o.h != DEAD_H {
-                            let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac, &bm);
+                            let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac);
                             let n = &mut self.nodes[old as usize];
                             n.g = g;
                             n.parent = id;
@@ -370,7 +372,7 @@ impl Searcher {
                                 marks,
                             )
                         };
-                        let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac, &bm);
+                        let mac_id = store_macro(&mut self.macros, &mut mac, &mut far_mac);
                         // Feature-space search: the child's cell, and its
                         // path weight: 1 more than the parent's until the
                         // advisors have seen every child (below).

@@ -241,9 +241,14 @@ impl Searcher {
     pub fn path(&self, id: NodeId) -> Vec<(u16, u8)> {
         let mut out = Vec::new();
         let mut x = id;
+        let mut pushes = Vec::new();
         while self.nodes[x as usize].parent != NO_NODE {
             let n = &self.nodes[x as usize];
-            if n.mac != u32::MAX {
+            if n.mac == BOX_MOVE {
+                pushes.clear();
+                self.box_move_pushes(x, &mut pushes);
+                out.extend(pushes.iter().rev());
+            } else if n.mac != u32::MAX {
                 out.extend(self.macros.get(n.mac).iter().rev());
             } else {
                 out.push((n.from, n.dir));
@@ -252,6 +257,43 @@ impl Searcher {
         }
         out.reverse();
         out
+    }
+}
+
+impl Searcher {
+    /// The pushes (pulls) of the box move of several that made node `id`
+    /// ([`BOX_MOVE`]), found again as its parent's expansion found them:
+    /// the moves of the box on the node's `from` cell whose first goes in
+    /// its direction ([`BoxMoves::find`], a breadth-first search, so of
+    /// the same length), the one to the node's box cell with the node's
+    /// player region.
+    fn box_move_pushes(&self, id: NodeId, out: &mut Vec<(u16, u8)>) {
+        let sh = &self.sh;
+        let b = &sh.board;
+        let n = self.nodes[id as usize];
+        let parent = self.nodes[n.parent as usize];
+        let before = self.node_boxes(n.parent);
+        let after = self.node_boxes(id);
+        // Both sorted: the one cell the child has and its parent lacks;
+        // none when the box came back to its cell with the player in
+        // another region.
+        let to = (after.iter().copied())
+            .find(|c| before.binary_search(c).is_err())
+            .unwrap_or(n.from);
+        let mut sp = Space::new(b.n);
+        sp.set(before);
+        sp.reach(b, parent.player, false);
+        sp.cut_floor(b);
+        let (dead, pull) = match self.way {
+            Way::Forward => (&sh.fdist.dead, false),
+            Way::Backward => (&Self::dist_of(sh, self.way).dead, true),
+        };
+        let mut bm = BoxMoves::default();
+        bm.find(b, &mut sp, dead, n.from, parent.player, 1 << n.dir, pull);
+        let m = (bm.list.iter())
+            .find(|m| m.to == to && m.norm == n.player)
+            .expect("the box move its parent's expansion found");
+        bm.pushes(m, out);
     }
 }
 
