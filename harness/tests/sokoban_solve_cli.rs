@@ -119,19 +119,30 @@ fn a_file_gives_one_line_and_one_csv_row_per_level() {
     let rows: Vec<&str> = text.lines().collect();
     assert_eq!(
         rows[0],
-        "level,title,solved,moves,pushes,time_ms,expanded,solution"
+        "level,title,solved,moves,pushes,time_ms,expanded,solution,status,found_by,note"
     );
     assert_eq!(rows.len(), 4);
-    assert!(rows[1].starts_with("1,one push,1,1,1,"), "{}", rows[1]);
-    assert!(rows[1].ends_with(",R"), "{}", rows[1]);
-    assert!(rows[2].starts_with("2,cornered,0,0,0,"), "{}", rows[2]);
-    assert!(
-        rows[2].ends_with(','),
-        "unsolved: empty solution: {}",
-        rows[2]
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let row = |i: usize| records[i].iter().collect::<Vec<&str>>();
+    let one = row(0);
+    assert_eq!(one[..5], ["1", "one push", "1", "1", "1"], "{one:?}");
+    assert_eq!(one[7..9], ["R", "solved"], "{one:?}");
+    assert!(!one[9].is_empty(), "which search found it: {one:?}");
+    // Unsolved: an empty solution, the status and the solver's note.
+    let cornered = row(1);
+    assert_eq!(
+        cornered[..5],
+        ["2", "cornered", "0", "0", "0"],
+        "{cornered:?}"
     );
-    let fields: Vec<&str> = rows[3].split(',').collect();
-    assert_eq!(fields.len(), 8);
+    assert_eq!(cornered[7..10], ["", "unsolvable", ""], "{cornered:?}");
+    assert!(
+        cornered[10].contains("can never reach a goal"),
+        "{cornered:?}"
+    );
+    let fields = row(2);
+    assert_eq!(fields.len(), 11);
     assert_eq!((fields[0], fields[1], fields[2]), ("3", "2", "1"));
     let levels = parse_levels(THREE).unwrap();
     let check = replay(&levels[2], fields[7]).unwrap();

@@ -197,7 +197,10 @@ fn solve_levels_with(
 }
 
 /// Write the rows as CSV: `level, title, solved, moves, pushes, time_ms,
-/// expanded, solution`.
+/// expanded, solution, status, found_by, note` (`status` as
+/// [`SolveStatus::as_str`], so that a timeout, a node or memory limit and
+/// a level proved unsolvable are told apart; the last three columns came
+/// after the first eight, so readers by position are not moved).
 pub fn write_csv(path: &PathBuf, rows: &[LevelRow]) -> Result<(), HarnessError> {
     let csv_err = |source| HarnessError::Csv {
         path: path.clone(),
@@ -206,7 +209,8 @@ pub fn write_csv(path: &PathBuf, rows: &[LevelRow]) -> Result<(), HarnessError> 
     create_parent(path)?;
     let mut w = csv::Writer::from_path(path).map_err(csv_err)?;
     w.write_record([
-        "level", "title", "solved", "moves", "pushes", "time_ms", "expanded", "solution",
+        "level", "title", "solved", "moves", "pushes", "time_ms", "expanded", "solution", "status",
+        "found_by", "note",
     ])
     .map_err(csv_err)?;
     for r in rows {
@@ -220,6 +224,9 @@ pub fn write_csv(path: &PathBuf, rows: &[LevelRow]) -> Result<(), HarnessError> 
             format!("{:.1}", r.time_ms),
             r.expanded.to_string(),
             r.solution.clone(),
+            r.status.as_str().to_string(),
+            r.found_by.unwrap_or_default().to_string(),
+            r.note.clone(),
         ])
         .map_err(csv_err)?;
     }
