@@ -286,6 +286,11 @@ pub(crate) struct Searcher {
     /// (single pushes or pulls with push costs), from which most
     /// children's regions follow without a flood.
     parent_region: Vec<u64>,
+    /// The node whose boxes the scratch space still holds with its
+    /// player's reach marks, left by its removal test when popped
+    /// ([`Searcher::evaluate_popped`]) for its expansion ([`NO_NODE`]:
+    /// none; the scratch space is clear).
+    kept: NodeId,
     /// Tuning.
     pub cfg: Config,
     /// Boxes per state.
@@ -378,6 +383,7 @@ impl Searcher {
             box_moves: BoxMoves::default(),
             far: Vec::new(),
             parent_region: Vec::new(),
+            kept: NO_NODE,
             cfg,
             nb,
             nodes: Vec::new(),
@@ -521,7 +527,7 @@ impl Searcher {
                 }
                 if self.nodes[id as usize].pending {
                     let est = self.nodes[id as usize].h;
-                    if !self.evaluate(id) {
+                    if !self.evaluate_popped(id) {
                         again = true;
                         continue;
                     }
@@ -537,12 +543,18 @@ impl Searcher {
                         "an estimate above the bound"
                     );
                     if self.estimates() && n.h > est {
+                        self.drop_kept();
                         let q = self.fess.as_mut().expect("a feature-space search");
                         let cell = q.cell[id as usize];
                         q.push_back(id, cell, n.g, n.h);
                         again = true;
                         continue;
                     }
+                }
+                if prove || self.prune.learner.is_some() {
+                    // The proof and the learned patterns use the scratch
+                    // space.
+                    self.drop_kept();
                 }
                 if (prove && self.proved_dead(id)) || self.doomed(id) {
                     let n = &mut self.nodes[id as usize];
@@ -562,6 +574,7 @@ impl Searcher {
             break id;
         };
         if self.nodes.len() >= self.cfg.max_nodes {
+            self.drop_kept();
             // Back on the open list: a larger budget may go on from here.
             let n = self.nodes[id as usize];
             self.enqueue(id, n.g, n.h);
@@ -569,6 +582,7 @@ impl Searcher {
         }
         if let Order::AStar { .. } = self.cfg.order {
             if self.is_goal(id) {
+                self.drop_kept();
                 return Step::Goal(id);
             }
         }

@@ -97,9 +97,16 @@ impl Searcher {
         cur.clear();
         let base = id as usize * nb;
         cur.extend_from_slice(&self.boxes[base..base + nb]);
-        self.sp.set(&cur);
         let moves = self.cfg.cost == Cost::Moves;
-        self.sp.reach(b, node.player, moves);
+        // The node's removal test, when it was popped, may have left its
+        // boxes and reach marks (`Searcher::evaluate_popped`).
+        if self.kept == id {
+            self.kept = NO_NODE;
+        } else {
+            self.drop_kept();
+            self.sp.set(&cur);
+            self.sp.reach(b, node.player, moves);
+        }
         // Single pushes or pulls, push costs: the parent's region, from
         // which most children's regions follow without a flood
         // (`Space::norm_after_move`), a child found new marked from it.

@@ -144,6 +144,30 @@ impl Searcher {
     /// removal test alone). False (and the node closed, its bound
     /// [`DEAD_H`]) when it is dead.
     pub(super) fn evaluate(&mut self, id: NodeId) -> bool {
+        self.evaluate_keeping(id, false)
+    }
+
+    /// [`Searcher::evaluate`] of node `id` just popped, to be expanded
+    /// next if alive: backward, when the removal test left the node's
+    /// reach marks intact, the scratch space keeps its boxes and marks for
+    /// the expansion ([`Searcher::kept`]), which then needs no flood of
+    /// its own; whoever does not expand it next calls
+    /// [`Searcher::drop_kept`].
+    pub(super) fn evaluate_popped(&mut self, id: NodeId) -> bool {
+        self.evaluate_keeping(id, true)
+    }
+
+    /// Clear what [`Searcher::evaluate_popped`] left on the scratch space.
+    pub(super) fn drop_kept(&mut self) {
+        if self.kept != NO_NODE {
+            let i = self.kept as usize * self.nb;
+            self.sp.clear(&self.boxes[i..i + self.nb]);
+            self.kept = NO_NODE;
+        }
+    }
+
+    fn evaluate_keeping(&mut self, id: NodeId, keep: bool) -> bool {
+        debug_assert_eq!(self.kept, NO_NODE, "the scratch space is clear");
         let sh = Arc::clone(&self.sh);
         let b = &sh.board;
         let mut boxes = std::mem::take(&mut self.cur);
@@ -153,6 +177,8 @@ impl Searcher {
         self.sp.set(&boxes);
         self.sp.reach(b, player, false);
         let dead = &sh.fdist.dead;
+        // Whether the reach marks are still the node's.
+        let mut intact = false;
         let verdict = match (self.way, self.cfg.defer) {
             // Backward: the pull removal test, and the pocket search if the
             // pull that made it shut the player in a pocket, as in
@@ -160,7 +186,9 @@ impl Searcher {
             (Way::Backward, _) => {
                 let pocket = self.nodes[id as usize].pocket;
                 let moved = self.moved_box(id, &boxes);
-                match self.pull_dead(&boxes, player, moved, pocket).0 {
+                let (trapped, clobbered) = self.pull_dead(&boxes, player, moved, pocket);
+                intact = !clobbered;
+                match trapped {
                     true => Verdict::Dead,
                     false => Verdict::Alive,
                 }
@@ -181,7 +209,12 @@ impl Searcher {
             Verdict::Alive if self.cfg.defer => self.bound_of_popped(&boxes),
             Verdict::Alive => self.heuristic(&boxes),
         };
-        self.sp.clear(&boxes);
+        // The expansion floods the player's region without move costs.
+        if keep && intact && h != DEAD_H && self.cfg.cost == Cost::Pushes {
+            self.kept = id;
+        } else {
+            self.sp.clear(&boxes);
+        }
         self.cur = boxes;
         let n = &mut self.nodes[id as usize];
         n.pending = false;
