@@ -292,8 +292,8 @@ impl Searcher {
                     (None, None) => 1,
                 };
                 let g = node.g + if moves { cd.walk as u32 + 1 } else { pushes };
-                match self.lookup(hash, &child, p) {
-                    Some(old) => {
+                match self.probe(hash, &child, p) {
+                    Ok(old) => {
                         let o = self.nodes[old as usize];
                         let reopen = !matches!(self.cfg.order, Order::Greedy | Order::Fess);
                         if reopen && g < o.g && o.h != DEAD_H {
@@ -308,7 +308,7 @@ impl Searcher {
                             self.enqueue(old, g, o.h);
                         }
                     }
-                    None => {
+                    Err(at) => {
                         // Dead positions are stored too (never expanded), so
                         // that meeting them again costs one lookup.
                         // A lazy child is tested when popped; a solved one
@@ -394,7 +394,7 @@ impl Searcher {
                                 _ => (self.cell_of(&child, known_regions), self.hot_of(&child)),
                             });
                         }
-                        let nid = self.push_node(
+                        let nid = self.push_node_at(
                             Node {
                                 hash,
                                 parent: id,
@@ -409,6 +409,7 @@ impl Searcher {
                                 pocket,
                             },
                             &child,
+                            at,
                         );
                         if let (Some(q), Some((cell, hot))) = (&mut self.fess, cell) {
                             q.cell.push(cell);

@@ -109,10 +109,25 @@ impl Searcher {
     /// Store `node` with its (sorted) `boxes`, index it in the table and
     /// list it among the fresh nodes of this step.
     pub(super) fn push_node(&mut self, node: Node, boxes: &[u16]) -> NodeId {
+        self.push_node_at(node, boxes, usize::MAX)
+    }
+
+    /// [`Searcher::push_node`], indexed in table slot `at` when it is the
+    /// free slot that [`Searcher::probe`] for the node ended on and the
+    /// table does not grow first (else by a probe of its own).
+    pub(super) fn push_node_at(&mut self, node: Node, boxes: &[u16], at: usize) -> NodeId {
         let id = self.nodes.len() as u32;
+        let hash = node.hash;
         self.nodes.push(node);
         self.boxes.extend_from_slice(boxes);
-        self.insert(id);
+        let grows = (self.table_count + 1) * 4 > self.table.len() * 3;
+        if !grows && self.table.get(at) == Some(&EMPTY) {
+            debug_assert_eq!(self.probe(hash, boxes, node.player), Err(at));
+            self.table[at] = slot(hash, id, self.table_bits());
+            self.table_count += 1;
+        } else {
+            self.insert(id);
+        }
         self.fresh.push(id);
         id
     }
@@ -206,6 +221,12 @@ impl Searcher {
 
     /// The node holding exactly these (sorted) boxes and player, if any.
     pub fn lookup(&self, hash: u64, boxes: &[u16], player: u16) -> Option<NodeId> {
+        self.probe(hash, boxes, player).ok()
+    }
+
+    /// [`Searcher::lookup`], with the free table slot where its probe
+    /// ended when there is no such node (for [`Searcher::push_node_at`]).
+    pub(super) fn probe(&self, hash: u64, boxes: &[u16], player: u16) -> Result<NodeId, usize> {
         let (mask, bits) = (self.table.len() - 1, self.table_bits());
         let high = tag(u64::MAX, bits);
         let want = tag(hash, bits);
@@ -213,14 +234,14 @@ impl Searcher {
         loop {
             let e = self.table[i];
             if e == EMPTY {
-                return None;
+                return Err(i);
             }
             // The node is read only when the tags match.
             if e & high == want {
                 let x = e & !high;
                 let n = &self.nodes[x as usize];
                 if n.hash == hash && n.player == player && self.node_boxes(x) == boxes {
-                    return Some(x);
+                    return Ok(x);
                 }
             }
             i = (i + 1) & mask;
