@@ -324,7 +324,9 @@ pub struct SolveArgs {
     /// Time budget per level, e.g. 10s, 500ms, 1m.
     #[arg(long, value_parser = parse_duration, default_value = "60s")]
     pub time_limit: Duration,
-    /// Write a CSV table of the results here.
+    /// Write a CSV table of the results here (Sokoban: a row per level,
+    /// with its solution, its status, the search that found it and the
+    /// solver's note).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Sokoban: write, for each level not solved, the position nearest the

@@ -339,8 +339,7 @@ fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
 /// `unsupported`), in level order; so with a single level the solution
 /// is the last line of stdout. It warns when `--jobs` memory budgets
 /// could pass the machine's memory. A summary line closes stderr. `--out`
-/// writes the CSV table (`level, title, solved, moves, pushes, time_ms,
-/// expanded, solution`).
+/// writes the CSV table ([`write_csv`]).
 /// Unsolved levels are outcomes, not errors (exit code 0).
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let name = args.agent.as_deref().unwrap_or(DEFAULT_AGENT);
