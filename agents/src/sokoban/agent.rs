@@ -29,7 +29,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "portfolio: when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search (one turn's work for two; 1000000; 0: it stops)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
-            "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (80; 0: none)",
+            "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (85; 0: none)",
             "backward_best: of every 16 expansions of that backward search, this many come from its best cell, with alternate (14)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "opener: the pre-pass's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, where the plan parks a box or the next goal's turn is forced (true)",

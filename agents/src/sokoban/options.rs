@@ -15,8 +15,10 @@ pub const PREPASS_AFTER: u64 = 65_536;
 /// until Microban 153 was solved early by the opener following the
 /// goals' forced order; 70 until the removal tests settled by the box
 /// just moved made its work cheaper; 75 until one cut search per position
-/// made its box moves cheaper again; see `docs/sokoban-solver.md`).
-pub const BACKWARD_SHARE: u8 = 80;
+/// made its box moves cheaper again; 80 until the speed-ups of the
+/// thirty-first session left it 60 to 70 % of the time for 80 % of the
+/// work; see `docs/sokoban-solver.md`).
+pub const BACKWARD_SHARE: u8 = 85;
 
 /// The default [`SolveOptions::backward_best`]: of every 16 expansions of
 /// the backward feature-space search, those from its best cell (most
