@@ -71,15 +71,35 @@ pub(super) fn settle_sorted(v: &mut [u16], i: usize) {
     v[i] = x;
 }
 
+/// The cell of `after` that `before` lacks (both sorted, one cell apart
+/// at most): where a child's moved box went; `None` when the lists agree.
+pub(super) fn added_cell(before: &[u16], after: &[u16]) -> Option<u16> {
+    let (mut i, mut j) = (0, 0);
+    while i < after.len() {
+        if j < before.len() && before[j] < after[i] {
+            j += 1;
+        } else if j < before.len() && before[j] == after[i] {
+            i += 1;
+            j += 1;
+        } else {
+            return Some(after[i]);
+        }
+    }
+    None
+}
+
+/// Whether a child whose pull left the player a region of `cells` cells,
+/// holding the start player's cell or not (`start`), shut the player in
+/// a pocket, where the parent's region was `open` (see [`POCKET_CELLS`]).
+fn is_pocket(open: bool, cells: usize, start: bool) -> bool {
+    open && cells <= POCKET_CELLS && !start
+}
+
 /// [`Searcher::in_pocket`] of a child whose player region is `region` (a
 /// bit per cell), read from the bits instead of the reach marks.
 fn in_pocket_region(open: bool, region: &[u64], start_player: u16) -> bool {
-    open && !bits::has(region, start_player as usize)
-        && region
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum::<usize>()
-            <= POCKET_CELLS
+    let cells = region.iter().map(|w| w.count_ones() as usize).sum();
+    is_pocket(open, cells, bits::has(region, start_player as usize))
 }
 
 impl Searcher {
@@ -586,7 +606,11 @@ impl Searcher {
     /// where the parent's region was `open` (see [`POCKET_CELLS`]).
     pub(super) fn in_pocket(&self, open: bool) -> bool {
         let b = &self.sh.board;
-        open && self.sp.reached_count() <= POCKET_CELLS && !self.sp.reached(b.start_player)
+        is_pocket(
+            open,
+            self.sp.reached_count(),
+            self.sp.reached(b.start_player),
+        )
     }
 
     /// Backward, the cell of the box the last move of node `id` (its
@@ -599,20 +623,7 @@ impl Searcher {
         if parent == NO_NODE || self.nodes[parent as usize].parent == NO_NODE {
             return None;
         }
-        // Both lists sorted: the child's one cell its parent lacks.
-        let before = self.node_boxes(parent);
-        let (mut i, mut j) = (0, 0);
-        while i < boxes.len() {
-            if j < before.len() && before[j] < boxes[i] {
-                j += 1;
-            } else if j < before.len() && before[j] == boxes[i] {
-                i += 1;
-                j += 1;
-            } else {
-                return Some(boxes[i]);
-            }
-        }
-        None
+        added_cell(self.node_boxes(parent), boxes)
     }
 
     /// Backward: the pull removal test (space.rs) of the position `boxes`

@@ -3,6 +3,7 @@
 //! open-addressing table of node indices (full comparison on a hit), and
 //! path recovery.
 
+use super::expand::added_cell;
 use super::*;
 #[cfg(test)]
 use crate::sokoban::memory::margin;
@@ -113,29 +114,24 @@ impl Searcher {
     }
 
     /// [`Searcher::push_node`], indexed in table slot `at` when it is the
-    /// free slot that [`Searcher::probe`] for the node ended on and the
-    /// table does not grow first (else by a probe of its own).
+    /// free slot that [`Searcher::probe`] for the node ended on (see
+    /// [`Searcher::insert`]).
     pub(super) fn push_node_at(&mut self, node: Node, boxes: &[u16], at: usize) -> NodeId {
         let id = self.nodes.len() as u32;
-        let hash = node.hash;
         self.nodes.push(node);
         self.boxes.extend_from_slice(boxes);
-        let grows = (self.table_count + 1) * 4 > self.table.len() * 3;
-        if !grows && self.table.get(at) == Some(&EMPTY) {
-            debug_assert_eq!(self.probe(hash, boxes, node.player), Err(at));
-            self.table[at] = slot(hash, id, self.table_bits());
-            self.table_count += 1;
-        } else {
-            self.insert(id);
-        }
+        self.insert(id, at);
         self.fresh.push(id);
         id
     }
 
     /// Index node `id` in the open-addressing table (doubled when three
-    /// quarters full).
-    pub(super) fn insert(&mut self, id: NodeId) {
-        if (self.table_count + 1) * 4 > self.table.len() * 3 {
+    /// quarters full): in slot `at` when the table did not grow and that
+    /// slot is free (the slot a probe for the node ended on, which a
+    /// second probe would find again), else where a probe ends.
+    fn insert(&mut self, id: NodeId, at: usize) {
+        let grows = (self.table_count + 1) * 4 > self.table.len() * 3;
+        if grows {
             let cap = self.table.len() * 2;
             let (old_bits, bits) = (self.table_bits(), cap.trailing_zeros());
             let mut t = vec![EMPTY; cap];
@@ -155,10 +151,20 @@ impl Searcher {
         }
         let (mask, bits) = (self.table.len() - 1, self.table_bits());
         let hash = self.nodes[id as usize].hash;
-        let mut i = (hash as usize) & mask;
-        while self.table[i] != EMPTY {
-            i = (i + 1) & mask;
-        }
+        let i = if !grows && self.table.get(at) == Some(&EMPTY) {
+            debug_assert_eq!(
+                self.probe(hash, self.node_boxes(id), self.nodes[id as usize].player),
+                Err(at),
+                "the slot a probe ends on"
+            );
+            at
+        } else {
+            let mut i = (hash as usize) & mask;
+            while self.table[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+            i
+        };
         self.table[i] = slot(hash, id, bits);
         self.table_count += 1;
     }
@@ -295,12 +301,9 @@ impl Searcher {
         let parent = self.nodes[n.parent as usize];
         let before = self.node_boxes(n.parent);
         let after = self.node_boxes(id);
-        // Both sorted: the one cell the child has and its parent lacks;
-        // none when the box came back to its cell with the player in
+        // None added when the box came back to its cell with the player in
         // another region.
-        let to = (after.iter().copied())
-            .find(|c| before.binary_search(c).is_err())
-            .unwrap_or(n.from);
+        let to = added_cell(before, after).unwrap_or(n.from);
         let mut sp = Space::new(b.n);
         sp.set(before);
         sp.reach(b, parent.player, false);
