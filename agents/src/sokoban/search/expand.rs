@@ -349,10 +349,13 @@ impl Searcher {
                         // A deferred child backward whose box move found its
                         // region reads only whether it is a pocket: from the
                         // region's bits, without marking its cells.
-                        let pocket_of_region = (defer && !forward && !lazy)
-                            .then(|| known_norm.map(|_| bm.region(&bm.list[k])))
-                            .flatten()
-                            .map(|r| in_pocket_region(open, r, b.start_player));
+                        let pocket_of_region = match known_norm {
+                            Some(_) if defer && !forward && !lazy => {
+                                let r = bm.region(&bm.list[k]);
+                                Some(in_pocket_region(open, r, b.start_player))
+                            }
+                            _ => None,
+                        };
                         if pocket_of_region.is_none() && known_norm.is_some() {
                             // The box move found the child's region.
                             self.sp.mark_region(bm.region(&bm.list[k]));
