@@ -158,59 +158,83 @@ impl Matching {
     /// the deltas of the steps after it, as the textbook's update loop
     /// would move them step by step.
     fn add_row(&mut self, i0: usize) {
-        let n = self.n;
+        // The tables borrowed once, as slices: the compiler then keeps
+        // their addresses in registers across the stores of the inner
+        // loop, which it cannot do through `self`.
+        let Matching {
+            n,
+            cost,
+            u,
+            v,
+            col_row,
+            row_col,
+            minv,
+            way,
+            free,
+            reached,
+            ..
+        } = self;
+        let n = *n;
+        let (v, col_row, minv, way) = (
+            &mut v[..=n],
+            &mut col_row[..=n],
+            &mut minv[..=n],
+            &mut way[..=n],
+        );
         // Column 0 is virtual and holds the new row.
-        self.col_row[0] = i0;
+        col_row[0] = i0;
         let mut j0 = 0usize;
-        self.minv.iter_mut().for_each(|x| *x = UNSEEN);
-        self.free.clear();
-        self.free.extend(1..=n);
-        self.reached.clear();
+        minv.iter_mut().for_each(|x| *x = UNSEEN);
+        free.clear();
+        free.extend(1..=n);
+        reached.clear();
         // The sum of the deltas so far.
         let mut sum = 0i64;
         loop {
-            self.reached.push((j0, sum));
+            reached.push((j0, sum));
             // The row of a column just reached has not moved yet.
-            let i = self.col_row[j0];
-            let ui = self.u[i];
-            let row = &self.cost[i * n..(i + 1) * n];
+            let i = col_row[j0];
+            let ui = u[i];
+            let row = &cost[i * n..(i + 1) * n];
             let mut least = i64::MAX;
             let mut k1 = 0;
-            for (k, &j) in self.free.iter().enumerate() {
-                let cur = row[j - 1] - ui - self.v[j] + sum;
-                if cur < self.minv[j] {
-                    self.minv[j] = cur;
-                    self.way[j] = j0;
+            for (k, &j) in free.iter().enumerate() {
+                let cur = row[j - 1] - ui - v[j] + sum;
+                let mut m = minv[j];
+                if cur < m {
+                    m = cur;
+                    minv[j] = cur;
+                    way[j] = j0;
                 }
-                if self.minv[j] < least {
-                    least = self.minv[j];
+                if m < least {
+                    least = m;
                     k1 = k;
                 }
             }
             // This step's delta is `least - sum`.
             sum = least;
-            j0 = self.free.swap_remove(k1);
-            if self.col_row[j0] == FREE {
+            j0 = free.swap_remove(k1);
+            if col_row[j0] == FREE {
                 break;
             }
         }
-        for &(j, at) in &self.reached {
-            let r = self.col_row[j];
-            self.u[r] += sum - at;
-            self.v[j] -= sum - at;
+        for &(j, at) in reached.iter() {
+            let r = col_row[j];
+            u[r] += sum - at;
+            v[j] -= sum - at;
         }
         // Flip the path.
         loop {
-            let j1 = self.way[j0];
-            let r = self.col_row[j1];
-            self.col_row[j0] = r;
-            self.row_col[r] = j0;
+            let j1 = way[j0];
+            let r = col_row[j1];
+            col_row[j0] = r;
+            row_col[r] = j0;
             j0 = j1;
             if j0 == 0 {
                 break;
             }
         }
-        self.col_row[0] = FREE;
+        col_row[0] = FREE;
     }
 }
 
