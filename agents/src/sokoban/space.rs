@@ -137,20 +137,23 @@ impl Space {
     /// of [`Space::reach`], the solver's hottest loop, has no check.
     fn flood<const LIMITED: bool>(&mut self, b: &Board, dist: bool, limit: usize) -> Option<u16> {
         let st = self.stamp;
+        // The tables borrowed once (see `Cuts::search`).
+        let (mark, occ, walk) = (&mut self.mark[..], &self.occ[..], &mut self.walk[..]);
+        let queue = &mut self.queue;
         let mut min = u16::MAX;
         let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head];
+        while head < queue.len() {
+            let x = queue[head];
             head += 1;
             for &y in &b.nbr[x as usize] {
-                if y != NONE && self.mark[y as usize] != st && self.occ[y as usize] == 0 {
-                    self.mark[y as usize] = st;
+                if y != NONE && mark[y as usize] != st && occ[y as usize] == 0 {
+                    mark[y as usize] = st;
                     if dist {
-                        self.walk[y as usize] = self.walk[x as usize] + 1;
+                        walk[y as usize] = walk[x as usize] + 1;
                     }
                     min = min.min(y);
-                    self.queue.push(y);
-                    if LIMITED && self.queue.len() > limit {
+                    queue.push(y);
+                    if LIMITED && queue.len() > limit {
                         return None;
                     }
                 }
