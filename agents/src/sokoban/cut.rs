@@ -37,6 +37,10 @@ const REST: u8 = 4;
 /// box stands in is next to that cell ([`BoxView`]).
 const ALONE: u8 = 5;
 
+/// No piece ([`BoxView::around`]): a wall, a box, or a cell the player
+/// cannot get to while the box moves.
+pub(crate) const NO_PIECE: u8 = u8::MAX;
+
 /// The depth-first numbering of every connected part of the free floor
 /// of one position, for the regions the player has while one box moves.
 #[derive(Default)]
@@ -51,15 +55,17 @@ pub(crate) struct Cuts {
     parent: Vec<u16>,
     /// The part each free cell lies in ([`NONE`] for the others).
     part_of: Vec<u16>,
-    /// The free cells in the order of first visit.
+    /// The free cells in the order of first visit, the first `found`
+    /// (the rest is room for the others).
     order: Vec<u16>,
+    found: usize,
     /// Each part's cells as bits, `words` words a part.
     part_bits: Vec<u64>,
     words: usize,
     /// The number of connected parts of the free floor.
     parts: u32,
-    /// Scratch for the search: a cell and the next direction to try.
-    stack: Vec<(u16, u8)>,
+    /// Scratch for the search: each cell's next direction to try.
+    next_dir: Vec<u8>,
 }
 
 impl Cuts {
@@ -81,27 +87,31 @@ impl Cuts {
                 size: vec![0; n],
                 parent: vec![NONE; n],
                 part_of: vec![NONE; n],
-                order: Vec::with_capacity(n),
+                order: vec![NONE; n],
+                next_dir: vec![0; n],
                 words: bits::words(n),
                 ..Cuts::default()
             };
         }
-        for &c in &self.order {
+        for &c in &self.order[..self.found] {
             self.disc[c as usize] = NONE;
             self.part_of[c as usize] = NONE;
         }
-        self.order.clear();
+        self.found = 0;
         self.part_bits.clear();
         self.parts = 0;
+        let occ = &occ[..n];
         for c in 0..n as u16 {
             if occ[c as usize] == 0 && self.disc[c as usize] == NONE {
-                let from = self.order.len();
+                let from = self.found;
                 self.search(b, occ, c);
                 let at = self.part_bits.len();
                 self.part_bits.resize(at + self.words, 0);
-                for &x in &self.order[from..] {
-                    self.part_of[x as usize] = self.parts as u16;
-                    bits::set(&mut self.part_bits[at..], x as usize);
+                let bits = &mut self.part_bits[at..];
+                let part_of = &mut self.part_of[..n];
+                for &x in &self.order[from..self.found] {
+                    part_of[x as usize] = self.parts as u16;
+                    bits::set(bits, x as usize);
                 }
                 self.parts += 1;
             }
@@ -109,22 +119,49 @@ impl Cuts {
     }
 
     /// The depth-first search of the part around `root`, numbered on from
-    /// the cells already found.
+    /// the cells already found. It walks back up by the parents, each
+    /// cell keeping the next direction to try, so it needs no stack. (The
+    /// tables are borrowed as slices once: the compiler then keeps their
+    /// addresses and lengths in registers across the stores, which it
+    /// cannot do through `self`.)
     fn search(&mut self, b: &Board, occ: &[u16], root: u16) {
-        self.visit(root, NONE);
-        while let Some(top) = self.stack.last_mut() {
-            let (x, mut d) = *top;
+        let n = b.n;
+        let nbr = &b.nbr[..n];
+        let disc = &mut self.disc[..n];
+        let low = &mut self.low[..n];
+        let size = &mut self.size[..n];
+        let parent = &mut self.parent[..n];
+        let next_dir = &mut self.next_dir[..n];
+        let order = &mut self.order[..n];
+        let mut k = self.found as u16;
+        let (mut x, mut next) = (NONE, root);
+        loop {
+            if next != NONE {
+                // First visit of `next`, from `x`: its number, and its
+                // first direction.
+                let ni = next as usize;
+                disc[ni] = k;
+                low[ni] = k;
+                parent[ni] = x;
+                next_dir[ni] = 0;
+                order[k as usize] = next;
+                k += 1;
+                x = next;
+            }
+            let xi = x as usize;
             // The next child of `x`, the back edges met on the way.
-            let mut next = NONE;
-            let mut lx = self.low[x as usize];
-            let px = self.parent[x as usize];
+            next = NONE;
+            let mut lx = low[xi];
+            let px = parent[xi];
+            let around = &nbr[xi];
+            let mut d = next_dir[xi];
             while d < 4 {
-                let y = b.nbr[x as usize][d as usize];
+                let y = around[d as usize];
                 d += 1;
                 if y == NONE || occ[y as usize] != 0 {
                     continue;
                 }
-                let dy = self.disc[y as usize];
+                let dy = disc[y as usize];
                 if dy == NONE {
                     next = y;
                     break;
@@ -132,31 +169,18 @@ impl Cuts {
                     lx = lx.min(dy);
                 }
             }
-            top.1 = d;
-            self.low[x as usize] = lx;
-            if next != NONE {
-                self.visit(next, x);
-            } else {
-                self.stack.pop();
-                self.size[x as usize] = self.order.len() as u16 - self.disc[x as usize];
-                if let Some(&(p, _)) = self.stack.last() {
-                    let lx = self.low[x as usize];
-                    let lp = &mut self.low[p as usize];
-                    *lp = (*lp).min(lx);
+            next_dir[xi] = d;
+            low[xi] = lx;
+            if next == NONE {
+                size[xi] = k - disc[xi];
+                if px == NONE {
+                    break;
                 }
+                low[px as usize] = low[px as usize].min(lx);
+                x = px;
             }
         }
-    }
-
-    /// First visit of cell `c` from `parent` ([`NONE`] at a root): its
-    /// number, and on the search's stack.
-    fn visit(&mut self, c: u16, parent: u16) {
-        let k = self.order.len() as u16;
-        self.disc[c as usize] = k;
-        self.low[c as usize] = k;
-        self.parent[c as usize] = parent;
-        self.order.push(c);
-        self.stack.push((c, 0));
+        self.found = k as usize;
     }
 
     /// The part the cell `q` lies in ([`NONE`] for a box, a wall or
@@ -411,6 +435,45 @@ impl BoxView<'_> {
         }
     }
 
+    /// [`BoxView::piece`] of each of `x`'s four neighbours (direction `d`
+    /// at index `d`), [`NO_PIECE`] for `None`: the pieces that say where
+    /// the player can push or pull the box on `x` from, found with one
+    /// look at how the pieces join.
+    pub fn around(&self, b: &Board, x: u16) -> [u8; 4] {
+        let mut out = [NO_PIECE; 4];
+        let nbr = b.nbr[x as usize];
+        if x == self.c {
+            for (o, &q) in out.iter_mut().zip(&nbr) {
+                if let Some(i) = self.joined_part(self.cuts.part(q)) {
+                    *o = i as u8;
+                }
+            }
+            return out;
+        }
+        let m = self.merge(b, x);
+        let home = self.cuts.part(x);
+        for (o, &q) in out.iter_mut().zip(&nbr) {
+            if q == NONE {
+                continue;
+            }
+            *o = if q == self.c {
+                m.at_c
+            } else {
+                let k = self.cuts.part(q);
+                if k == NONE {
+                    NO_PIECE
+                } else if k == home {
+                    m.name[m.kids.piece(self.cuts.disc[q as usize]) as usize]
+                } else if self.joined_part(k).is_some() {
+                    m.at_c
+                } else {
+                    NO_PIECE
+                }
+            };
+        }
+        out
+    }
+
     /// The cells of `piece` with the box on `x`, as bits into `out`
     /// ([`bits::words`] of the board's cells); returns the smallest
     /// ([`NONE`] when there are none).
@@ -485,6 +548,15 @@ mod tests {
                     sp.occ[x as usize] = 1;
                     let mut names: Vec<(u8, u16)> = Vec::new();
                     assert_eq!(view.regions(&b, x), sp.regions(&b), "box on {x}");
+                    let around = view.around(&b, x);
+                    for (d, &q) in b.nbr[x as usize].iter().enumerate() {
+                        let piece = if q == NONE {
+                            None
+                        } else {
+                            view.piece(&b, x, q)
+                        };
+                        assert_eq!(around[d], piece.unwrap_or(NO_PIECE), "box on {x}, {d}");
+                    }
                     for q in 0..b.n as u16 {
                         if sp.occ[q as usize] != 0 {
                             assert_eq!(view.piece(&b, x, q), None);

@@ -19,7 +19,7 @@
 
 use super::bits;
 use super::board::{Board, NONE};
-use super::cut::BoxView;
+use super::cut::{BoxView, NO_PIECE};
 use super::space::Space;
 use std::collections::HashSet;
 
@@ -479,19 +479,19 @@ impl BoxMoves {
         firsts: u8,
         pull: bool,
     ) {
-        let reached = |at: u16, piece: u8, q: u16| view.piece(b, at, q) == Some(piece);
         // The moves the box on `at` can make (bit d: direction d), the
-        // player in `piece`.
-        let movable = |at: u16, piece: u8| {
+        // player in `piece`, `around` the pieces of `at`'s neighbours
+        // ([`BoxView::around`]).
+        let movable = |at: u16, piece: u8, around: &[u8; 4]| {
             (0..4).fold(0u8, |m, d| {
                 let t = b.nbr[at as usize][d];
                 let ok = t != NONE
                     && !dead[t as usize]
                     && if pull {
                         let behind = b.nbr[t as usize][d];
-                        reached(at, piece, t) && behind != NONE && sp.occ[behind as usize] == 0
+                        around[d] == piece && behind != NONE && sp.occ[behind as usize] == 0
                     } else {
-                        reached(at, piece, b.nbr[at as usize][d ^ 1]) && sp.occ[t as usize] == 0
+                        around[d ^ 1] == piece && sp.occ[t as usize] == 0
                     };
                 m | (u8::from(ok) << d)
             })
@@ -504,7 +504,7 @@ impl BoxMoves {
             return;
         };
         self.seen.resize(b.n, 0);
-        let first = firsts & movable(c, piece);
+        let first = firsts & movable(c, piece, &view.around(b, c));
         let root = self.states.len();
         self.states.push(BoxState {
             at: c,
@@ -524,15 +524,18 @@ impl BoxMoves {
                     continue;
                 }
                 let t = b.nbr[s.at as usize][d as usize];
-                let p = after(s.at, t, d as usize);
-                let Some(piece) = view.piece(b, t, p) else {
+                // The player after the move is next to `t`: behind it
+                // after a push, in front of it after a pull.
+                let around = view.around(b, t);
+                let piece = around[if pull { d } else { d ^ 1 } as usize];
+                if piece == NO_PIECE {
                     continue;
-                };
+                }
                 if self.seen[t as usize] & (1 << piece) != 0 {
                     continue;
                 }
                 self.seen[t as usize] |= 1 << piece;
-                let mask = movable(t, piece);
+                let mask = movable(t, piece, &around);
                 let at = self.regions.len();
                 self.regions.resize(at + words, 0);
                 let norm = view.region(b, t, piece, &mut self.regions[at..]);
