@@ -51,10 +51,16 @@ pub(crate) struct Cuts {
     low: Vec<u16>,
     /// The number of cells in the cell's subtree.
     size: Vec<u16>,
+    /// The smallest cell of the cell's subtree.
+    sub_min: Vec<u16>,
     /// The cell's parent in the search tree ([`NONE`] at a part's root).
     parent: Vec<u16>,
     /// The part each free cell lies in ([`NONE`] for the others).
     part_of: Vec<u16>,
+    /// Each part's root: its smallest cell (each part's search starts
+    /// from the smallest free cell not yet found), whose subtree is the
+    /// part.
+    roots: Vec<u16>,
     /// The free cells in the order of first visit, the first `found`
     /// (the rest is room for the others).
     order: Vec<u16>,
@@ -85,6 +91,7 @@ impl Cuts {
                 disc: vec![NONE; n],
                 low: vec![0; n],
                 size: vec![0; n],
+                sub_min: vec![0; n],
                 parent: vec![NONE; n],
                 part_of: vec![NONE; n],
                 order: vec![NONE; n],
@@ -99,11 +106,13 @@ impl Cuts {
         }
         self.found = 0;
         self.part_bits.clear();
+        self.roots.clear();
         self.parts = 0;
         let occ = &occ[..n];
         for c in 0..n as u16 {
             if occ[c as usize] == 0 && self.disc[c as usize] == NONE {
                 let from = self.found;
+                self.roots.push(c);
                 self.search(b, occ, c);
                 let at = self.part_bits.len();
                 self.part_bits.resize(at + self.words, 0);
@@ -130,6 +139,7 @@ impl Cuts {
         let disc = &mut self.disc[..n];
         let low = &mut self.low[..n];
         let size = &mut self.size[..n];
+        let sub_min = &mut self.sub_min[..n];
         let parent = &mut self.parent[..n];
         let next_dir = &mut self.next_dir[..n];
         let order = &mut self.order[..n];
@@ -142,6 +152,7 @@ impl Cuts {
                 let ni = next as usize;
                 disc[ni] = k;
                 low[ni] = k;
+                sub_min[ni] = next;
                 parent[ni] = x;
                 next_dir[ni] = 0;
                 order[k as usize] = next;
@@ -177,6 +188,7 @@ impl Cuts {
                     break;
                 }
                 low[px as usize] = low[px as usize].min(lx);
+                sub_min[px as usize] = sub_min[px as usize].min(sub_min[xi]);
                 x = px;
             }
         }
@@ -261,6 +273,19 @@ impl Cuts {
         }
     }
 
+    /// The view that `key` was taken from ([`BoxView::key`]), made again
+    /// from these cuts, which must be the ones it was made with.
+    pub fn view_of(&self, key: ViewKey) -> BoxView<'_> {
+        BoxView {
+            cuts: self,
+            c: key.c,
+            around: key.around,
+            parts: key.parts,
+            joined: key.joined as usize,
+            last: Cell::new((NONE, Merge::NONE)),
+        }
+    }
+
     /// The regions while the box on `c` moves, the other boxes as they were
     /// when these cuts were built (`occ` holds them, `c`'s box taken off).
     pub fn view<'a>(&'a self, b: &Board, occ: &[u16], c: u16) -> BoxView<'a> {
@@ -277,22 +302,24 @@ impl Cuts {
                 }
             }
         }
-        let none = Merge {
-            kids: Kids::NONE,
-            name: [0; 5],
-            at_c: 0,
-            joined: 0,
-            split: 0,
-        };
-        BoxView {
-            cuts: self,
+        self.view_of(ViewKey {
             c,
             around,
             parts,
-            joined,
-            last: Cell::new((NONE, none)),
-        }
+            joined: joined as u8,
+        })
     }
+}
+
+/// What a [`BoxView`] holds besides its [`Cuts`]: the box's cell and the
+/// parts next to it, to make the view again ([`Cuts::view_of`]) without
+/// looking at the boxes.
+#[derive(Clone, Copy)]
+pub(crate) struct ViewKey {
+    c: u16,
+    around: [u16; 4],
+    parts: [u16; 4],
+    joined: u8,
 }
 
 /// The child subtrees of a cell with a box on it ([`Cuts::kids`]): the
@@ -362,7 +389,28 @@ struct Merge {
     split: u8,
 }
 
+impl Merge {
+    /// A placeholder, for no cell asked about yet.
+    const NONE: Merge = Merge {
+        kids: Kids::NONE,
+        name: [0; 5],
+        at_c: 0,
+        joined: 0,
+        split: 0,
+    };
+}
+
 impl BoxView<'_> {
+    /// What makes this view again from its cuts ([`Cuts::view_of`]).
+    pub fn key(&self) -> ViewKey {
+        ViewKey {
+            c: self.c,
+            around: self.around,
+            parts: self.parts,
+            joined: self.joined as u8,
+        }
+    }
+
     /// How the pieces of `x`'s part join with the box on `x` (a free cell
     /// next to which `c` lies by some path through the joined parts).
     fn merge(&self, b: &Board, x: u16) -> Merge {
@@ -474,6 +522,58 @@ impl BoxView<'_> {
         out
     }
 
+    /// The smallest cell of `piece` with the box on `x` (as
+    /// [`BoxView::region`] returns it) and its number of cells, without
+    /// collecting them: a part's smallest cell is its root, and the
+    /// search kept each subtree's smallest cell and size.
+    pub fn extent(&self, b: &Board, x: u16, piece: u8) -> (u16, u16) {
+        let cuts = self.cuts;
+        let root = |k: u16| cuts.roots[k as usize];
+        let part_size = |k: u16| cuts.size[root(k) as usize];
+        if x == self.c {
+            return self.parts[..self.joined]
+                .get(piece as usize)
+                .map_or((NONE, 0), |&k| (root(k), part_size(k)));
+        }
+        let m = self.merge(b, x);
+        let home = cuts.part(x);
+        let (mut min, mut cells) = (NONE, 0);
+        if m.name[REST as usize] == piece {
+            // The part without `x` and the separated subtrees of other
+            // pieces; it holds the root unless `x` is the root (then it
+            // is only those subtrees of this piece, added below).
+            cells = part_size(home) - 1;
+            for d in 0..4 {
+                if m.kids.piece[d] == d as u8 && m.name[d] != piece {
+                    cells -= m.kids.span[d].1 - m.kids.span[d].0;
+                }
+            }
+            if cuts.parent[x as usize] != NONE {
+                min = root(home);
+            }
+        }
+        for d in 0..4 {
+            if m.kids.piece[d] == d as u8 && m.name[d] == piece {
+                if m.name[REST as usize] != piece {
+                    cells += m.kids.span[d].1 - m.kids.span[d].0;
+                }
+                let y = b.nbr[x as usize][d];
+                min = min.min(cuts.sub_min[y as usize]);
+            }
+        }
+        if m.at_c == piece {
+            min = min.min(self.c);
+            cells += 1;
+            for &k in &self.parts[..self.joined] {
+                if k != home {
+                    min = min.min(root(k));
+                    cells += part_size(k);
+                }
+            }
+        }
+        (min, cells)
+    }
+
     /// The cells of `piece` with the box on `x`, as bits into `out`
     /// ([`bits::words`] of the board's cells); returns the smallest
     /// ([`NONE`] when there are none).
@@ -569,6 +669,12 @@ mod tests {
                         };
                         assert!(piece < 8);
                         assert_eq!(view.region(&b, x, piece, &mut out), norm);
+                        let cells = out.iter().map(|w| w.count_ones()).sum::<u32>();
+                        assert_eq!(view.extent(&b, x, piece), (norm, cells as u16));
+                        // The view made again from its key names the same
+                        // region.
+                        let again = cuts.view_of(view.key());
+                        assert_eq!(again.piece(&b, x, q), Some(piece));
                         for y in 0..b.n as u16 {
                             assert_eq!(
                                 bits::has(&out, y as usize),

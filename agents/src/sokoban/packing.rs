@@ -19,7 +19,7 @@
 
 use super::bits;
 use super::board::{Board, NONE};
-use super::cut::{BoxView, NO_PIECE};
+use super::cut::{BoxView, Cuts, ViewKey, NO_PIECE};
 use super::space::Space;
 use std::collections::HashSet;
 
@@ -281,7 +281,7 @@ pub(crate) fn box_destinations(
     let mut found = BoxMoves::default();
     sp.cut_floor(b);
     found.find(b, sp, dead, c, player, directions(firsts), false);
-    found.owned()
+    found.owned(b, &sp.cuts)
 }
 
 /// Every cell the box on `c` can be *pulled* to, with every player region
@@ -305,7 +305,7 @@ pub(crate) fn box_pull_destinations(
     let mut found = BoxMoves::default();
     sp.cut_floor(b);
     found.find(b, sp, dead, c, player, directions(firsts), true);
-    found.owned()
+    found.owned(b, &sp.cuts)
 }
 
 /// The directions `ds` as a mask, bit d for direction d.
@@ -331,8 +331,16 @@ pub(crate) struct Found {
     pub first: u8,
     /// The number of pushes (pulls).
     pub len: u32,
+    /// The number of cells of the player's region there.
+    pub cells: u16,
+    /// Pulls: whether that region holds the level's start player cell.
+    pub at_start: bool,
     /// Its state in [`BoxMoves`]' search.
     state: u32,
+    /// The view of its box's search (an index into [`BoxMoves`]' views)
+    /// and the player's piece there, which name the player's region.
+    view: u32,
+    piece: u8,
 }
 
 /// A state of a one-box search: the box's cell, the parent state
@@ -358,9 +366,12 @@ pub(crate) struct BoxMoves {
     pub list: Vec<Found>,
     /// The states of the one-box searches.
     states: Vec<BoxState>,
-    /// The player's region of each state, `words` bits each.
-    regions: Vec<u64>,
-    words: usize,
+    /// The view of each box's search, to find a move's region when asked
+    /// ([`BoxMoves::region`]): a child met before never needs it, and a
+    /// backward one only needs its size and whether it holds the start.
+    views: Vec<ViewKey>,
+    /// The region last asked for, a bit per cell.
+    region: Vec<u64>,
     /// The pieces found for each box cell, a bit each (all 0 between
     /// searches).
     seen: Vec<u8>,
@@ -371,7 +382,7 @@ impl BoxMoves {
     pub fn clear(&mut self) {
         self.list.clear();
         self.states.clear();
-        self.regions.clear();
+        self.views.clear();
     }
 
     /// Append the pushes (pulls) of `m`, `(box cell, direction)` each,
@@ -387,27 +398,32 @@ impl BoxMoves {
         out[at..].reverse();
     }
 
-    /// The player's region after `m`, a bit per floor cell, for
-    /// [`Space::mark_region`].
-    pub fn region(&self, m: &Found) -> &[u64] {
-        let i = m.state as usize * self.words;
-        &self.regions[i..i + self.words]
+    /// The player's region after the move `k` of the list, a bit per
+    /// floor cell, for [`Space::mark_region`]. `cuts` must be the ones the
+    /// move was found with ([`Space::cuts`], until the next
+    /// [`Space::cut_floor`]).
+    pub fn region(&mut self, b: &Board, cuts: &Cuts, k: usize) -> &[u64] {
+        let m = self.list[k];
+        self.region.resize(bits::words(b.n), 0);
+        let view = cuts.view_of(self.views[m.view as usize]);
+        view.region(b, m.to, m.piece, &mut self.region);
+        &self.region
     }
 
     /// The moves found, each owning its pushes and region.
     #[cfg(test)]
-    fn owned(&self) -> Vec<BoxMove> {
-        self.list
-            .iter()
-            .map(|m| {
+    fn owned(&mut self, b: &Board, cuts: &Cuts) -> Vec<BoxMove> {
+        (0..self.list.len())
+            .map(|k| {
+                let m = self.list[k];
                 let mut pushes = Vec::new();
-                self.pushes(m, &mut pushes);
+                self.pushes(&m, &mut pushes);
                 BoxMove {
                     to: m.to,
                     player: m.player,
                     norm: m.norm,
                     pushes,
-                    region: self.region(m).to_vec(),
+                    region: self.region(b, cuts, k).to_vec(),
                     regions: m.regions,
                 }
             })
@@ -449,11 +465,16 @@ impl BoxMoves {
         {
             let mut fresh = Space::new(b.n);
             fresh.occ.copy_from_slice(&sp.occ);
-            for m in &self.list[at..] {
+            for k in at..self.list.len() {
+                let m = self.list[k];
                 fresh.occ[m.to as usize] = tag;
                 let norm = fresh.reach(b, m.player, false);
                 assert_eq!(norm, m.norm, "box {c} to {}", m.to);
-                let region = self.region(m);
+                assert_eq!(fresh.reached_count(), m.cells as usize);
+                if pull {
+                    assert_eq!(fresh.reached(b.start_player), m.at_start);
+                }
+                let region = self.region(b, &sp.cuts, k);
                 for x in 0..b.n {
                     assert_eq!(bits::has(region, x), fresh.reached(x as u16), "cell {x}");
                 }
@@ -498,11 +519,11 @@ impl BoxMoves {
         };
         // Where the player stands after moving the box from `x` to `t`.
         let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
-        self.words = bits::words(b.n);
-        let words = self.words;
         let Some(piece) = view.piece(b, c, player) else {
             return;
         };
+        let view_id = self.views.len() as u32;
+        self.views.push(view.key());
         self.seen.resize(b.n, 0);
         let first = firsts & movable(c, piece, &view.around(b, c));
         let root = self.states.len();
@@ -514,7 +535,6 @@ impl BoxMoves {
             first: 0,
             len: 0,
         });
-        self.regions.resize(self.states.len() * words, 0);
         self.seen[c as usize] = 1 << piece;
         let mut head = root;
         while head < self.states.len() {
@@ -536,9 +556,8 @@ impl BoxMoves {
                 }
                 self.seen[t as usize] |= 1 << piece;
                 let mask = movable(t, piece, &around);
-                let at = self.regions.len();
-                self.regions.resize(at + words, 0);
-                let norm = view.region(b, t, piece, &mut self.regions[at..]);
+                let (norm, cells) = view.extent(b, t, piece);
+                let at_start = pull && view.piece(b, t, b.start_player) == Some(piece);
                 let i = self.states.len() as u32;
                 let (first, len) = (if head == root { d } else { s.first }, s.len + 1);
                 self.states.push(BoxState {
@@ -556,7 +575,11 @@ impl BoxMoves {
                     regions: view.regions(b, t),
                     first,
                     len,
+                    cells,
+                    at_start,
                     state: i,
+                    view: view_id,
+                    piece,
                 });
             }
             head += 1;

@@ -95,13 +95,6 @@ fn is_pocket(open: bool, cells: usize, start: bool) -> bool {
     open && cells <= POCKET_CELLS && !start
 }
 
-/// [`Searcher::in_pocket`] of a child whose player region is `region` (a
-/// bit per cell), read from the bits instead of the reach marks.
-fn in_pocket_region(open: bool, region: &[u64], start_player: u16) -> bool {
-    let cells = region.iter().map(|w| w.count_ones() as usize).sum();
-    is_pocket(open, cells, bits::has(region, start_player as usize))
-}
-
 impl Searcher {
     /// Expand node `id`: make, test and store each of its children, queue
     /// those alive (in a feature-space search, once the advisors have seen
@@ -348,17 +341,18 @@ impl Searcher {
                         let defer = self.cfg.defer && (forward || (estimates && !solved));
                         // A deferred child backward whose box move found its
                         // region reads only whether it is a pocket: from the
-                        // region's bits, without marking its cells.
+                        // region's size and whether it holds the start, as
+                        // the box move counted them, without its cells.
                         let pocket_of_region = match known_norm {
                             Some(_) if defer && !forward && !lazy => {
-                                let r = bm.region(&bm.list[k]);
-                                Some(in_pocket_region(open, r, b.start_player))
+                                let m = &bm.list[k];
+                                Some(is_pocket(open, m.cells as usize, m.at_start))
                             }
                             _ => None,
                         };
                         if pocket_of_region.is_none() && known_norm.is_some() {
                             // The box move found the child's region.
-                            self.sp.mark_region(bm.region(&bm.list[k]));
+                            self.sp.mark_region(bm.region(b, &self.sp.cuts, k));
                         } else if settled.is_some() {
                             // The parent's region with `c` freed and `to`
                             // taken, as `norm_after_move` found it.
