@@ -18,7 +18,10 @@
 //! subtree from `x` (0 to 3) or [`REST`], and which piece holds a cell is
 //! a test of its number against the children's intervals. A subtree's
 //! cells are consecutive in the search's order, so a piece's cells are a
-//! slice of it, or the part minus a few slices.
+//! slice of it, or the part minus a few slices. The search also keeps
+//! each subtree's size and smallest cell (a part's smallest cell is its
+//! root), so a piece's size and smallest cell, the normalised player,
+//! follow without collecting its cells ([`BoxView::extent`]).
 //!
 //! Taking a box off its cell `c` joins the parts next to `c` into one
 //! through it. With the box moved on to a cell `x` of one of them, the

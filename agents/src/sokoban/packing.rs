@@ -359,7 +359,8 @@ struct BoxState {
 
 /// The box moves of one expansion, every box's ([`BoxMoves::find`] appends
 /// a box's), in buffers kept from one expansion to the next: no move owns
-/// an allocation, and its pushes are traced only when asked for.
+/// an allocation, and its pushes and its region's cells are found only
+/// when asked for.
 #[derive(Default)]
 pub(crate) struct BoxMoves {
     /// The moves found, in the order found.
