@@ -467,12 +467,23 @@ impl BoxView<'_> {
     /// off the parts next to `c` and `c` itself.
     pub fn piece(&self, b: &Board, x: u16, q: u16) -> Option<u8> {
         if x == self.c {
-            return self.joined_part(self.cuts.part(q)).map(|i| i as u8);
+            return self.piece_at_home(q);
         }
         if q == x {
             return None;
         }
-        let m = self.merge(b, x);
+        self.piece_with(&self.merge(b, x), x, q)
+    }
+
+    /// [`BoxView::piece`] with the box back on `c`: the joined part `q`
+    /// lies in.
+    fn piece_at_home(&self, q: u16) -> Option<u8> {
+        self.joined_part(self.cuts.part(q)).map(|i| i as u8)
+    }
+
+    /// [`BoxView::piece`] with the box on `x` (not `c`), its join `m`, for
+    /// a cell `q` other than `x`.
+    fn piece_with(&self, m: &Merge, x: u16, q: u16) -> Option<u8> {
         if q == self.c {
             return Some(m.at_c);
         }
@@ -491,38 +502,14 @@ impl BoxView<'_> {
     /// the player can push or pull the box on `x` from, found with one
     /// look at how the pieces join.
     pub fn around(&self, b: &Board, x: u16) -> [u8; 4] {
-        let mut out = [NO_PIECE; 4];
         let nbr = b.nbr[x as usize];
-        if x == self.c {
-            for (o, &q) in out.iter_mut().zip(&nbr) {
-                if let Some(i) = self.joined_part(self.cuts.part(q)) {
-                    *o = i as u8;
-                }
-            }
-            return out;
-        }
-        let m = self.merge(b, x);
-        let home = self.cuts.part(x);
-        for (o, &q) in out.iter_mut().zip(&nbr) {
-            if q == NONE {
-                continue;
-            }
-            *o = if q == self.c {
-                m.at_c
-            } else {
-                let k = self.cuts.part(q);
-                if k == NONE {
-                    NO_PIECE
-                } else if k == home {
-                    m.name[m.kids.piece(self.cuts.disc[q as usize]) as usize]
-                } else if self.joined_part(k).is_some() {
-                    m.at_c
-                } else {
-                    NO_PIECE
-                }
-            };
-        }
-        out
+        let pieces = if x == self.c {
+            nbr.map(|q| self.piece_at_home(q))
+        } else {
+            let m = self.merge(b, x);
+            nbr.map(|q| self.piece_with(&m, x, q))
+        };
+        pieces.map(|p| p.unwrap_or(NO_PIECE))
     }
 
     /// The smallest cell of `piece` with the box on `x` (as

@@ -518,8 +518,6 @@ impl BoxMoves {
                 m | (u8::from(ok) << d)
             })
         };
-        // Where the player stands after moving the box from `x` to `t`.
-        let after = |x: u16, t: u16, d: usize| if pull { b.nbr[t as usize][d] } else { x };
         let Some(piece) = view.piece(b, c, player) else {
             return;
         };
@@ -545,10 +543,13 @@ impl BoxMoves {
                     continue;
                 }
                 let t = b.nbr[s.at as usize][d as usize];
-                // The player after the move is next to `t`: behind it
-                // after a push, in front of it after a pull.
+                // The player after the move stands next to `t`, in
+                // direction `pd`: behind it after a push (on `s.at`), in
+                // front of it after a pull.
+                let pd = if pull { d } else { d ^ 1 } as usize;
+                let player = b.nbr[t as usize][pd];
                 let around = view.around(b, t);
-                let piece = around[if pull { d } else { d ^ 1 } as usize];
+                let piece = around[pd];
                 if piece == NO_PIECE {
                     continue;
                 }
@@ -571,7 +572,7 @@ impl BoxMoves {
                 });
                 self.list.push(Found {
                     to: t,
-                    player: after(s.at, t, d as usize),
+                    player,
                     norm,
                     regions: view.regions(b, t),
                     first,
