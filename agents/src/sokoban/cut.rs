@@ -21,7 +21,7 @@
 //! slice of it, or the part minus a few slices. The search also keeps
 //! each subtree's size and smallest cell (a part's smallest cell is its
 //! root), so a piece's size and smallest cell, the normalised player,
-//! follow without collecting its cells ([`BoxView::extent`]).
+//! follow without collecting its cells ([`Look::extent`]).
 //!
 //! Taking a box off its cell `c` joins the parts next to `c` into one
 //! through it. With the box moved on to a cell `x` of one of them, the
@@ -466,13 +466,7 @@ impl BoxView<'_> {
     /// when they are in one region (below 8); `None` when `q` is `x` or
     /// off the parts next to `c` and `c` itself.
     pub fn piece(&self, b: &Board, x: u16, q: u16) -> Option<u8> {
-        if x == self.c {
-            return self.piece_at_home(q);
-        }
-        if q == x {
-            return None;
-        }
-        self.piece_with(&self.merge(b, x), x, q)
+        self.look(b, x).piece(q)
     }
 
     /// [`BoxView::piece`] with the box back on `c`: the joined part `q`
@@ -481,87 +475,23 @@ impl BoxView<'_> {
         self.joined_part(self.cuts.part(q)).map(|i| i as u8)
     }
 
-    /// [`BoxView::piece`] with the box on `x` (not `c`), its join `m`, for
-    /// a cell `q` other than `x`.
-    fn piece_with(&self, m: &Merge, x: u16, q: u16) -> Option<u8> {
-        if q == self.c {
-            return Some(m.at_c);
-        }
-        let k = self.cuts.part(q);
-        if k == NONE {
-            None
-        } else if k == self.cuts.part(x) {
-            Some(m.name[m.kids.piece(self.cuts.disc[q as usize]) as usize])
-        } else {
-            self.joined_part(k).map(|_| m.at_c)
-        }
-    }
-
     /// [`BoxView::piece`] of each of `x`'s four neighbours (direction `d`
     /// at index `d`), [`NO_PIECE`] for `None`: the pieces that say where
-    /// the player can push or pull the box on `x` from, found with one
-    /// look at how the pieces join.
+    /// the player can push or pull the box on `x` from.
     pub fn around(&self, b: &Board, x: u16) -> [u8; 4] {
-        let nbr = b.nbr[x as usize];
-        let pieces = if x == self.c {
-            nbr.map(|q| self.piece_at_home(q))
-        } else {
-            let m = self.merge(b, x);
-            nbr.map(|q| self.piece_with(&m, x, q))
-        };
-        pieces.map(|p| p.unwrap_or(NO_PIECE))
+        self.look(b, x).around(b)
     }
 
-    /// The smallest cell of `piece` with the box on `x` (as
-    /// [`BoxView::region`] returns it) and its number of cells, without
-    /// collecting them: a part's smallest cell is its root, and the
-    /// search kept each subtree's smallest cell and size.
-    pub fn extent(&self, b: &Board, x: u16, piece: u8) -> (u16, u16) {
-        let cuts = self.cuts;
-        let root = |k: u16| cuts.roots[k as usize];
-        let part_size = |k: u16| cuts.size[root(k) as usize];
-        if x == self.c {
-            return self.parts[..self.joined]
-                .get(piece as usize)
-                .map_or((NONE, 0), |&k| (root(k), part_size(k)));
-        }
-        let m = self.merge(b, x);
-        let home = cuts.part(x);
-        let (mut min, mut cells) = (NONE, 0);
-        if m.name[REST as usize] == piece {
-            // The part without `x` and the separated subtrees of other
-            // pieces; it holds the root unless `x` is the root (then it
-            // is only those subtrees of this piece, added below).
-            cells = part_size(home) - 1;
-            for d in 0..4 {
-                if m.kids.piece[d] == d as u8 && m.name[d] != piece {
-                    cells -= m.kids.span[d].1 - m.kids.span[d].0;
-                }
-            }
-            if cuts.parent[x as usize] != NONE {
-                min = root(home);
-            }
-        }
-        for d in 0..4 {
-            if m.kids.piece[d] == d as u8 && m.name[d] == piece {
-                if m.name[REST as usize] != piece {
-                    cells += m.kids.span[d].1 - m.kids.span[d].0;
-                }
-                let y = b.nbr[x as usize][d];
-                min = min.min(cuts.sub_min[y as usize]);
-            }
-        }
-        if m.at_c == piece {
-            min = min.min(self.c);
-            cells += 1;
-            for &k in &self.parts[..self.joined] {
-                if k != home {
-                    min = min.min(root(k));
-                    cells += part_size(k);
-                }
-            }
-        }
-        (min, cells)
+    /// The view with the box on `x` (`c` or a cell of a part next to it):
+    /// how the pieces join there, found once for all that is asked about
+    /// that cell.
+    pub fn look(&self, b: &Board, x: u16) -> Look<'_, '_> {
+        let m = if x == self.c {
+            Merge::NONE
+        } else {
+            self.merge(b, x)
+        };
+        Look { view: self, x, m }
     }
 
     /// The cells of `piece` with the box on `x`, as bits into `out`
@@ -591,16 +521,106 @@ impl BoxView<'_> {
         }
         first_cell(out)
     }
+}
 
-    /// The number of connected regions of the whole free floor with the
-    /// box on `x`.
-    pub fn regions(&self, b: &Board, x: u16) -> u32 {
-        if x == self.c {
-            return self.cuts.parts;
+/// A [`BoxView`] with the box on one cell `x` ([`BoxView::look`]).
+pub(crate) struct Look<'v, 'a> {
+    view: &'v BoxView<'a>,
+    x: u16,
+    /// How the pieces join with the box on `x` ([`Merge::NONE`] when `x`
+    /// is the box's own cell).
+    m: Merge,
+}
+
+impl Look<'_, '_> {
+    /// [`BoxView::piece`] of cell `q`.
+    pub fn piece(&self, q: u16) -> Option<u8> {
+        let (v, x) = (self.view, self.x);
+        if x == v.c {
+            return v.piece_at_home(q);
         }
-        let m = self.merge(b, x);
+        if q == x {
+            return None;
+        }
+        if q == v.c {
+            return Some(self.m.at_c);
+        }
+        let k = v.cuts.part(q);
+        if k == NONE {
+            None
+        } else if k == v.cuts.part(x) {
+            Some(self.m.name[self.m.kids.piece(v.cuts.disc[q as usize]) as usize])
+        } else {
+            v.joined_part(k).map(|_| self.m.at_c)
+        }
+    }
+
+    /// [`Look::piece`] of each of the four neighbours of the box (direction
+    /// `d` at index `d`), [`NO_PIECE`] for `None`.
+    pub fn around(&self, b: &Board) -> [u8; 4] {
+        b.nbr[self.x as usize].map(|q| self.piece(q).unwrap_or(NO_PIECE))
+    }
+
+    /// The smallest cell of `piece` (as [`BoxView::region`] returns it) and
+    /// its number of cells, without collecting them: a part's smallest
+    /// cell is its root, and the search kept each subtree's smallest cell
+    /// and size.
+    pub fn extent(&self, b: &Board, piece: u8) -> (u16, u16) {
+        let (v, x, m) = (self.view, self.x, &self.m);
+        let cuts = v.cuts;
+        let root = |k: u16| cuts.roots[k as usize];
+        let part_size = |k: u16| cuts.size[root(k) as usize];
+        if x == v.c {
+            return v.parts[..v.joined]
+                .get(piece as usize)
+                .map_or((NONE, 0), |&k| (root(k), part_size(k)));
+        }
+        let home = cuts.part(x);
+        let (mut min, mut cells) = (NONE, 0);
+        if m.name[REST as usize] == piece {
+            // The part without `x` and the separated subtrees of other
+            // pieces; it holds the root unless `x` is the root (then it
+            // is only those subtrees of this piece, added below).
+            cells = part_size(home) - 1;
+            for d in 0..4 {
+                if m.kids.piece[d] == d as u8 && m.name[d] != piece {
+                    cells -= m.kids.span[d].1 - m.kids.span[d].0;
+                }
+            }
+            if cuts.parent[x as usize] != NONE {
+                min = root(home);
+            }
+        }
+        for d in 0..4 {
+            if m.kids.piece[d] == d as u8 && m.name[d] == piece {
+                if m.name[REST as usize] != piece {
+                    cells += m.kids.span[d].1 - m.kids.span[d].0;
+                }
+                let y = b.nbr[x as usize][d];
+                min = min.min(cuts.sub_min[y as usize]);
+            }
+        }
+        if m.at_c == piece {
+            min = min.min(v.c);
+            cells += 1;
+            for &k in &v.parts[..v.joined] {
+                if k != home {
+                    min = min.min(root(k));
+                    cells += part_size(k);
+                }
+            }
+        }
+        (min, cells)
+    }
+
+    /// The number of connected regions of the whole free floor.
+    pub fn regions(&self) -> u32 {
+        let v = self.view;
+        if self.x == v.c {
+            return v.cuts.parts;
+        }
         // The parts not next to `c`; `x`'s pieces not next to `c`; `c`'s.
-        self.cuts.parts - self.joined as u32 + u32::from(m.split) - u32::from(m.joined) + 1
+        v.cuts.parts - v.joined as u32 + u32::from(self.m.split) - u32::from(self.m.joined) + 1
     }
 }
 
@@ -637,7 +657,7 @@ mod tests {
                 for &x in &room {
                     sp.occ[x as usize] = 1;
                     let mut names: Vec<(u8, u16)> = Vec::new();
-                    assert_eq!(view.regions(&b, x), sp.regions(&b), "box on {x}");
+                    assert_eq!(view.look(&b, x).regions(), sp.regions(&b), "box on {x}");
                     let around = view.around(&b, x);
                     for (d, &q) in b.nbr[x as usize].iter().enumerate() {
                         let piece = if q == NONE {
@@ -660,7 +680,7 @@ mod tests {
                         assert!(piece < 8);
                         assert_eq!(view.region(&b, x, piece, &mut out), norm);
                         let cells = out.iter().map(|w| w.count_ones()).sum::<u32>();
-                        assert_eq!(view.extent(&b, x, piece), (norm, cells as u16));
+                        assert_eq!(view.look(&b, x).extent(&b, piece), (norm, cells as u16));
                         // The view made again from its key names the same
                         // region.
                         let again = cuts.view_of(view.key());

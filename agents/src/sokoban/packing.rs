@@ -548,7 +548,8 @@ impl BoxMoves {
                 // front of it after a pull.
                 let pd = if pull { d } else { d ^ 1 } as usize;
                 let player = b.nbr[t as usize][pd];
-                let around = view.around(b, t);
+                let look = view.look(b, t);
+                let around = look.around(b);
                 let piece = around[pd];
                 if piece == NO_PIECE {
                     continue;
@@ -558,8 +559,8 @@ impl BoxMoves {
                 }
                 self.seen[t as usize] |= 1 << piece;
                 let mask = movable(t, piece, &around);
-                let (norm, cells) = view.extent(b, t, piece);
-                let at_start = pull && view.piece(b, t, b.start_player) == Some(piece);
+                let (norm, cells) = look.extent(b, piece);
+                let at_start = pull && look.piece(b.start_player) == Some(piece);
                 let i = self.states.len() as u32;
                 let (first, len) = (if head == root { d } else { s.first }, s.len + 1);
                 self.states.push(BoxState {
@@ -574,7 +575,7 @@ impl BoxMoves {
                     to: t,
                     player,
                     norm,
-                    regions: view.regions(b, t),
+                    regions: look.regions(),
                     first,
                     len,
                     cells,
