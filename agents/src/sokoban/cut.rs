@@ -68,9 +68,6 @@ pub(crate) struct Cuts {
     /// (the rest is room for the others).
     order: Vec<u16>,
     found: usize,
-    /// Each part's cells as bits, `words` words a part.
-    part_bits: Vec<u64>,
-    words: usize,
     /// The number of connected parts of the free floor.
     parts: u32,
     /// Scratch for the search: each cell's next direction to try.
@@ -99,7 +96,6 @@ impl Cuts {
                 part_of: vec![NONE; n],
                 order: vec![NONE; n],
                 next_dir: vec![0; n],
-                words: bits::words(n),
                 ..Cuts::default()
             };
         }
@@ -108,34 +104,24 @@ impl Cuts {
             self.part_of[c as usize] = NONE;
         }
         self.found = 0;
-        self.part_bits.clear();
         self.roots.clear();
         self.parts = 0;
         let occ = &occ[..n];
         for c in 0..n as u16 {
             if occ[c as usize] == 0 && self.disc[c as usize] == NONE {
-                let from = self.found;
                 self.roots.push(c);
                 self.search(b, occ, c);
-                let at = self.part_bits.len();
-                self.part_bits.resize(at + self.words, 0);
-                let bits = &mut self.part_bits[at..];
-                let part_of = &mut self.part_of[..n];
-                for &x in &self.order[from..self.found] {
-                    part_of[x as usize] = self.parts as u16;
-                    bits::set(bits, x as usize);
-                }
                 self.parts += 1;
             }
         }
     }
 
     /// The depth-first search of the part around `root`, numbered on from
-    /// the cells already found. It walks back up by the parents, each
-    /// cell keeping the next direction to try, so it needs no stack. (The
-    /// tables are borrowed as slices once: the compiler then keeps their
-    /// addresses and lengths in registers across the stores, which it
-    /// cannot do through `self`.)
+    /// the cells already found, as part number `parts`. It walks back up
+    /// by the parents, each cell keeping the next direction to try, so it
+    /// needs no stack. (The tables are borrowed as slices once: the
+    /// compiler then keeps their addresses and lengths in registers across
+    /// the stores, which it cannot do through `self`.)
     fn search(&mut self, b: &Board, occ: &[u16], root: u16) {
         let n = b.n;
         let nbr = &b.nbr[..n];
@@ -146,6 +132,8 @@ impl Cuts {
         let parent = &mut self.parent[..n];
         let next_dir = &mut self.next_dir[..n];
         let order = &mut self.order[..n];
+        let part_of = &mut self.part_of[..n];
+        let part = self.parts as u16;
         let mut k = self.found as u16;
         let (mut x, mut next) = (NONE, root);
         loop {
@@ -158,6 +146,7 @@ impl Cuts {
                 sub_min[ni] = next;
                 parent[ni] = x;
                 next_dir[ni] = 0;
+                part_of[ni] = part;
                 order[k as usize] = next;
                 k += 1;
                 x = next;
@@ -270,9 +259,10 @@ impl Cuts {
 
     /// Add the cells of part `k` to `out`.
     fn add_part(&self, k: u16, out: &mut [u64]) {
-        let at = k as usize * self.words;
-        for (o, &w) in out.iter_mut().zip(&self.part_bits[at..at + self.words]) {
-            *o |= w;
+        let root = self.roots[k as usize] as usize;
+        let from = self.disc[root] as usize;
+        for &c in &self.order[from..from + self.size[root] as usize] {
+            bits::set(out, c as usize);
         }
     }
 
