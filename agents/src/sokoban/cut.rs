@@ -548,7 +548,43 @@ impl Look<'_, '_> {
     /// [`Look::piece`] of each of the four neighbours of the box (direction
     /// `d` at index `d`), [`NO_PIECE`] for `None`.
     pub fn around(&self, b: &Board) -> [u8; 4] {
-        b.nbr[self.x as usize].map(|q| self.piece(q).unwrap_or(NO_PIECE))
+        let (v, x, m) = (self.view, self.x, &self.m);
+        let nbr = b.nbr[x as usize];
+        if x == v.c {
+            return nbr.map(|q| v.piece_at_home(q).unwrap_or(NO_PIECE));
+        }
+        let cuts = v.cuts;
+        let (home, dx) = (cuts.part(x), cuts.disc[x as usize]);
+        let mut out = [NO_PIECE; 4];
+        for (d, &q) in nbr.iter().enumerate() {
+            if q == v.c {
+                out[d] = m.at_c;
+                continue;
+            }
+            let k = cuts.part(q);
+            out[d] = if k == NONE {
+                NO_PIECE
+            } else if k == home {
+                // A neighbour found before `x` is outside its subtree
+                // (the rest); one after it is most often its child that
+                // way, else in some child's subtree.
+                let dq = cuts.disc[q as usize];
+                let p = if dq < dx {
+                    REST
+                } else if m.kids.span[d].0 == dq {
+                    m.kids.piece[d]
+                } else {
+                    m.kids.piece(dq)
+                };
+                m.name[p as usize]
+            } else if v.joined_part(k).is_some() {
+                m.at_c
+            } else {
+                NO_PIECE
+            };
+        }
+        debug_assert_eq!(out, nbr.map(|q| self.piece(q).unwrap_or(NO_PIECE)));
+        out
     }
 
     /// The smallest cell of `piece` (as [`BoxView::region`] returns it) and
