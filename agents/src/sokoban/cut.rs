@@ -481,7 +481,14 @@ impl BoxView<'_> {
         } else {
             self.merge(b, x)
         };
-        Look { view: self, x, m }
+        let (home, disc) = (self.cuts.part(x), self.cuts.disc.get(x as usize));
+        Look {
+            view: self,
+            x,
+            m,
+            home,
+            disc: disc.copied().unwrap_or(NONE),
+        }
     }
 
     /// The cells of `piece` with the box on `x`, as bits into `out`
@@ -520,71 +527,65 @@ pub(crate) struct Look<'v, 'a> {
     /// How the pieces join with the box on `x` ([`Merge::NONE`] when `x`
     /// is the box's own cell).
     m: Merge,
+    /// The part `x` lies in and its visit number.
+    home: u16,
+    disc: u16,
 }
 
 impl Look<'_, '_> {
     /// [`BoxView::piece`] of cell `q`.
     pub fn piece(&self, q: u16) -> Option<u8> {
-        let (v, x) = (self.view, self.x);
-        if x == v.c {
-            return v.piece_at_home(q);
-        }
-        if q == x {
-            return None;
-        }
-        if q == v.c {
-            return Some(self.m.at_c);
-        }
-        let k = v.cuts.part(q);
-        if k == NONE {
+        if self.x == self.view.c {
+            self.view.piece_at_home(q)
+        } else if q == self.x {
             None
-        } else if k == v.cuts.part(x) {
-            Some(self.m.name[self.m.kids.piece(v.cuts.disc[q as usize]) as usize])
         } else {
-            v.joined_part(k).map(|_| self.m.at_c)
+            self.piece_moved(q, None)
         }
     }
 
     /// [`Look::piece`] of each of the four neighbours of the box (direction
     /// `d` at index `d`), [`NO_PIECE`] for `None`.
     pub fn around(&self, b: &Board) -> [u8; 4] {
-        let (v, x, m) = (self.view, self.x, &self.m);
-        let nbr = b.nbr[x as usize];
-        if x == v.c {
-            return nbr.map(|q| v.piece_at_home(q).unwrap_or(NO_PIECE));
-        }
-        let cuts = v.cuts;
-        let (home, dx) = (cuts.part(x), cuts.disc[x as usize]);
+        let v = self.view;
+        let nbr = b.nbr[self.x as usize];
         let mut out = [NO_PIECE; 4];
         for (d, &q) in nbr.iter().enumerate() {
-            if q == v.c {
-                out[d] = m.at_c;
-                continue;
-            }
-            let k = cuts.part(q);
-            out[d] = if k == NONE {
-                NO_PIECE
-            } else if k == home {
-                // A neighbour found before `x` is outside its subtree
-                // (the rest); one after it is most often its child that
-                // way, else in some child's subtree.
-                let dq = cuts.disc[q as usize];
-                let p = if dq < dx {
-                    REST
-                } else if m.kids.span[d].0 == dq {
-                    m.kids.piece[d]
-                } else {
-                    m.kids.piece(dq)
-                };
-                m.name[p as usize]
-            } else if v.joined_part(k).is_some() {
-                m.at_c
+            let p = if self.x == v.c {
+                v.piece_at_home(q)
             } else {
-                NO_PIECE
+                self.piece_moved(q, Some(d))
             };
+            out[d] = p.unwrap_or(NO_PIECE);
         }
-        debug_assert_eq!(out, nbr.map(|q| self.piece(q).unwrap_or(NO_PIECE)));
         out
+    }
+
+    /// [`Look::piece`] of a cell `q` other than `x`, the box off its own
+    /// cell; `d`: the direction of `q` from `x`, when it is a neighbour. A
+    /// cell of `x`'s part found before `x` lies outside its subtree (in
+    /// the rest); a neighbour found after it is most often its child that
+    /// way; only other cells need the children's intervals.
+    #[inline(always)]
+    fn piece_moved(&self, q: u16, d: Option<usize>) -> Option<u8> {
+        let (v, m) = (self.view, &self.m);
+        if q == v.c {
+            return Some(m.at_c);
+        }
+        let k = v.cuts.part(q);
+        if k == NONE {
+            None
+        } else if k == self.home {
+            let dq = v.cuts.disc[q as usize];
+            let p = match d {
+                _ if dq < self.disc => REST,
+                Some(d) if m.kids.span[d].0 == dq => m.kids.piece[d],
+                _ => m.kids.piece(dq),
+            };
+            Some(m.name[p as usize])
+        } else {
+            v.joined_part(k).map(|_| m.at_c)
+        }
     }
 
     /// The smallest cell of `piece` (as [`BoxView::region`] returns it) and
@@ -601,7 +602,7 @@ impl Look<'_, '_> {
                 .get(piece as usize)
                 .map_or((NONE, 0), |&k| (root(k), part_size(k)));
         }
-        let home = cuts.part(x);
+        let home = self.home;
         let (mut min, mut cells) = (NONE, 0);
         if m.name[REST as usize] == piece {
             // The part without `x` and the separated subtrees of other
