@@ -31,7 +31,6 @@
 
 use super::bits;
 use super::board::{Board, NONE};
-use std::cell::Cell;
 
 /// The piece that is not a separated child subtree ([`Cuts`]).
 const REST: u8 = 4;
@@ -275,7 +274,6 @@ impl Cuts {
             around: key.around,
             parts: key.parts,
             joined: key.joined as usize,
-            last: Cell::new((NONE, Merge::NONE)),
         }
     }
 
@@ -365,8 +363,6 @@ pub(crate) struct BoxView<'a> {
     /// The parts they lie in, the first `joined`.
     parts: [u16; 4],
     joined: usize,
-    /// The last box cell asked about and its [`Merge`].
-    last: Cell<(u16, Merge)>,
 }
 
 /// How the pieces of a part join through `c` with the box on one cell of
@@ -383,7 +379,7 @@ struct Merge {
 }
 
 impl Merge {
-    /// A placeholder, for no cell asked about yet.
+    /// A placeholder, for the box on its own cell (nothing joins).
     const NONE: Merge = Merge {
         kids: Kids::NONE,
         name: [0; 5],
@@ -407,10 +403,6 @@ impl BoxView<'_> {
     /// How the pieces of `x`'s part join with the box on `x` (a free cell
     /// next to which `c` lies by some path through the joined parts).
     fn merge(&self, b: &Board, x: u16) -> Merge {
-        let (at, m) = self.last.get();
-        if at == x {
-            return m;
-        }
         let home = self.cuts.part(x);
         let kids = self.cuts.kids(b, x);
         let mut next = 0u8;
@@ -435,15 +427,13 @@ impl BoxView<'_> {
         // rest.
         let split = (0..4).filter(|&d| kids.piece[d] == d as u8).count()
             + usize::from(self.cuts.parent[x as usize] != NONE);
-        let m = Merge {
+        Merge {
             kids,
             name,
             at_c,
             joined: next.count_ones() as u8,
             split: split as u8,
-        };
-        self.last.set((x, m));
-        m
+        }
     }
 
     /// The index in `parts` of part `k`, if `c` joins it.
@@ -490,34 +480,6 @@ impl BoxView<'_> {
             disc: disc.copied().unwrap_or(NONE),
         }
     }
-
-    /// The cells of `piece` with the box on `x`, as bits into `out`
-    /// ([`bits::words`] of the board's cells); returns the smallest
-    /// ([`NONE`] when there are none).
-    pub fn region(&self, b: &Board, x: u16, piece: u8, out: &mut [u64]) -> u16 {
-        out.fill(0);
-        if x == self.c {
-            if let Some(&k) = self.parts[..self.joined].get(piece as usize) {
-                self.cuts.add_part(k, out);
-            }
-            return first_cell(out);
-        }
-        let m = self.merge(b, x);
-        let of = (0..5).fold(0u8, |s, p| s | u8::from(m.name[p] == piece) << p);
-        if of != 0 {
-            self.cuts.add_pieces(b, x, of, out);
-        }
-        if m.at_c == piece {
-            bits::set(out, self.c as usize);
-            let home = self.cuts.part(x);
-            for &k in &self.parts[..self.joined] {
-                if k != home {
-                    self.cuts.add_part(k, out);
-                }
-            }
-        }
-        first_cell(out)
-    }
 }
 
 /// A [`BoxView`] with the box on one cell `x` ([`BoxView::look`]).
@@ -550,8 +512,9 @@ impl Look<'_, '_> {
         let v = self.view;
         let nbr = b.nbr[self.x as usize];
         let mut out = [NO_PIECE; 4];
+        let home = self.x == v.c;
         for (d, &q) in nbr.iter().enumerate() {
-            let p = if self.x == v.c {
+            let p = if home {
                 v.piece_at_home(q)
             } else {
                 self.piece_moved(q, Some(d))
@@ -588,7 +551,7 @@ impl Look<'_, '_> {
         }
     }
 
-    /// The smallest cell of `piece` (as [`BoxView::region`] returns it) and
+    /// The smallest cell of `piece` (as [`Look::region`] returns it) and
     /// its number of cells, without collecting them: a part's smallest
     /// cell is its root, and the search kept each subtree's smallest cell
     /// and size.
@@ -638,6 +601,33 @@ impl Look<'_, '_> {
             }
         }
         (min, cells)
+    }
+
+    /// The cells of `piece`, as bits into `out` ([`bits::words`] of the
+    /// board's cells); returns the smallest ([`NONE`] when there are
+    /// none): the cells [`Look::extent`] counts.
+    pub fn region(&self, b: &Board, piece: u8, out: &mut [u64]) -> u16 {
+        let (v, x, m) = (self.view, self.x, &self.m);
+        out.fill(0);
+        if x == v.c {
+            if let Some(&k) = v.parts[..v.joined].get(piece as usize) {
+                v.cuts.add_part(k, out);
+            }
+            return first_cell(out);
+        }
+        let of = (0..5).fold(0u8, |s, p| s | u8::from(m.name[p] == piece) << p);
+        if of != 0 {
+            v.cuts.add_pieces(b, x, of, out);
+        }
+        if m.at_c == piece {
+            bits::set(out, v.c as usize);
+            for &k in &v.parts[..v.joined] {
+                if k != self.home {
+                    v.cuts.add_part(k, out);
+                }
+            }
+        }
+        first_cell(out)
     }
 
     /// The number of connected regions of the whole free floor.
@@ -705,7 +695,7 @@ mod tests {
                             continue;
                         };
                         assert!(piece < 8);
-                        assert_eq!(view.region(&b, x, piece, &mut out), norm);
+                        assert_eq!(view.look(&b, x).region(&b, piece, &mut out), norm);
                         let cells = out.iter().map(|w| w.count_ones()).sum::<u32>();
                         assert_eq!(view.look(&b, x).extent(&b, piece), (norm, cells as u16));
                         // The view made again from its key names the same

@@ -407,7 +407,7 @@ impl BoxMoves {
         let m = self.list[k];
         self.region.resize(bits::words(b.n), 0);
         let view = cuts.view_of(self.views[m.view as usize]);
-        view.region(b, m.to, m.piece, &mut self.region);
+        view.look(b, m.to).region(b, m.piece, &mut self.region);
         &self.region
     }
 
@@ -547,7 +547,6 @@ impl BoxMoves {
                 // direction `pd`: behind it after a push (on `s.at`), in
                 // front of it after a pull.
                 let pd = if pull { d } else { d ^ 1 } as usize;
-                let player = b.nbr[t as usize][pd];
                 let look = view.look(b, t);
                 let around = look.around(b);
                 let piece = around[pd];
@@ -558,6 +557,7 @@ impl BoxMoves {
                     continue;
                 }
                 self.seen[t as usize] |= 1 << piece;
+                let player = b.nbr[t as usize][pd];
                 let mask = movable(t, piece, &around);
                 let (norm, cells) = look.extent(b, piece);
                 let at_start = pull && look.piece(b.start_player) == Some(piece);
