@@ -160,6 +160,7 @@ pub fn options(
                 "box_pulls",
                 "backward_share",
                 "backward_best",
+                "stranded",
                 "serial",
                 "max_nodes",
             ],
@@ -167,7 +168,7 @@ pub fn options(
         .concat(),
         Method::Greedy => vec!["macros", "max_nodes"],
         Method::Fess => [
-            &["box_moves", "backward", "backward_best"][..],
+            &["box_moves", "backward", "backward_best", "stranded"][..],
             &FESS,
             &["max_nodes"],
         ]
@@ -240,6 +241,11 @@ pub fn options(
         let best = u64::from(opts.backward_best);
         let most = u64::from(super::fess::BEST_OF);
         opts.backward_best = within("backward_best", best, 0, most, "an integer")? as u8;
+    }
+    if keys.contains(&"stranded") {
+        let most = u64::from(u8::MAX);
+        let n = within("stranded", u64::from(opts.stranded), 0, most, "an integer")?;
+        opts.stranded = n as u8;
     }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;

@@ -203,11 +203,20 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
     levels.extend(microban().into_iter().step_by(9));
     let mut compared = 0;
     for lv in &levels {
-        for (one_advice, backward) in [(false, false), (true, false), (false, true)] {
+        // Backward with the default count of stranded boxes, and with it
+        // counted in every position.
+        let runs = [
+            (false, false, STRANDED),
+            (true, false, STRANDED),
+            (false, true, STRANDED),
+            (false, true, u8::MAX),
+        ];
+        for (one_advice, backward, stranded) in runs {
             let eager = SolveOptions {
                 defer: false,
                 one_advice,
                 backward,
+                stranded,
                 max_nodes: 60_000,
                 ..SolveOptions::with_method(Method::Fess)
             };
@@ -222,7 +231,7 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
             assert_eq!(
                 (e.status, e.expanded, &e.solution),
                 (d.status, d.expanded, &d.solution),
-                "one_advice {one_advice}, backward {backward}:\n{}",
+                "one_advice {one_advice}, backward {backward}, stranded {stranded}:\n{}",
                 lv.to_xsb()
             );
             if e.status == SolveStatus::Solved {

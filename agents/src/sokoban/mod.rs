@@ -81,6 +81,7 @@ mod prune;
 mod rooms;
 mod search;
 mod space;
+mod strand;
 mod zone;
 
 pub use agent::{make, options, SolverAgent, AGENTS};
@@ -94,7 +95,7 @@ use memory::Footprint;
 pub use nearest::LeastBound;
 pub use options::{
     Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, MAX_MEMORY_MB,
-    PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE,
+    PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE, STRANDED,
 };
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
@@ -360,6 +361,7 @@ impl Solver {
             oop: opts.oop,
             rooms: opts.rooms,
             one_advice: opts.one_advice,
+            stranded: opts.stranded,
             lazy: opts.lazy,
             defer: opts.defer,
             prove: opts.prove,

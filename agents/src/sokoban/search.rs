@@ -65,6 +65,7 @@ use super::prune::{CorralVerdict, Pruner, Verdict};
 use super::rooms::{RoomScratch, Rooms};
 /// Re-exported: the solver's tests reach it as `search::Space`.
 pub(crate) use super::space::Space;
+use super::strand::Stranded;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -203,6 +204,10 @@ pub(crate) struct Config {
     /// Feature-space search: each advisor recommends at most one move of a
     /// state (else every move that improves its feature).
     pub one_advice: bool,
+    /// Backward feature-space search: in positions with at most this many
+    /// boxes off the start cells, the boxes stranded there as the first
+    /// connectivity feature (see `SolveOptions::stranded`; 0: none).
+    pub stranded: u8,
     /// Forward feature-space search: a child's removal test and bound are
     /// made when it is popped, not when it is made (most children are
     /// never popped); until then it is queued with its parent's bound.
@@ -339,6 +344,8 @@ pub(crate) struct Searcher {
     advised: Vec<bool>,
     /// Scratch for the room connectivity feature.
     rooms: RoomScratch,
+    /// Scratch for the stranded boxes' feature.
+    stranded: Stranded,
     /// The search that proves states dead ([`Config::prove`]), made at
     /// its first use.
     prover: Option<Box<Searcher>>,
@@ -410,6 +417,7 @@ impl Searcher {
             kids: Vec::new(),
             advised: Vec::new(),
             rooms: RoomScratch::default(),
+            stranded: Stranded::default(),
             prover: None,
             proof_work: 0,
             sub: Vec::new(),

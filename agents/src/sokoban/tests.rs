@@ -586,6 +586,17 @@ fn registry_builds_every_agent_and_checks_params() {
         assert_eq!(options(agent, method, &best(16)).unwrap().backward_best, 16);
         assert_eq!(options(agent, method, &best(0)).unwrap().backward_best, 0);
     }
+    let stranded = |n| AgentParams::new().with("stranded", ParamValue::Int(n));
+    for (agent, method) in [("biastar", Method::BiAStar), ("fess", Method::Fess)] {
+        assert!(make(agent, &stranded(256), 0).is_err(), "{agent}: a byte");
+        assert_eq!(options(agent, method, &stranded(0)).unwrap().stranded, 0);
+        let o = options(agent, method, &AgentParams::new()).unwrap();
+        assert_eq!(o.stranded, STRANDED);
+    }
+    assert!(
+        make("greedy", &stranded(2), 0).is_err(),
+        "greedy has no backward fess"
+    );
     let p = AgentParams::new().with("backward", ParamValue::Bool(true));
     assert!(options("fess", Method::Fess, &p).unwrap().backward);
     assert!(

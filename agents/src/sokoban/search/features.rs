@@ -32,6 +32,17 @@ impl Searcher {
         // plan (see `fess::cell_of`).
         let mut conn = regions.min(255);
         let mut more = false;
+        // Backward near the end: fewer boxes stranded off the start cells
+        // first, then fewer regions (`strand.rs`).
+        let off = match self.way {
+            Way::Backward => boxes.len() - packed,
+            Way::Forward => 0,
+        };
+        if off > 0 && off <= usize::from(self.cfg.stranded) {
+            let s = (self.stranded).count(b, &self.sp.occ, &self.is_start, boxes);
+            conn |= s.min(255) << 8;
+            more = true;
+        }
         if let (Some(rooms), true) = (&self.sh.rooms, self.cfg.rooms) {
             let cut = rooms.disconnected(b, &self.sp.occ, &mut self.rooms);
             conn = (conn << 8) | cut.min(255);

@@ -43,6 +43,7 @@ pub(crate) fn fess() -> Config {
         oop: false,
         rooms: false,
         one_advice: false,
+        stranded: 0,
         lazy: false,
         defer: false,
         prove: 0,

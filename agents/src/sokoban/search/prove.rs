@@ -114,6 +114,7 @@ impl Searcher {
             best_pops: 0,
             hotspots: false,
             one_advice: false,
+            stranded: 0,
             lazy: false,
             defer: false,
             prove: 0,
