@@ -28,18 +28,18 @@ impl Searcher {
             None => self.sp.regions_with_reach(b),
         };
         // With more connectivity features, a byte each, the first the
-        // highest: the regions, the rooms disconnected, the boxes out of
-        // plan (see `fess::cell_of`).
+        // highest: forward, the regions, the rooms disconnected, the boxes
+        // out of plan; backward near the end, the boxes stranded off the
+        // start cells (`strand.rs`), then the regions (see
+        // `fess::cell_of`).
         let mut conn = regions.min(255);
         let mut more = false;
-        // Backward near the end: fewer boxes stranded off the start cells
-        // first, then fewer regions (`strand.rs`).
         let off = match self.way {
             Way::Backward => boxes.len() - packed,
             Way::Forward => 0,
         };
         if off > 0 && off <= usize::from(self.cfg.stranded) {
-            let s = (self.stranded).count(b, &self.sp.occ, &self.is_start, boxes);
+            let s = self.stranded.count(b, &self.sp.occ, &self.is_start, boxes);
             conn |= s.min(255) << 8;
             more = true;
         }
