@@ -592,6 +592,9 @@ fn registry_builds_every_agent_and_checks_params() {
         assert_eq!(options(agent, method, &stranded(0)).unwrap().stranded, 0);
         let o = options(agent, method, &AgentParams::new()).unwrap();
         assert_eq!(o.stranded, STRANDED);
+        let info = AGENTS.iter().find(|i| i.name == agent).expect("registered");
+        let listed = info.params.iter().any(|p| p.starts_with("stranded:"));
+        assert!(listed, "{agent} lists stranded among its parameters");
     }
     assert!(
         make("greedy", &stranded(2), 0).is_err(),
