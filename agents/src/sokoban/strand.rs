@@ -14,16 +14,31 @@
 //!
 //! The count is optimistic (it ignores where the player can walk and the
 //! boxes not yet back), so it guides the search and never prunes it.
+//!
+//! The flood depends on the empty start cells alone, and most children
+//! move a box between cells that are not start cells: each flood is kept,
+//! by its empty start cells, and read again (on Sasquatch I 39 the flood
+//! was half of the feature-space bookkeeping of a backward search).
 
+use super::bits;
 use super::board::{Board, NONE};
+use rustc_hash::FxHashMap;
 
-/// Scratch for [`Stranded::count`].
+/// The most floods a [`Stranded`] keeps; past it, it forgets them all
+/// (each is a bit per cell: a few MB at most).
+const KEPT: usize = 1 << 15;
+
+/// Scratch and kept floods for [`Stranded::count`], for one board.
 #[derive(Default)]
 pub(crate) struct Stranded {
     /// `seen[c] == stamp`: cell `c` reached by the flood under way.
     seen: Vec<u32>,
     stamp: u32,
     stack: Vec<u16>,
+    /// The empty start cells of the position counted.
+    empty: Vec<u16>,
+    /// The cells each flood reached (a bit set), by its empty start cells.
+    floods: FxHashMap<Box<[u16]>, Box<[u64]>>,
 }
 
 impl Stranded {
@@ -35,7 +50,30 @@ impl Stranded {
     /// through the same cells, so this is a flood of a lone box's pushes
     /// from the empty start cells: a push needs the cell ahead and the
     /// player's cell behind off the walls and the boxes on start cells.
+    /// `b` is the same board at every call: the floods kept are its.
     pub fn count(&mut self, b: &Board, occ: &[u16], is_start: &[bool], boxes: &[u16]) -> u32 {
+        self.empty.clear();
+        self.empty
+            .extend(b.start_boxes.iter().filter(|&&c| occ[c as usize] == 0));
+        let stranded = |reached: &[u64]| {
+            let off = |&&c: &&u16| !is_start[c as usize] && !bits::has(reached, c as usize);
+            boxes.iter().filter(off).count() as u32
+        };
+        if let Some(reached) = self.floods.get(&self.empty[..]) {
+            return stranded(reached);
+        }
+        let reached = self.flood(b, occ, is_start);
+        let n = stranded(&reached);
+        if self.floods.len() >= KEPT {
+            self.floods.clear();
+        }
+        self.floods.insert(self.empty.clone().into(), reached);
+        n
+    }
+
+    /// The cells a lone box can be pulled from onto one of the empty start
+    /// cells `self.empty` (see [`Stranded::count`]), as a bit set.
+    fn flood(&mut self, b: &Board, occ: &[u16], is_start: &[bool]) -> Box<[u64]> {
         if self.seen.len() != b.n || self.stamp == u32::MAX {
             self.seen = vec![0; b.n];
             self.stamp = 0;
@@ -43,14 +81,14 @@ impl Stranded {
         self.stamp += 1;
         let st = self.stamp;
         let blocked = |c: u16| c == NONE || (occ[c as usize] != 0 && is_start[c as usize]);
+        let mut reached = vec![0u64; bits::words(b.n)].into_boxed_slice();
         self.stack.clear();
-        for &c in &b.start_boxes {
-            if occ[c as usize] == 0 {
-                self.seen[c as usize] = st;
-                self.stack.push(c);
-            }
+        for &c in &self.empty {
+            self.seen[c as usize] = st;
+            self.stack.push(c);
         }
         while let Some(x) = self.stack.pop() {
+            bits::set(&mut reached, x as usize);
             let nbr = b.nbr[x as usize];
             for d in 0..4 {
                 let (ahead, behind) = (nbr[d], nbr[d ^ 1]);
@@ -61,8 +99,7 @@ impl Stranded {
                 self.stack.push(ahead);
             }
         }
-        let stranded = |&&c: &&u16| !is_start[c as usize] && self.seen[c as usize] != st;
-        boxes.iter().filter(stranded).count() as u32
+        reached
     }
 }
 
@@ -88,9 +125,9 @@ mod tests {
             rng ^= rng << 17;
             (rng % m as u64) as usize
         };
-        let mut st = Stranded::default();
         let (mut counted, mut free) = (0, 0);
         for b in microban_boards(8, 120, 60) {
+            let mut st = Stranded::default();
             let mut is_start = vec![false; b.n];
             for &c in &b.start_boxes {
                 is_start[c as usize] = true;
@@ -115,6 +152,9 @@ mod tests {
                 let mut sp = Space::new(b.n);
                 sp.set(&boxes);
                 let n = st.count(&b, &sp.occ, &is_start, &boxes);
+                // A kept flood counts as a new one.
+                let fresh = Stranded::default().count(&b, &sp.occ, &is_start, &boxes);
+                assert_eq!(n, fresh, "kept and new floods agree");
                 let on: Vec<u16> = boxes
                     .iter()
                     .copied()
