@@ -32,6 +32,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (85; 0: none)",
             "backward_best: of every 16 expansions of that backward search, this many come from its best cell, with alternate (14)",
             "stranded: that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (4; 0: never)",
+            "near: that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (4; 0: not)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "opener: the pre-pass's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, where the plan parks a box or the next goal's turn is forced (true)",
             "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
@@ -93,6 +94,7 @@ pub const AGENTS: &[AgentInfo] = &[
             "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
             "backward_best: backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate (14)",
             "stranded: backward, in positions with at most this many boxes off the start cells, the boxes stranded there (no lone box could be pulled from their cells onto an empty start cell, the boxes on start cells fixed) rank before the regions, fewer first (4; 0: never)",
+            "near: backward, the packing feature counts, after the boxes on start cells, the boxes off them that a lone box could be pulled from onto an empty start cell in at most this many pulls (walls only); moves that raise it are advised (5; 0: not)",
             "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
             "opener: FESS's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, keeping packing and connectivity, is advised too, at every step of a plan that parks a box and at the steps of other plans whose goal must come before or after another (true)",
             "oop: a third feature after the regions, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached; moves that lower it are advised (true)",
@@ -163,6 +165,7 @@ pub fn options(
                 "backward_share",
                 "backward_best",
                 "stranded",
+                "near",
                 "serial",
                 "max_nodes",
             ],
@@ -170,7 +173,7 @@ pub fn options(
         .concat(),
         Method::Greedy => vec!["macros", "max_nodes"],
         Method::Fess => [
-            &["box_moves", "backward", "backward_best", "stranded"][..],
+            &["box_moves", "backward", "backward_best", "stranded", "near"][..],
             &FESS,
             &["max_nodes"],
         ]
@@ -248,6 +251,10 @@ pub fn options(
         let most = u64::from(u8::MAX);
         let n = within("stranded", u64::from(opts.stranded), 0, most, "an integer")?;
         opts.stranded = n as u8;
+    }
+    if keys.contains(&"near") {
+        let most = u64::from(u8::MAX);
+        opts.near = within("near", u64::from(opts.near), 0, most, "an integer")? as u8;
     }
     if keys.contains(&"box_pulls") {
         opts.box_pulls = params.u64(name, "box_pulls", opts.box_pulls)?;
@@ -381,5 +388,88 @@ impl Agent<Sokoban> for SolverAgent {
         AgentStats {
             expanded: Some(self.expanded + running),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sokoban::*;
+
+    #[test]
+    fn registry_builds_every_agent_and_checks_params() {
+        use crate::{AgentParams, ParamValue};
+        for info in AGENTS {
+            assert!(
+                make(info.name, &AgentParams::new(), 0).is_ok(),
+                "{}",
+                info.name
+            );
+        }
+        assert!(make("dijkstra", &AgentParams::new(), 0).is_err());
+        let p = AgentParams::new().with("weight", ParamValue::Float(2.5));
+        assert_eq!(
+            options("wastar", Method::WeightedAStar, &p).unwrap().weight,
+            2.5
+        );
+        assert!(make("astar", &p, 0).is_err(), "astar has no weight");
+        let p = AgentParams::new().with("cost", ParamValue::Str("moves".into()));
+        assert!(options("astar", Method::AStar, &p).unwrap().moves);
+        let p = AgentParams::new().with("cost", ParamValue::Str("time".into()));
+        assert!(make("astar", &p, 0).is_err());
+        let p = AgentParams::new().with("ratio", ParamValue::Int(0));
+        assert!(make("biastar", &p, 0).is_err());
+        let p = AgentParams::new().with("ratio", ParamValue::Int(4));
+        assert_eq!(options("biastar", Method::BiAStar, &p).unwrap().ratio, 4);
+        let share = |n| AgentParams::new().with("backward_share", ParamValue::Int(n));
+        assert!(
+            make("biastar", &share(100), 0).is_err(),
+            "a share is below 100"
+        );
+        let o = options("biastar", Method::BiAStar, &share(0)).unwrap();
+        assert_eq!(o.backward_share, 0);
+        let best = |n| AgentParams::new().with("backward_best", ParamValue::Int(n));
+        for (agent, method) in [("biastar", Method::BiAStar), ("fess", Method::Fess)] {
+            assert!(
+                make(agent, &best(17), 0).is_err(),
+                "{agent}: at most 16 of 16"
+            );
+            assert_eq!(options(agent, method, &best(16)).unwrap().backward_best, 16);
+            assert_eq!(options(agent, method, &best(0)).unwrap().backward_best, 0);
+        }
+        // The backward feature-space search's byte-sized parameters.
+        type Read = fn(&SolveOptions) -> u8;
+        let bytes: [(&str, u8, Read); 2] = [
+            ("stranded", STRANDED, |o| o.stranded),
+            ("near", NEAR, |o| o.near),
+        ];
+        for (key, default, read) in bytes {
+            let with = |n| AgentParams::new().with(key, ParamValue::Int(n));
+            for (agent, method) in [("biastar", Method::BiAStar), ("fess", Method::Fess)] {
+                assert!(make(agent, &with(256), 0).is_err(), "{agent} {key}: a byte");
+                for n in [0, 9] {
+                    assert_eq!(read(&options(agent, method, &with(n)).unwrap()), n as u8);
+                }
+                let o = options(agent, method, &AgentParams::new()).unwrap();
+                assert_eq!(read(&o), default, "{agent} {key}");
+                let info = AGENTS.iter().find(|i| i.name == agent).expect("registered");
+                let listed = info
+                    .params
+                    .iter()
+                    .any(|p| p.starts_with(&format!("{key}:")));
+                assert!(listed, "{agent} lists {key} among its parameters");
+            }
+            for other in ["greedy", "astar"] {
+                assert!(
+                    make(other, &with(2), 0).is_err(),
+                    "{other} has no backward fess"
+                );
+            }
+        }
+        let p = AgentParams::new().with("backward", ParamValue::Bool(true));
+        assert!(options("fess", Method::Fess, &p).unwrap().backward);
+        assert!(
+            make("biastar", &p, 0).is_err(),
+            "biastar's backward search is a share"
+        );
     }
 }

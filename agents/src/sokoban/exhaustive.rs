@@ -47,6 +47,42 @@ pub(crate) fn random_position(
     (boxes, player)
 }
 
+/// `is_start[c]`: a box of `b` starts on cell `c`.
+pub(crate) fn start_cells(b: &Board) -> Vec<bool> {
+    let mut is_start = vec![false; b.n];
+    for &c in &b.start_boxes {
+        is_start[c as usize] = true;
+    }
+    is_start
+}
+
+/// A backward position of `b`: its start boxes, between 1 and `most` of
+/// them (at most all) moved each onto a random cell that is not a start
+/// cell (`is_start`) and holds no box.
+pub(crate) fn boxes_off_start(
+    b: &Board,
+    is_start: &[bool],
+    rng: &mut impl rand::Rng,
+    most: usize,
+) -> Vec<u16> {
+    let floor: Vec<u16> = (0..b.n as u16).filter(|&c| !is_start[c as usize]).collect();
+    let mut boxes = b.start_boxes.clone();
+    assert!(floor.len() > boxes.len(), "room for the boxes off");
+    let off = rng.gen_range(1..=most.min(boxes.len()));
+    for i in 0..off {
+        let k = rng.gen_range(i..boxes.len());
+        boxes.swap(i, k);
+        loop {
+            let c = floor[rng.gen_range(0..floor.len())];
+            if !boxes.contains(&c) {
+                boxes[i] = c;
+                break;
+            }
+        }
+    }
+    boxes
+}
+
 /// Whether single player steps lead from `boxes` with the player on
 /// `player` to a position where `done(player, sorted boxes)` holds.
 /// Forward, a step into a box pushes it ahead; backward, a step may pull

@@ -3,7 +3,9 @@
 //! 2020), reduced to two or three features:
 //! - *packing*: how many boxes stand on goals; with a packing plan
 //!   (`plan.rs`), how far the position has come along the plan first, then
-//!   how many boxes stand on goals ([`packing_with_plan`]);
+//!   how many boxes stand on goals ([`packing_then`]); backward, how many
+//!   boxes stand on start cells, then (`Config::near`, `near.rs`) how many
+//!   stand near an empty one;
 //! - *connectivity*: into how many regions the boxes cut the free floor;
 //!   with `Config::rooms` (off by default), then FESS's room connectivity
 //!   (`rooms.rs`: the pairs of rooms the boxes disconnect); with
@@ -108,10 +110,12 @@ pub(crate) fn cell_of(packed: usize, regions: u32) -> Cell {
     ((packed as u64) << 32) | u64::from(regions)
 }
 
-/// The packing feature with a packing plan (`plan.rs`): the plan's
-/// progress first, then the boxes on goals (both below 256).
-pub(crate) fn packing_with_plan(progress: usize, packed: usize) -> usize {
-    (progress.min(0xff) << 8) | packed.min(0xff)
+/// A packing feature of two parts, `first` deciding, then `then` (both
+/// below 256): with a packing plan (`plan.rs`), the plan's progress, then
+/// the boxes on goals; backward (`near.rs`), the boxes on start cells,
+/// then the boxes near an empty one.
+pub(crate) fn packing_then(first: usize, then: usize) -> usize {
+    (first.min(0xff) << 8) | then.min(0xff)
 }
 
 /// The features of a cell: boxes on goals and regions.

@@ -204,19 +204,22 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
     let mut compared = 0;
     for lv in &levels {
         // Backward with the default count of stranded boxes, and with it
-        // counted in every position.
+        // counted in every position; with the boxes near an empty start
+        // cell counted (the default) and not.
         let runs = [
-            (false, false, STRANDED),
-            (true, false, STRANDED),
-            (false, true, STRANDED),
-            (false, true, u8::MAX),
+            (false, false, STRANDED, NEAR),
+            (true, false, STRANDED, NEAR),
+            (false, true, STRANDED, NEAR),
+            (false, true, u8::MAX, NEAR),
+            (false, true, STRANDED, 0),
         ];
-        for (one_advice, backward, stranded) in runs {
+        for (one_advice, backward, stranded, near) in runs {
             let eager = SolveOptions {
                 defer: false,
                 one_advice,
                 backward,
                 stranded,
+                near,
                 max_nodes: 60_000,
                 ..SolveOptions::with_method(Method::Fess)
             };
@@ -231,7 +234,7 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
             assert_eq!(
                 (e.status, e.expanded, &e.solution),
                 (d.status, d.expanded, &d.solution),
-                "one_advice {one_advice}, backward {backward}, stranded {stranded}:\n{}",
+                "one_advice {one_advice}, backward {backward}, stranded {stranded}, near {near}:\n{}",
                 lv.to_xsb()
             );
             if e.status == SolveStatus::Solved {

@@ -72,6 +72,7 @@ mod learn;
 mod lurd;
 mod matching;
 mod memory;
+mod near;
 mod nearest;
 mod options;
 mod order;
@@ -94,7 +95,7 @@ use hotspot::Hotspots;
 use memory::Footprint;
 pub use nearest::LeastBound;
 pub use options::{
-    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, MAX_MEMORY_MB,
+    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, MAX_MEMORY_MB, NEAR,
     PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE, STRANDED,
 };
 use packing::Packing;
@@ -362,6 +363,7 @@ impl Solver {
             rooms: opts.rooms,
             one_advice: opts.one_advice,
             stranded: opts.stranded,
+            near: opts.near,
             lazy: opts.lazy,
             defer: opts.defer,
             prove: opts.prove,

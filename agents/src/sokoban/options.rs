@@ -39,6 +39,12 @@ pub const BACKWARD_BEST: u8 = 14;
 /// `docs/sokoban-solver.md`, *Boxes stranded off the start cells*).
 pub const STRANDED: u8 = 4;
 
+/// The default [`SolveOptions::near`]: the backward feature-space search's
+/// packing feature counts, after the boxes on start cells, the boxes within
+/// this many pulls of an empty start cell (`near.rs`; see
+/// `docs/sokoban-solver.md`, *Boxes near an empty start cell*).
+pub const NEAR: u8 = 5;
+
 /// The default [`SolveOptions::portfolio`]: states the pre-pass may store
 /// once it takes turns with the bidirectional search.
 pub const PORTFOLIO: usize = 1_000_000;
@@ -280,6 +286,12 @@ pub struct SolveOptions {
     /// onto an empty start cell, `strand.rs`) rank before the regions:
     /// fewer is better ([`STRANDED`]; 0: not counted).
     pub stranded: u8,
+    /// The backward feature-space search (alone, or beside the others):
+    /// its packing feature counts the boxes on start cells, then the boxes
+    /// off them that a lone box could be pulled from onto an empty start
+    /// cell in at most this many pulls, walls only (`near.rs`); a move that
+    /// raises either is advised ([`NEAR`]; 0: not counted).
+    pub near: u8,
     /// Bidirectional search: after its first [`SolveOptions::prepass_after`]
     /// expansions, before the pre-pass, a serial decomposition
     /// (`decompose.rs`): a level whose goals fall into separate areas is
@@ -334,6 +346,7 @@ impl Default for SolveOptions {
             backward_share: BACKWARD_SHARE,
             backward_best: BACKWARD_BEST,
             stranded: STRANDED,
+            near: NEAR,
             serial: true,
             end: None,
             nearest: false,

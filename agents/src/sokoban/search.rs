@@ -59,6 +59,7 @@ use super::board::{Board, DistTable, INF, NONE};
 use super::fess::{self, FessQueue};
 use super::hotspot::Hotspots;
 use super::matching::{KeyedMatching, Matching, RowKey, BIG};
+use super::near::Near;
 use super::packing::{push_path, BoxMoves, Packing};
 use super::plan::{OutOfPlan, PackingPlan};
 use super::prune::{CorralVerdict, Pruner, Verdict};
@@ -208,6 +209,10 @@ pub(crate) struct Config {
     /// boxes off the start cells, the boxes stranded there as the first
     /// connectivity feature (see `SolveOptions::stranded`; 0: none).
     pub stranded: u8,
+    /// Backward feature-space search: the packing feature counts, after the
+    /// boxes on start cells, the boxes within this many pulls of an empty
+    /// start cell (see `SolveOptions::near`; 0: none).
+    pub near: u8,
     /// Forward feature-space search: a child's removal test and bound are
     /// made when it is popped, not when it is made (most children are
     /// never popped); until then it is queued with its parent's bound.
@@ -346,6 +351,9 @@ pub(crate) struct Searcher {
     rooms: RoomScratch,
     /// Scratch for the stranded boxes' feature.
     stranded: Stranded,
+    /// Backward feature-space search with [`Config::near`]: the cells near
+    /// each start cell.
+    near: Option<Near>,
     /// The search that proves states dead ([`Config::prove`]), made at
     /// its first use.
     prover: Option<Box<Searcher>>,
@@ -418,6 +426,7 @@ impl Searcher {
             advised: Vec::new(),
             rooms: RoomScratch::default(),
             stranded: Stranded::default(),
+            near: None,
             prover: None,
             proof_work: 0,
             sub: Vec::new(),
@@ -439,6 +448,9 @@ impl Searcher {
                 s.is_start = vec![false; n];
                 for &c in &b.start_boxes {
                     s.is_start[c as usize] = true;
+                }
+                if let (Some(dist), true) = (&sh2.bdist, cfg.near > 0 && s.fess.is_some()) {
+                    s.near = Some(Near::new(b, dist, u16::from(cfg.near)));
                 }
                 let goals = b.goals.clone();
                 s.sp.set(&goals);

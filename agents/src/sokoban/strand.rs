@@ -106,7 +106,7 @@ impl Stranded {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::exhaustive::microban_boards;
+    use crate::sokoban::exhaustive::{boxes_off_start, microban_boards, start_cells};
     use crate::sokoban::packing::can_leave;
     use crate::sokoban::space::Space;
 
@@ -118,37 +118,14 @@ mod tests {
         // the boxes on start cells where they are (`can_leave`, a search
         // of pulls independent of the flood); and a box such a search
         // pulls in is never counted.
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |m: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % m as u64) as usize
-        };
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(34);
         let (mut counted, mut free) = (0, 0);
         for b in microban_boards(8, 120, 60) {
             let mut st = Stranded::default();
-            let mut is_start = vec![false; b.n];
-            for &c in &b.start_boxes {
-                is_start[c as usize] = true;
-            }
-            let floor: Vec<u16> = (0..b.n as u16).filter(|&c| !is_start[c as usize]).collect();
+            let is_start = start_cells(&b);
             for _ in 0..20 {
-                // Up to three boxes taken off their start cells, each put
-                // on a free cell that is not a start cell.
-                let mut boxes = b.start_boxes.clone();
-                let off = 1 + next(3.min(boxes.len()));
-                for i in 0..off {
-                    let k = next(boxes.len() - i) + i;
-                    boxes.swap(i, k);
-                    loop {
-                        let c = floor[next(floor.len())];
-                        if !boxes.contains(&c) {
-                            boxes[i] = c;
-                            break;
-                        }
-                    }
-                }
+                // Up to three boxes taken off their start cells.
+                let boxes = boxes_off_start(&b, &is_start, &mut rng, 3);
                 let mut sp = Space::new(b.n);
                 sp.set(&boxes);
                 let n = st.count(&b, &sp.occ, &is_start, &boxes);

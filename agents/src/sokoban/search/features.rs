@@ -18,7 +18,7 @@ impl Searcher {
             Way::Backward => boxes.iter().filter(|&&c| self.is_start[c as usize]).count(),
         };
         if let (Way::Forward, Some(plan)) = (self.way, &self.sh.plan) {
-            packed = fess::packing_with_plan(plan.progress(&self.sp.occ), packed);
+            packed = fess::packing_then(plan.progress(&self.sp.occ), packed);
         }
         let regions = match regions {
             Some(r) => {
@@ -42,6 +42,11 @@ impl Searcher {
             let s = self.stranded.count(b, &self.sp.occ, &self.is_start, boxes);
             conn |= s.min(255) << 8;
             more = true;
+        }
+        // Backward, then the boxes near an empty start cell (`near.rs`).
+        if let Some(near) = &mut self.near {
+            let n = near.count(b, &self.sp.occ, &self.is_start, boxes);
+            packed = fess::packing_then(packed, n as usize);
         }
         if let (Some(rooms), true) = (&self.sh.rooms, self.cfg.rooms) {
             let cut = rooms.disconnected(b, &self.sp.occ, &mut self.rooms);

@@ -44,6 +44,7 @@ pub(crate) fn fess() -> Config {
         rooms: false,
         one_advice: false,
         stranded: 0,
+        near: 0,
         lazy: false,
         defer: false,
         prove: 0,

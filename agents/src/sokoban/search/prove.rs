@@ -115,6 +115,7 @@ impl Searcher {
             hotspots: false,
             one_advice: false,
             stranded: 0,
+            near: 0,
             lazy: false,
             defer: false,
             prove: 0,
