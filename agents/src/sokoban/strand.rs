@@ -17,8 +17,9 @@
 //!
 //! The flood depends on the empty start cells alone, and most children
 //! move a box between cells that are not start cells: each flood is kept,
-//! by its empty start cells, and read again (on Sasquatch I 39 the flood
-//! was half of the feature-space bookkeeping of a backward search).
+//! by its empty start cells, and read again (on Sasquatch I 39, `fess`
+//! backward alone, that saved 17 % of the search's instructions: 11,868
+//! floods for 1,089,531 counts).
 
 use super::bits;
 use super::board::{Board, NONE};
