@@ -28,7 +28,9 @@ struct Zoo {
     log: &'static str,
     /// `Some(n)`: exactly n steps; `None`: not checked.
     steps: Option<u32>,
-    /// Overruns equal to the number of acts (steps) when true, else 0.
+    /// Every act past the soft budget when true (each one an overrun, or
+    /// forgiven because the harness was starved meanwhile: the zoo plays
+    /// fork bombs and floods beside it on two cores), else no overrun.
     overrun_every_act: bool,
 }
 
@@ -270,9 +272,15 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
                 problems.push(format!("steps {} (want {s})", r.steps));
             }
         }
-        let want_overruns = if z.overrun_every_act { r.steps } else { 0 };
-        if r.overruns != want_overruns {
-            problems.push(format!("overruns {} (want {want_overruns})", r.overruns));
+        if z.overrun_every_act {
+            if r.overruns + r.starved != r.steps {
+                problems.push(format!(
+                    "overruns {} + forgiven {} (want {} acts)",
+                    r.overruns, r.starved, r.steps
+                ));
+            }
+        } else if r.overruns != 0 {
+            problems.push(format!("overruns {} (want 0)", r.overruns));
         }
         if !problems.is_empty() {
             failures.push(format!(
@@ -337,10 +345,14 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
             })
             .unwrap()
     };
+    // Each overrun played Bait's NIL; a forgiven act played the agent's move.
     let slow = moves_of("slow-soft");
+    let slow_row = out.rows.iter().find(|r| r.agent == "slow-soft").unwrap();
+    let nil = slow.iter().filter(|m| *m == "NIL").count() as u32;
     assert!(
-        !slow.is_empty() && slow.iter().all(|m| m == "NIL"),
-        "{slow:?}"
+        !slow.is_empty() && nil == slow_row.overruns,
+        "{slow:?}: {nil} NIL for {} overruns",
+        slow_row.overruns
     );
     assert!(moves_of("normal").iter().all(|m| m != "NIL"));
 

@@ -75,7 +75,10 @@ for line in sys.stdin:
         while True:
             time.sleep(1000)
     if mode == "slow-soft":
-        time.sleep(0.07)
+        # Never NIL itself, so that each NIL played is an overrun's.
+        time.sleep(0.15)
+        say({"action": rng.choice([a for a in msg["legal"] if a != "NIL"])})
+        continue
     if mode == "slow-hard" and acts == 2:
         time.sleep(5)
     if mode == "garbage":
