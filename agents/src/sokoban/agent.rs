@@ -26,13 +26,13 @@ pub const AGENTS: &[AgentInfo] = &[
             "ratio: backward expansions per forward expansion (1)",
             "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000, twice that with a packing plan; 0: none)",
             "prepass_after: expansions before the pre-pass runs (65536)",
-            "portfolio: when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search (one turn's work for two; 1000000; 0: it stops)",
+            "portfolio: when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search, one turn's work for two (1000000; 0: it stops)",
             "alternate: the pre-pass takes every other expansion from its best cell (true)",
             "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
             "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (85; 0: none)",
             "backward_best: of every 16 expansions of that backward search, this many come from its best cell, with alternate (14)",
             "stranded: that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (4; 0: never)",
-            "near: that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (4; 0: not)",
+            "near: that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (5; 0: not)",
             "hotspots: the pre-pass's hotspot advisor (false)",
             "opener: the pre-pass's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, where the plan parks a box or the next goal's turn is forced (true)",
             "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
@@ -471,5 +471,47 @@ mod tests {
             make("biastar", &p, 0).is_err(),
             "biastar's backward search is a share"
         );
+    }
+
+    /// Each parameter text ends with its default in parentheses (the
+    /// first word there, before a `;`, `,` or `:`): giving that value
+    /// explicitly must leave the agent's options as they are.
+    #[test]
+    fn every_listed_default_is_the_default() {
+        use crate::{AgentParams, ParamValue};
+        let mut checked = 0;
+        for info in AGENTS.iter().filter(|i| i.name != "random") {
+            let method = Method::from_name(info.name).expect("a method");
+            let default = options(info.name, method, &AgentParams::new()).unwrap();
+            for text in info.params {
+                let (key, _) = text.split_once(':').expect("key: text");
+                let open = text.rfind('(').expect("a default in parentheses");
+                let stated = text[open + 1..]
+                    .split([';', ',', ':', ')'])
+                    .next()
+                    .unwrap()
+                    .trim();
+                let value = match stated {
+                    "true" | "false" => ParamValue::Bool(stated == "true"),
+                    _ => match stated.parse::<i64>() {
+                        Ok(n) => ParamValue::Int(n),
+                        Err(_) => match stated.parse::<f64>() {
+                            Ok(x) => ParamValue::Float(x),
+                            Err(_) => ParamValue::Str(stated.to_string()),
+                        },
+                    },
+                };
+                let p = AgentParams::new().with(key, value);
+                let given = options(info.name, method, &p)
+                    .unwrap_or_else(|e| panic!("{}: {key} = {stated}: {e}", info.name));
+                assert_eq!(
+                    given, default,
+                    "{}: {key} is not {stated} by default",
+                    info.name
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 40, "{checked} parameters checked");
     }
 }
