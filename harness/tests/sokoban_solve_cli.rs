@@ -204,7 +204,11 @@ fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("(153): node-limit"), "{err}");
-    assert!(err.contains("1 nearest position(s)"), "{err}");
+    assert!(
+        err.contains("1 nearest position(s) of the 1 level(s) left open"),
+        "{err}"
+    );
+    assert!(!err.contains("the other"), "{err}");
     let got = parse_levels(&std::fs::read_to_string(&near).unwrap()).unwrap();
     assert_eq!(got.len(), 1);
     let n = &got[0];
@@ -221,6 +225,32 @@ fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
     let count = |l: &games::sokoban::Level| l.boxes.iter().filter(|&&b| b).count();
     assert_eq!(count(n), count(&m153));
     assert_ne!(n.boxes, m153.boxes);
+    // A backward search alone has no position nearest the goals: it says
+    // so.
+    let (code, _, err) = arena(&[
+        "solve",
+        "sokoban",
+        "--levels",
+        f.to_str().unwrap(),
+        "--agent",
+        "fess",
+        "--param",
+        "backward=true",
+        "--param",
+        "max_nodes=2000",
+        "--nearest",
+        near.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("(153): node-limit"), "{err}");
+    assert!(
+        err.contains("0 nearest position(s) of the 1 level(s) left open"),
+        "{err}"
+    );
+    assert!(
+        err.contains("the other 1: ") && err.contains("a backward search has no position"),
+        "{err}"
+    );
     // Only `arena solve sokoban` has it.
     let (code, _, err) = arena(&["solve", "bait", "--level", "2", "--nearest", "x.xsb"]);
     assert_eq!(code, 2, "{err}");

@@ -414,11 +414,28 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     if let Some(path) = &args.nearest {
         let near: Vec<Level> = rows.iter().filter_map(|r| r.nearest.clone()).collect();
         write_text(path, &print_levels(&near))?;
+        // Out of time, states or memory (neither solved nor proved
+        // unsolvable, nor beyond the solver).
+        let open = rows
+            .iter()
+            .filter(|r| {
+                !matches!(
+                    r.status,
+                    SolveStatus::Solved | SolveStatus::Unsolvable | SolveStatus::Unsupported
+                )
+            })
+            .count();
         eprintln!(
-            "{} nearest position(s) of the levels not solved written to {}",
+            "{} nearest position(s) of the {open} level(s) left open written to {}",
             near.len(),
             path.display()
         );
+        if near.len() < open {
+            eprintln!(
+                "  the other {}: every position tried was proved dead, or no forward search ran (a backward search has no position nearest the goals)",
+                open - near.len()
+            );
+        }
     }
     failure.map_or(Ok(()), Err)
 }
