@@ -22,13 +22,16 @@ pub const BACKWARD_SHARE: u8 = 85;
 
 /// The default [`SolveOptions::backward_best`]: of every 16 expansions of
 /// the backward feature-space search, those from its best cell (most
-/// boxes on the cells where boxes start, then fewest regions). The
-/// forward search takes every other one, as in FESS's engine; backward,
-/// the best cell is the better guide: on Sasquatch I, 14 of 16 solve
-/// levels 33, 39 and 40 in 131,000, 238,000 and 420,000 expansions, where
-/// every other one took 333,000, 601,000 and 552,000 (see
-/// `docs/sokoban-solver.md`, *A greedier backward search*).
-pub const BACKWARD_BEST: u8 = 14;
+/// boxes on the cells where boxes start, then the near and stranded
+/// counts, then fewest regions). The forward search takes every other
+/// one, as in FESS's engine; backward, the best cell is the better guide.
+/// 14 of 16 from the twenty-eighth session; 12 since the thirty-sixth,
+/// measured again with the stranded and near counts: `fess` backward
+/// alone solves Sasquatch I 36 and 40 in 106,803 and 83,863 expansions
+/// instead of 188,118 and 142,122, and the default solver 38 of
+/// Sasquatch I instead of 37 (see `docs/sokoban-solver.md`, *The
+/// backward search's best cell, measured again*).
+pub const BACKWARD_BEST: u8 = 12;
 
 /// The default [`SolveOptions::stranded`]: the backward feature-space
 /// search counts the boxes stranded off the start cells (`strand.rs`) in
