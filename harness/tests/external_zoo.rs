@@ -273,7 +273,9 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
             }
         }
         if z.overrun_every_act {
-            if r.overruns + r.starved != r.steps {
+            // Forgiving one act takes 110 ms of starvation in it: never
+            // all of them.
+            if r.overruns + r.starved != r.steps || r.overruns == 0 {
                 problems.push(format!(
                     "overruns {} + forgiven {} (want {} acts)",
                     r.overruns, r.starved, r.steps
