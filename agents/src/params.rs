@@ -27,6 +27,22 @@ pub enum ParamValue {
     Str(String),
 }
 
+impl ParamValue {
+    /// A value as the command line writes it (`--param key=value`): an
+    /// integer, else a number, else `true` or `false`, else a string.
+    pub fn parse(v: &str) -> ParamValue {
+        if let Ok(i) = v.parse::<i64>() {
+            ParamValue::Int(i)
+        } else if let Ok(f) = v.parse::<f64>() {
+            ParamValue::Float(f)
+        } else if v == "true" || v == "false" {
+            ParamValue::Bool(v == "true")
+        } else {
+            ParamValue::Str(v.to_string())
+        }
+    }
+}
+
 impl fmt::Display for ParamValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

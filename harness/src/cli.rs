@@ -441,22 +441,9 @@ pub fn parse_params(items: &[String]) -> Result<agents::AgentParams, String> {
         let (k, v) = item
             .split_once('=')
             .ok_or_else(|| format!("--param `{item}`: expected KEY=VALUE"))?;
-        p.insert(k.trim(), parse_value(v.trim()));
+        p.insert(k.trim(), agents::ParamValue::parse(v.trim()));
     }
     Ok(p)
-}
-
-fn parse_value(v: &str) -> agents::ParamValue {
-    use agents::ParamValue;
-    if let Ok(i) = v.parse::<i64>() {
-        ParamValue::Int(i)
-    } else if let Ok(f) = v.parse::<f64>() {
-        ParamValue::Float(f)
-    } else if v == "true" || v == "false" {
-        ParamValue::Bool(v == "true")
-    } else {
-        ParamValue::Str(v.to_string())
-    }
 }
 
 #[cfg(test)]

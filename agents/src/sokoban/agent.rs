@@ -475,7 +475,8 @@ mod tests {
 
     /// Each parameter text ends with its default in parentheses (the
     /// first word there, before a `;`, `,` or `:`): giving that value
-    /// explicitly must leave the agent's options as they are.
+    /// explicitly, read as `--param` reads it, must leave the agent's
+    /// options as they are.
     #[test]
     fn every_listed_default_is_the_default() {
         use crate::{AgentParams, ParamValue};
@@ -491,17 +492,7 @@ mod tests {
                     .next()
                     .unwrap()
                     .trim();
-                let value = match stated {
-                    "true" | "false" => ParamValue::Bool(stated == "true"),
-                    _ => match stated.parse::<i64>() {
-                        Ok(n) => ParamValue::Int(n),
-                        Err(_) => match stated.parse::<f64>() {
-                            Ok(x) => ParamValue::Float(x),
-                            Err(_) => ParamValue::Str(stated.to_string()),
-                        },
-                    },
-                };
-                let p = AgentParams::new().with(key, value);
+                let p = AgentParams::new().with(key, ParamValue::parse(stated));
                 let given = options(info.name, method, &p)
                     .unwrap_or_else(|e| panic!("{}: {key} = {stated}: {e}", info.name));
                 assert_eq!(
