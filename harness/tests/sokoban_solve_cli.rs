@@ -192,16 +192,20 @@ fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
     let f = dir.path().join("four.xsb");
     std::fs::write(&f, text).unwrap();
     let near = dir.path().join("stalls/near.xsb");
-    let (code, _, err) = arena(&[
-        "solve",
-        "sokoban",
-        "--levels",
-        f.to_str().unwrap(),
-        "--param",
-        "max_nodes=2000",
-        "--nearest",
-        near.to_str().unwrap(),
-    ]);
+    // The four levels at 2,000 states, with the agent's arguments `agent`.
+    let solve = |agent: &[&str]| {
+        let (f, near) = (f.to_str().unwrap(), near.to_str().unwrap());
+        let head = [
+            "solve",
+            "sokoban",
+            "--levels",
+            f,
+            "--param",
+            "max_nodes=2000",
+        ];
+        arena(&[&head[..], agent, &["--nearest", near]].concat())
+    };
+    let (code, _, err) = solve(&[]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("(153): node-limit"), "{err}");
     assert!(
@@ -227,20 +231,7 @@ fn the_nearest_positions_of_levels_not_solved_are_written_as_levels() {
     assert_ne!(n.boxes, m153.boxes);
     // A backward search alone has no position nearest the goals: it says
     // so.
-    let (code, _, err) = arena(&[
-        "solve",
-        "sokoban",
-        "--levels",
-        f.to_str().unwrap(),
-        "--agent",
-        "fess",
-        "--param",
-        "backward=true",
-        "--param",
-        "max_nodes=2000",
-        "--nearest",
-        near.to_str().unwrap(),
-    ]);
+    let (code, _, err) = solve(&["--agent", "fess", "--param", "backward=true"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("(153): node-limit"), "{err}");
     assert!(
