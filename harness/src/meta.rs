@@ -52,8 +52,8 @@ pub struct RunMeta {
     /// How many times the run was resumed.
     pub resumed: u32,
     /// Acts past the soft budget that were not charged because the time was
-    /// not the agent's (arena itself starved on the wall clock, or time
-    /// taken by a virtual machine's host).
+    /// not the agent's (on the wall clock, the machine's load kept it
+    /// waiting for a CPU; or a virtual machine's host took the time).
     #[serde(default)]
     pub starved_acts: u64,
     /// The SPRT's end state (`SPRT a vs b ...: H1 accepted`), when there is one.

@@ -11,7 +11,7 @@
 //! code belongs in a subprocess, where the whole process can be killed.
 
 use crate::outcome::Outcome;
-use crate::timing::{thread_cpu_time, AgentTimer, Clock};
+use crate::timing::{run_delay, thread_cpu_time, AgentTimer, Clock};
 use games::{Agent, AgentStats, Game, Seat};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -45,6 +45,11 @@ pub struct Reply<A> {
     pub wall: Duration,
     /// CPU time of the agent's thread during the call, where known.
     pub cpu: Option<Duration>,
+    /// Time during the call that the agent's threads (and, for a
+    /// subprocess, the supervisor thread reading its answer) were ready to
+    /// run but waiting for a CPU ([`crate::timing::run_delay`]), where
+    /// known: the part of the machine's load that fell on this act.
+    pub waited: Option<Duration>,
 }
 
 /// Why a contestant produced no usable answer.
@@ -97,6 +102,9 @@ enum Answer<A> {
     Done {
         action: Option<A>,
         cpu: Duration,
+        /// The thread's run delay over the call, from before it woke for
+        /// the job (read under the wall clock only).
+        waited: Option<Duration>,
         /// When the agent returned (the runner may read the answer later).
         at: Instant,
     },
@@ -156,6 +164,14 @@ impl<G: Game> InProcess<G> {
         quiet_agent_panics();
         let builder = std::thread::Builder::new().name(format!("{AGENT_THREAD_PREFIX}{label}"));
         let spawned = builder.spawn(move || {
+            // The run delay is read before the thread blocks for a job, so
+            // that waking for it counts (under the wall clock only: a read
+            // of `/proc` per act costs a few microseconds).
+            let run_delay = || match clock {
+                Clock::Wall => run_delay::of_this_thread(),
+                Clock::Cpu => None,
+            };
+            let mut delay0 = run_delay();
             while let Ok(job) = job_rx.recv() {
                 let answer = match job {
                     Job::Call {
@@ -175,11 +191,16 @@ impl<G: Game> InProcess<G> {
                             Phase::Act => Some(agent.act(&state, seat, &timer)),
                         }));
                         let cpu = thread_cpu_time().saturating_sub(cpu0);
+                        let at = Instant::now();
+                        let delay1 = run_delay();
+                        let waited = delay0.zip(delay1).map(|(a, b)| b.saturating_sub(a));
+                        delay0 = delay1;
                         match r {
                             Ok(action) => Answer::Done {
                                 action,
                                 cpu,
-                                at: Instant::now(),
+                                waited,
+                                at,
                             },
                             Err(p) => Answer::Panicked(panic_message(p)),
                         }
@@ -250,6 +271,7 @@ impl<G: Game> Contestant<G> for InProcess<G> {
                 result: Err(f.clone()),
                 wall: Duration::ZERO,
                 cpu: None,
+                waited: None,
             };
         }
         let timeout = deadline.saturating_duration_since(Instant::now());
@@ -259,15 +281,22 @@ impl<G: Game> Contestant<G> for InProcess<G> {
             result: Err(Failure { outcome, detail }),
             wall,
             cpu: None,
+            waited: None,
         };
         match got {
-            Ok(Answer::Done { action, cpu, at }) => Reply {
+            Ok(Answer::Done {
+                action,
+                cpu,
+                waited,
+                at,
+            }) => Reply {
                 result: Ok(action),
                 // When the agent returned: in a simultaneous game the runner
                 // reads the seats one after the other, and the time it spent
                 // waiting for an earlier seat is not this agent's.
                 wall: at.saturating_duration_since(start),
                 cpu: Some(cpu),
+                waited,
             },
             Ok(Answer::Panicked(msg)) => {
                 self.jobs = None;

@@ -92,8 +92,9 @@ pub struct EpisodeRow {
     pub init_overrun: u32,
     /// The pair the episode belongs to (paired formats), empty otherwise.
     pub pair: Option<usize>,
-    /// Acts not charged because the harness was starved (wall clock) or a
-    /// virtual machine's host took the time (steal).
+    /// Acts not charged because the machine's load kept the agent waiting
+    /// for a CPU (wall clock) or a virtual machine's host took the time
+    /// (steal).
     pub starved: u32,
     /// The machine that played the episode (host name), so that timing can
     /// be split by machine when shards ran on several.

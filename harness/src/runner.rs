@@ -6,9 +6,11 @@
 //!
 //! # Time rules (GVGAI's)
 //! For each decision the harness starts its clock, hands over the state and
-//! waits at most until the hard limit (wall clock; under `clock = "cpu"` a
-//! wall-clock safety limit, see [`TimeLimits::hang_limit`]). Then it judges
-//! the time the chosen clock measured:
+//! waits at most a wall-clock limit ([`TimeLimits::hang_limit`]: twice the
+//! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`).
+//! Then it judges the time the chosen clock measured, less the time that
+//! was not the agent's (on the wall clock the machine's load that fell on
+//! it, see [`load_on`]; on either, what a virtual machine's host took):
 //! - within the soft budget: the action is played;
 //! - past the soft budget, within the hard limit: the game's fallback action
 //!   (Bait: NIL) is played instead and an overrun is counted;
@@ -60,9 +62,9 @@ pub struct SeatRecord {
     #[serde(default)]
     pub init_overrun: bool,
     /// Acts past the soft budget that were not charged, because the time
-    /// was not the agent's: the harness itself was starved meanwhile (wall
-    /// clock, see [`crate::timing::starvation`]) or the host of a virtual
-    /// machine took it ([`crate::timing::steal`]).
+    /// was not the agent's: the machine's load kept it waiting for a CPU
+    /// (wall clock, see [`load_on`]) or the host of a virtual machine took
+    /// it ([`crate::timing::steal`]).
     #[serde(default)]
     pub starved: u32,
     /// The ticks whose act overran the soft budget (the fallback was played).
@@ -147,14 +149,14 @@ fn judge<A>(
         Ok(a) => a,
     };
     // Time that was not the agent's is not charged: under the wall clock,
-    // time during which the harness itself was starved (the machine
-    // overloaded); under either clock, time the host of a virtual machine
-    // took from it, which the guest's clocks charge to the running thread.
+    // the machine's load that fell on it ([`load_on`]); under either clock,
+    // time the host of a virtual machine took from it, which the guest's
+    // clocks charge to the running thread.
     let excused = if used > soft {
         let to = started + reply.wall;
         let stolen = crate::timing::steal::during(started, to);
         match limits.clock {
-            Clock::Wall => stolen.max(crate::timing::starvation::during(started, to)),
+            Clock::Wall => stolen.max(load_on(reply.wall, reply.cpu, reply.waited, started)),
             Clock::Cpu => stolen,
         }
     } else {
@@ -183,6 +185,33 @@ fn judge<A>(
         (Err(f), false, ms(used))
     } else {
         (Ok(result), used > soft, ms(used))
+    }
+}
+
+/// The part of an act's wall time `wall` (from `started`) that the
+/// machine's load took from the agent, under the wall clock, given the
+/// agent's CPU time `cpu` and run delay `waited` during the act.
+///
+/// Where the agent's run delay is known (its threads' time ready to run but
+/// waiting for a CPU, and the supervisor's that reads its answer; see
+/// [`crate::timing::run_delay`]), that delay: an agent that sleeps or
+/// blocks is not slowed by load and is forgiven nothing, however loaded
+/// the machine; one that computes is forgiven what it waited. At most the
+/// act's wall time less the agent's CPU time, which a single thread's
+/// delay never exceeds: an agent whose own threads queue behind each
+/// other (more of them than CPUs) does not turn that into forgiveness.
+/// Where it is not known (a process that exited before its answer was
+/// read), the harness's latency probe's lateness meanwhile
+/// ([`crate::timing::starvation`]).
+fn load_on(
+    wall: Duration,
+    cpu: Option<Duration>,
+    waited: Option<Duration>,
+    started: Instant,
+) -> Duration {
+    match waited {
+        Some(w) => w.min(wall.saturating_sub(cpu.unwrap_or_default())),
+        None => crate::timing::starvation::during(started, started + wall),
     }
 }
 
@@ -608,6 +637,7 @@ mod tests {
             result: Ok(Some(7u8)),
             wall: Duration::from_millis(cpu_ms + 5),
             cpu: Some(Duration::from_millis(cpu_ms)),
+            waited: None,
         };
         let mut record = SeatRecord::new(0);
         let (r, over, _) = judge(reply, &limits, Phase::Act, &mut record, at);
@@ -657,5 +687,57 @@ mod tests {
         steal::record(window(5), window(5) + ms(10), ms(50));
         let (r, over, record) = judge_act(window(5), 15);
         assert!(r.is_ok() && !over && record.starved == 0);
+    }
+
+    /// An act of 65 ms of wall time and `cpu` ms of CPU time started `at`,
+    /// of which the agent's threads waited `waited` ms for a CPU, judged on
+    /// the wall clock (20 ms soft, 100 ms hard): whether it overran, and
+    /// whether it was forgiven (counted as starved).
+    fn judge_wall(at: Instant, cpu: u64, waited: Option<u64>) -> (bool, u32) {
+        let limits = TimeLimits {
+            act: Duration::from_millis(20),
+            act_hard: Duration::from_millis(100),
+            clock: Clock::Wall,
+            ..TimeLimits::default()
+        };
+        let reply = Reply {
+            result: Ok(Some(7u8)),
+            wall: Duration::from_millis(65),
+            cpu: Some(Duration::from_millis(cpu)),
+            waited: waited.map(Duration::from_millis),
+        };
+        let mut record = SeatRecord::new(0);
+        let (r, over, _) = judge(reply, &limits, Phase::Act, &mut record, at);
+        assert_eq!(r.unwrap(), Some(7));
+        (over, record.starved)
+    }
+
+    #[test]
+    fn on_the_wall_clock_only_the_load_that_fell_on_the_agent_is_forgiven() {
+        use crate::timing::starvation;
+        let ms = Duration::from_millis;
+        // Windows two hours and more ahead: no real act or wake-up is there.
+        let base = Instant::now() + Duration::from_secs(7200);
+        let window = |k: u64| base + Duration::from_secs(10 * k);
+        // The probe 50 ms late within the first four acts.
+        for k in 0..4 {
+            starvation::record(window(k) + ms(5), window(k) + ms(55));
+        }
+        // Nothing known of the agent's waits: the probe's lateness is
+        // forgiven (15 ms left, within the budget; the act counts as
+        // starved).
+        assert_eq!(judge_wall(window(0), 15, None), (false, 1));
+        // The agent slept (2 ms waiting for a CPU): 63 ms are its own, an
+        // overrun, however late the probe.
+        assert_eq!(judge_wall(window(1), 1, Some(2)), (true, 0));
+        // It computed 15 ms and waited 50 ms for a CPU: forgiven.
+        assert_eq!(judge_wall(window(2), 15, Some(50)), (false, 1));
+        // Its threads (more than the CPUs) used 130 ms of CPU and waited
+        // 300 ms behind each other: nothing is forgiven.
+        assert_eq!(judge_wall(window(3), 130, Some(300)), (true, 0));
+        // A computing agent that waited 50 ms is forgiven though the probe
+        // was on time (agents' threads competing for the CPUs, the probe
+        // woken first).
+        assert_eq!(judge_wall(window(4), 15, Some(50)), (false, 1));
     }
 }

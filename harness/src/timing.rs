@@ -10,7 +10,8 @@ pub enum Clock {
     /// Monotonic wall time, measured by the harness: an agent that sleeps or
     /// blocks cannot escape it, but a busy machine can push an agent past
     /// its budget (acts during which the harness itself was starved are
-    /// forgiven, see [`starvation`]).
+    /// forgiven, see [`starvation`], as much of it as fell on the agent:
+    /// its threads' time waiting for a CPU, see [`run_delay`]).
     Wall,
     /// The agent's own CPU time (default), GVGAI's rule: its thread's for a
     /// built-in agent, its process tree's for a subprocess. A verdict does
@@ -112,6 +113,8 @@ impl Spans {
     }
 }
 
+pub mod run_delay;
+
 /// The harness's own scheduling-latency probe: a thread that sleeps 1 ms
 /// at a time and records how late it wakes. When the probe is late, every
 /// thread of the harness may have been: an act judged by the wall clock
@@ -160,6 +163,12 @@ pub mod starvation {
     /// probe is not running).
     pub fn during(from: Instant, to: Instant) -> Duration {
         LATE.during(from, to)
+    }
+
+    /// Keep a late wake-up: due at `from`, woken at `to` (for tests).
+    #[cfg(test)]
+    pub(crate) fn record(from: Instant, to: Instant) {
+        LATE.record(from, to, to.saturating_duration_since(from));
     }
 }
 
@@ -308,12 +317,14 @@ impl Default for TimeLimits {
 
 impl TimeLimits {
     /// How long the harness waits for an answer in wall time before giving up
-    /// on the agent: the hard limit itself under the wall clock; under the CPU
-    /// clock (which a sleeping agent does not consume) ten times the hard
-    /// limit, at least one second.
+    /// on the agent: under the wall clock twice the hard limit (the load
+    /// that fell on the agent is not charged, see `runner::judge`, so an
+    /// agent kept waiting for a CPU may answer past the hard limit and be
+    /// within it); under the CPU clock (which a sleeping agent does not
+    /// consume) ten times the hard limit, at least one second.
     pub fn hang_limit(&self, hard: Duration) -> Duration {
         match self.clock {
-            Clock::Wall => hard,
+            Clock::Wall => hard * 2,
             Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
         }
     }

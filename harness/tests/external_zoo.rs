@@ -28,9 +28,10 @@ struct Zoo {
     log: &'static str,
     /// `Some(n)`: exactly n steps; `None`: not checked.
     steps: Option<u32>,
-    /// Every act past the soft budget when true (each one an overrun, or
-    /// forgiven because the harness was starved meanwhile: the zoo plays
-    /// fork bombs and floods beside it on two cores), else no overrun.
+    /// Every act past the soft budget when true: each one an overrun,
+    /// though the zoo plays fork bombs and floods beside it on two cores
+    /// (the agent sleeps: the machine's load does not fall on it, and is
+    /// not forgiven), else no overrun.
     overrun_every_act: bool,
 }
 
@@ -273,9 +274,7 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
             }
         }
         if z.overrun_every_act {
-            // Forgiving one act takes 110 ms of starvation in it: never
-            // all of them.
-            if r.overruns + r.starved != r.steps || r.overruns == 0 {
+            if r.overruns != r.steps || r.starved != 0 {
                 problems.push(format!(
                     "overruns {} + forgiven {} (want {} acts)",
                     r.overruns, r.starved, r.steps
@@ -328,9 +327,9 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
         "{noisy} bytes of log"
     );
 
-    // Every move of the slow agent (70 ms per act on a 40 ms budget; the
-    // others have 250 ms, so that a loaded machine causes no overrun) was replaced by the fallback (NIL), and
-    // the normal agent's were not.
+    // Every move of the slow agent (150 ms per act on a 40 ms budget; the
+    // others have 250 ms, so that a loaded machine causes no overrun) was
+    // replaced by the fallback (NIL), and the normal agent's were not.
     let moves = std::fs::read_to_string(out.dir.join("moves.jsonl")).unwrap();
     let moves_of = |agent: &str| -> Vec<String> {
         moves
@@ -347,7 +346,7 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
             })
             .unwrap()
     };
-    // Each overrun played Bait's NIL; a forgiven act played the agent's move.
+    // Each overrun played Bait's NIL.
     let slow = moves_of("slow-soft");
     let slow_row = out.rows.iter().find(|r| r.agent == "slow-soft").unwrap();
     let nil = slow.iter().filter(|m| *m == "NIL").count() as u32;

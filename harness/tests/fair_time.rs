@@ -72,7 +72,9 @@ fn cpu_clock_measures_an_external_agents_process_tree() {
         cpu >= 3.0 * 100.0,
         "the worker's measured CPU time: {worker:?}"
     );
-    // The same agents on the wall clock: both overrun.
+    // The same agents on the wall clock: both overrun, the sleeper at
+    // every act (it waits for no CPU: however loaded the machine, none of
+    // its 120 ms is forgiven).
     let rows = run(dir.path(), "wall");
     let get = |name: &str| rows.iter().find(|r| &r[7] == name).unwrap().clone();
     let s = get("sleeper");
@@ -80,7 +82,7 @@ fn cpu_clock_measures_an_external_agents_process_tree() {
     // starved column 24 (host and cpu_model follow it).
     let starved: u32 = s[24].parse().unwrap();
     let steps: u32 = s[12].parse().unwrap();
-    assert_eq!(overruns + starved, steps, "{s:?}");
+    assert_eq!((overruns, starved), (steps, 0), "{s:?}");
 }
 
 #[test]

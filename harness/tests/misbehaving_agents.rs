@@ -51,7 +51,9 @@ const TABLE: &[Expect] = &[
         outcome: "disqualified",
         result: "loss",
         overruns: Some(0),
-        detail_contains: "init gave no answer",
+        // It answers at 1.4 s, within the wall clock's wait (twice the
+        // hard limit), and is judged on its time.
+        detail_contains: "init took 14",
     },
     Expect {
         agent: "random",
@@ -110,7 +112,8 @@ fn misbehaving_agents_get_their_expected_outcomes() {
     let cfg = config::load(&cfg_path).unwrap();
     let t0 = Instant::now();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
-    // The hung agent is abandoned at the hard limit: the run does not wait for it.
+    // The hung agent is abandoned at twice the hard limit: the run does not
+    // wait for it.
     assert!(
         t0.elapsed() < Duration::from_secs(20),
         "run took {:?}",
@@ -157,8 +160,8 @@ fn misbehaving_agents_get_their_expected_outcomes() {
         .find(|l| l.contains("\"episode\":") && l.contains("[\"sleep45\"]"))
         .unwrap();
     // Every move was replaced by NIL, except in acts that were not charged
-    // because arena itself was starved (a loaded machine): there the
-    // agent's own move stands.
+    // because the machine's load kept the agent waiting for a CPU (more
+    // than 5 ms to wake from its sleep): there the agent's own move stands.
     let v: serde_json::Value = serde_json::from_str(line).unwrap();
     let episode = v["episode"].as_u64().unwrap() as usize;
     let moves: Vec<&str> = v["moves"]

@@ -276,6 +276,10 @@ pub struct BotzoneBot {
     broken: Option<Failure>,
     /// The process tree's CPU time when this turn started.
     cpu_start: Option<Duration>,
+    /// A kept process's run delay (and the supervisor's) when this turn
+    /// started; `None` for a fresh process, which has exited by the time
+    /// its answer is read (the judge then goes by the latency probe alone).
+    delay_start: Option<Duration>,
     started: Option<Instant>,
     phase: Phase,
     round: u32,
@@ -318,6 +322,7 @@ impl BotzoneBot {
             kept_turn: false,
             broken: None,
             cpu_start: None,
+            delay_start: None,
             started: None,
             phase: Phase::Init,
             round: 0,
@@ -418,6 +423,7 @@ impl BotzoneBot {
         if let Some(p) = self.process.as_mut() {
             // A kept process: its CPU time over this turn.
             self.cpu_start = p.cpu_time();
+            self.delay_start = p.run_delay();
             if let Some(r) = self.requests.last() {
                 p.send(&r.to_string());
             }
@@ -425,6 +431,7 @@ impl BotzoneBot {
         }
         // A fresh process: all of its CPU time, start-up included, is the turn's.
         self.cpu_start = Some(Duration::ZERO);
+        self.delay_start = None;
         let mut p = AgentProcess::spawn_continuing_log(
             &self.spec,
             self.log.clone(),
@@ -502,6 +509,7 @@ impl Contestant<Snake> for BotzoneBot {
             result: Err(f),
             wall,
             cpu: None,
+            waited: None,
         };
         if let Some(f) = &self.broken {
             return fail(f.clone(), start.elapsed());
@@ -512,6 +520,7 @@ impl Contestant<Snake> for BotzoneBot {
                 result: Ok(None),
                 wall: start.elapsed(),
                 cpu: None,
+                waited: None,
             };
         }
         let read = self.read_answer(deadline);
@@ -561,6 +570,13 @@ impl Contestant<Snake> for BotzoneBot {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
         };
+        let waited = match (
+            self.delay_start,
+            self.process.as_ref().and_then(|p| p.run_delay()),
+        ) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
         let keep = kept && self.mode == super::BotzoneMode::KeepRunning;
         if !keep {
             if kept {
@@ -576,6 +592,7 @@ impl Contestant<Snake> for BotzoneBot {
             result: Ok(Some(answer.direction)),
             wall,
             cpu,
+            waited,
         }
     }
 

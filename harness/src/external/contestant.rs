@@ -29,6 +29,8 @@ pub struct Subprocess<G: GameView> {
     pending: Option<(G, Seat)>,
     /// The process tree's CPU time when the current request started.
     cpu_start: Option<Duration>,
+    /// Its run delay (and the supervisor's) then.
+    delay_start: Option<Duration>,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -49,6 +51,7 @@ impl<G: GameView> Subprocess<G> {
             phase: Phase::Init,
             pending: None,
             cpu_start: None,
+            delay_start: None,
             _game: PhantomData,
         })
     }
@@ -96,6 +99,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             }
         }
         self.cpu_start = p.cpu_time();
+        self.delay_start = p.run_delay();
         let remaining = budget.saturating_sub(start.elapsed());
         for line in self.protocol.request(phase, state, seat, remaining) {
             p.send(&line);
@@ -110,6 +114,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             result: Err(f),
             wall,
             cpu: None,
+            waited: None,
         };
         if let Some(f) = &self.broken {
             return fail(f.clone(), Duration::ZERO);
@@ -173,10 +178,15 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                         (Some(a0), Some(a1)) => Some(a1.saturating_sub(a0)),
                         _ => None,
                     };
+                    let waited = match (self.delay_start, p.run_delay()) {
+                        (Some(a0), Some(a1)) => Some(a1.saturating_sub(a0)),
+                        _ => None,
+                    };
                     return Reply {
                         result: Ok(a),
                         wall,
                         cpu,
+                        waited,
                     };
                 }
                 Ok(Step::Continue(lines)) => {

@@ -46,6 +46,7 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("arena-supervisor")
+            .on_thread_start(crate::timing::run_delay::note_supervisor_thread)
             .enable_all()
             .build()
             .expect("the tokio runtime of the external-agent supervisor starts")

@@ -671,6 +671,15 @@ impl AgentProcess {
         any.then(|| Duration::from_nanos(ns))
     }
 
+    /// Run delay so far (time ready to run but waiting for a CPU, see
+    /// [`crate::timing::run_delay`]) of the agent's live process tree,
+    /// plus the supervisor thread's, which reads its answers. `None` when
+    /// the tree's cannot be read.
+    pub fn run_delay(&self) -> Option<Duration> {
+        let tree = crate::timing::run_delay::of_tree(self.root)?;
+        Some(tree + crate::timing::run_delay::of_supervisor())
+    }
+
     /// Describe how the agent ended, with the memory-limit heuristic:
     /// under a sandbox with resource limits, an abnormal end whose stderr
     /// tail shows an allocation failure (`MemoryError`, `std::bad_alloc`,

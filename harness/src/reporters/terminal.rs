@@ -132,7 +132,7 @@ impl Reporter for TerminalSummary<'_> {
             writeln!(
                 self.out,
                 "\nwarning: {starved} act(s) past the soft budget were not charged because the time \
-                 was not the agent's (arena itself was starved, the machine overloaded, or a \
+                 was not the agent's (the machine's load kept the agent waiting for a CPU, or a \
                  virtual machine's host took it: steal); wall-clock times in these tables may \
                  be skewed by load (clock = \"cpu\" is not)"
             )
