@@ -33,7 +33,7 @@ fn solved_only_with_base(
 fn alternation_solves_a_level_the_cells_in_turn_cannot() {
     // Sasquatch I level 46: `fess` with every other expansion from its best
     // cell solves it within the pre-pass's budget; visiting the cells in
-    // turn alone runs out (docs/sokoban-solver.md, "Alternation").
+    // turn alone runs out (docs/sokoban-solver-log.md, "Alternation").
     let fess = SolveOptions::with_method(Method::Fess);
     assert!(fess.alternate, "alternation is the default");
     solved_only_with(&sasquatch_i(46), PREPASS, |o| SolveOptions {
@@ -47,7 +47,7 @@ fn the_packing_plan_solves_a_level_counting_boxes_on_goals_cannot() {
     // Sasquatch I level 17: its plan parks two boxes. With the packing
     // feature along the plan, `fess` solves it within the pre-pass's
     // budget for planned levels; counting boxes on goals, it runs out
-    // (docs/sokoban-solver.md, "A packing plan with parking").
+    // (docs/sokoban-solver-log.md, "A packing plan with parking").
     let lv = &sasquatch_i(17);
     let b = board::Board::new(lv).unwrap();
     assert!(plan::PackingPlan::new(&b).is_some_and(|p| p.parks() > 0));
@@ -72,7 +72,7 @@ fn dead_end_proofs_solve_a_level_whose_best_cell_is_dead() {
     // Sasquatch I level 32: without proofs, `fess` stalls under dead
     // states of its best cell that no deadlock test sees, and runs out of
     // the pre-pass's budget; with them (the default, 8 states a proof) it
-    // solves the level within it (docs/sokoban-solver.md, "Dead-end
+    // solves the level within it (docs/sokoban-solver-log.md, "Dead-end
     // proofs in the best cell").
     let fess = SolveOptions::with_method(Method::Fess);
     assert_eq!(fess.prove, PROVE, "proofs are on by default");
@@ -89,7 +89,7 @@ fn room_connectivity_solves_a_level_the_default_features_cannot() {
     // solves it within the pre-pass's budget for planned levels (10,018
     // expansions in release); without it, it runs out. Off by default: on
     // the seven Sasquatch sets it gains as many levels as it loses
-    // (docs/sokoban-solver.md, "Room connectivity").
+    // (docs/sokoban-solver-log.md, "Room connectivity").
     let lv = &sasquatch_i(17);
     let rooms = rooms::Rooms::new(&board::Board::new(lv).unwrap());
     assert_eq!(rooms.map(|r| r.count()), Some(6));
@@ -111,7 +111,7 @@ fn the_opener_solves_a_level_the_other_advisors_cannot() {
     // Sasquatch I level 17: its plan parks two boxes. With FESS's opener
     // advisor (the default), `fess` solves it within the pre-pass's budget
     // for planned levels (11,196 expansions in release); without it, it
-    // runs out (docs/sokoban-solver.md, "The opener").
+    // runs out (docs/sokoban-solver-log.md, "The opener").
     let fess = SolveOptions::with_method(Method::Fess);
     assert!(fess.opener, "the opener is on by default");
     solved_only_with(&sasquatch_i(17), 2 * PREPASS, |o| SolveOptions {
@@ -193,7 +193,7 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
     // A deferred child's removal test is made when it is popped, but the
     // queue's cells, its best cell and the advisors' single picks are
     // still decided by live children alone, and a child found dead when
-    // popped gives its cell's turn to the next (docs/sokoban-solver.md,
+    // popped gives its cell's turn to the next (docs/sokoban-solver-log.md,
     // "Removal tests when a child is popped"). So `fess` expands the same
     // states in the same order either way: with every move free or one
     // per advisor, with the opener, the proofs and the learned patterns.

@@ -667,7 +667,7 @@ impl Solver {
                             s.cfg.max_nodes = self.portfolio;
                             // No dead-end proofs in the turns: they slow
                             // the pre-pass where it competes for time
-                            // (see `docs/sokoban-solver.md`, *Dead-end
+                            // (see `docs/sokoban-solver-log.md`, *Dead-end
                             // proofs in the best cell*).
                             s.cfg.prove = 0;
                             self.portfolio = 0;

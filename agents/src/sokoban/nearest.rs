@@ -8,7 +8,7 @@ use super::{lurd, Solver};
 /// The position with the least lower bound that a forward search of an
 /// unfinished solve made, of those a small search (256 states) does not
 /// prove dead: where it came nearest the goals by its own measure. Often
-/// still a dead end (see `docs/sokoban-solver.md`, *Where the open levels
+/// still a dead end (see `docs/sokoban-solver-log.md`, *Where the open levels
 /// stall*).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeastBound {

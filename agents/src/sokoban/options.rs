@@ -17,7 +17,7 @@ pub const PREPASS_AFTER: u64 = 65_536;
 /// just moved made its work cheaper; 75 until one cut search per position
 /// made its box moves cheaper again; 80 until the speed-ups of the
 /// thirty-first session left it 60 to 70 % of the time for 80 % of the
-/// work; see `docs/sokoban-solver.md`).
+/// work; see `docs/sokoban-solver-log.md`).
 pub const BACKWARD_SHARE: u8 = 85;
 
 /// The default [`SolveOptions::backward_best`]: of every 16 expansions of
@@ -29,7 +29,7 @@ pub const BACKWARD_SHARE: u8 = 85;
 /// measured again with the stranded and near counts: `fess` backward
 /// alone solves Sasquatch I 36 and 40 in 106,803 and 83,863 expansions
 /// instead of 188,118 and 142,122, and the default solver 38 of
-/// Sasquatch I instead of 37 (see `docs/sokoban-solver.md`, *The
+/// Sasquatch I instead of 37 (see `docs/sokoban-solver-log.md`, *The
 /// backward search's best cell, measured again*).
 pub const BACKWARD_BEST: u8 = 12;
 
@@ -39,13 +39,13 @@ pub const BACKWARD_BEST: u8 = 12;
 /// backward alone: 39 in 94,771 expansions instead of 238,131 and 42 in
 /// 125,662 instead of 165,939, 33 and 40 in 1.3 and 1.12 times as many;
 /// counted in every position, it solves 25 but loses 40 (see
-/// `docs/sokoban-solver.md`, *Boxes stranded off the start cells*).
+/// `docs/sokoban-solver-log.md`, *Boxes stranded off the start cells*).
 pub const STRANDED: u8 = 4;
 
 /// The default [`SolveOptions::near`]: the backward feature-space search's
 /// packing feature counts, after the boxes on start cells, the boxes within
 /// this many pulls of an empty start cell (`near.rs`; see
-/// `docs/sokoban-solver.md`, *Boxes near an empty start cell*).
+/// `docs/sokoban-solver-log.md`, *Boxes near an empty start cell*).
 pub const NEAR: u8 = 5;
 
 /// The default [`SolveOptions::portfolio`]: states the pre-pass may store
@@ -66,7 +66,7 @@ pub const PROVE: u32 = 8;
 /// search for a learned deadlock pattern.
 pub const LEARN: u32 = 500;
 
-/// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver.md`:
+/// The [`SolveOptions::box_pulls`] measured in `docs/sokoban-solver-log.md`:
 /// one box-pull expansion per 8 of the other two halves. Off by default
 /// (see [`SolveOptions::box_pulls`]).
 pub const BOX_PULLS: u64 = 8;
@@ -180,7 +180,7 @@ pub struct SolveOptions {
     /// (`order.rs`: a box on one goal would shut off another). On by
     /// default: on the seven Sasquatch sets it gains Sasquatch I 17 and
     /// loses none, and the forced order takes Microban 153 from 7.9 to
-    /// 2.3 s (`docs/sokoban-solver.md`).
+    /// 2.3 s (`docs/sokoban-solver-log.md`).
     pub opener: bool,
     /// Feature-space search: a third feature, the boxes *out of plan*
     /// (after FESS's): boxes on cells from which no goal that the level's
@@ -195,13 +195,13 @@ pub struct SolveOptions {
     /// connected on the empty level the boxes disconnect (`rooms.rs`).
     /// Fewer is better; a move that lowers it without adding regions is
     /// advised. Off by default: on the seven Sasquatch sets it gains four
-    /// levels and loses four (see `docs/sokoban-solver.md`).
+    /// levels and loses four (see `docs/sokoban-solver-log.md`).
     pub rooms: bool,
     /// Feature-space search (and the pre-pass): each advisor recommends at
     /// most one move of a state, as in FESS (see `fess::advise`). Off, the
     /// default: every move that puts a box on a goal or joins two regions
     /// is free. Each solves levels the other does not (see
-    /// `docs/sokoban-solver.md`, *One move per advisor*).
+    /// `docs/sokoban-solver-log.md`, *One move per advisor*).
     pub one_advice: bool,
     /// Feature-space search (and the pre-pass): *lazy children*. A child's
     /// removal test and lower bound are made when it is popped, not when
@@ -210,7 +210,7 @@ pub struct SolveOptions {
     /// expansion), so this expands about a third more states in the same
     /// time, but siblings lose their order by bound. Off by default: it
     /// solved 184 of the Sasquatch sets' 350 against 186 (see
-    /// `docs/sokoban-solver.md`, *Lazy children*).
+    /// `docs/sokoban-solver-log.md`, *Lazy children*).
     pub lazy: bool,
     /// Feature-space searches, forward and backward (the pre-pass, and
     /// the backward search beside the others): *deferred tests*. A
@@ -221,7 +221,7 @@ pub struct SolveOptions {
     /// alive; until then it is queued with a lower bound of its bound.
     /// The learned patterns are still looked at when it is made. The
     /// search expands the same states in the same order, and most
-    /// children are never popped (see `docs/sokoban-solver.md`, *Removal
+    /// children are never popped (see `docs/sokoban-solver-log.md`, *Removal
     /// tests when a child is popped*). On by default; ignored with
     /// `lazy`.
     pub defer: bool,
@@ -275,7 +275,7 @@ pub struct SolveOptions {
     /// ([`SolveOptions::backward`]) runs beside the others, with this
     /// percentage of the work done from then on ([`BACKWARD_SHARE`]; 0:
     /// none). It solves levels where emptying the goals is easier than
-    /// filling them (see `docs/sokoban-solver.md`, *The backward
+    /// filling them (see `docs/sokoban-solver-log.md`, *The backward
     /// feature-space search*).
     pub backward_share: u8,
     /// The backward feature-space search (alone, or beside the others):

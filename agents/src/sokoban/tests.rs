@@ -834,7 +834,7 @@ fn one_move_per_advisor_and_every_improving_move_each_solve_what_the_other_canno
     // `fess` with 40,000 states: on Microban 144 only the FESS-style
     // advice (one move per advisor) finds a solution, on Microban 93 only
     // the default (every move that packs a box or joins regions is free).
-    // Neither wins overall (docs/sokoban-solver.md, "One move per advisor").
+    // Neither wins overall (docs/sokoban-solver-log.md, "One move per advisor").
     let set = microban();
     let opts = |one_advice| SolveOptions {
         max_nodes: 40_000,
