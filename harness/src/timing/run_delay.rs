@@ -34,13 +34,14 @@ pub fn of_this_thread() -> Option<Duration> {
 /// The run delay so far of every thread of process `root` and of its
 /// descendants alive now (found through each thread's `children` list; a
 /// process that already exited no longer counts). `None` when nothing can
-/// be read.
+/// be read, or no `children` list (a kernel without them would hide the
+/// descendants, where a sandboxed agent computes).
 pub fn of_tree(root: i32) -> Option<Duration> {
     if root <= 0 {
         return None;
     }
     let mut total = Duration::ZERO;
-    let mut any = false;
+    let (mut any, mut lists) = (false, false);
     let mut todo = vec![root];
     let mut seen = 0usize;
     // A fork bomb's tree is not walked to its end: a few hundred
@@ -63,6 +64,7 @@ pub fn of_tree(root: i32) -> Option<Duration> {
                 any = true;
             }
             if let Ok(kids) = std::fs::read_to_string(dir.join("children")) {
+                lists = true;
                 todo.extend(
                     kids.split_ascii_whitespace()
                         .filter_map(|k| k.parse::<i32>().ok()),
@@ -70,7 +72,7 @@ pub fn of_tree(root: i32) -> Option<Duration> {
             }
         }
     }
-    any.then_some(total)
+    (any && lists).then_some(total)
 }
 
 /// The thread id of the supervisor of external agents (the thread that
