@@ -17,7 +17,7 @@
 //! These agents sleep: that is their purpose, and the only place in the
 //! project where sleeping stands in for work.
 
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
 use games::{Agent, Game, Seat, Timer};
 use std::time::Duration;
 
@@ -26,23 +26,31 @@ pub const FIXTURES: &[AgentInfo] = &[
     AgentInfo {
         name: "fixture-sleep",
         description: "sleeps `ms` in every act, then plays the first legal action",
-        params: &["ms: milliseconds to sleep per act (45)"],
+        params: &[ParamInfo::new("ms", "45", "milliseconds to sleep per act")],
     },
     AgentInfo {
         name: "fixture-init-sleep",
         description: "sleeps `ms` in init, then plays the first legal action at once",
-        params: &["ms: milliseconds to sleep in init (1100)"],
+        params: &[ParamInfo::new(
+            "ms",
+            "1100",
+            "milliseconds to sleep in init",
+        )],
     },
     AgentInfo {
         name: "fixture-panic",
         description: "panics in act number `at`",
-        params: &["at: 0-based act that panics (0)"],
+        params: &[ParamInfo::new("at", "0", "0-based act that panics")],
     },
     AgentInfo {
         name: "fixture-busy",
         description:
             "busy-waits until its timer shows `ms` used, then plays the first legal action",
-        params: &["ms: milliseconds of the judging clock to spend per act (30)"],
+        params: &[ParamInfo::new(
+            "ms",
+            "30",
+            "milliseconds of the judging clock to spend per act",
+        )],
     },
     AgentInfo {
         name: "fixture-hang",
@@ -58,36 +66,22 @@ pub fn is_fixture(name: &str) -> bool {
 
 /// Build fixture agent `name` for any game.
 pub fn make<G: Game>(name: &str, params: &AgentParams) -> Result<Box<dyn Agent<G>>, AgentError> {
+    check_listed("fixtures", FIXTURES, name, params)?;
     match name {
-        "fixture-sleep" => {
-            params.check_keys(name, &["ms"])?;
-            Ok(Box::new(Misbehave::Sleep {
-                act: Duration::from_millis(params.u64(name, "ms", 45)?),
-            }))
-        }
-        "fixture-init-sleep" => {
-            params.check_keys(name, &["ms"])?;
-            Ok(Box::new(Misbehave::InitSleep {
-                init: Duration::from_millis(params.u64(name, "ms", 1100)?),
-            }))
-        }
-        "fixture-panic" => {
-            params.check_keys(name, &["at"])?;
-            Ok(Box::new(Misbehave::Panic {
-                at: params.u64(name, "at", 0)?,
-                acts: 0,
-            }))
-        }
-        "fixture-busy" => {
-            params.check_keys(name, &["ms"])?;
-            Ok(Box::new(Misbehave::Busy {
-                act: Duration::from_millis(params.u64(name, "ms", 30)?),
-            }))
-        }
-        "fixture-hang" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(Misbehave::Hang))
-        }
+        "fixture-sleep" => Ok(Box::new(Misbehave::Sleep {
+            act: Duration::from_millis(params.u64(name, "ms", 45)?),
+        })),
+        "fixture-init-sleep" => Ok(Box::new(Misbehave::InitSleep {
+            init: Duration::from_millis(params.u64(name, "ms", 1100)?),
+        })),
+        "fixture-panic" => Ok(Box::new(Misbehave::Panic {
+            at: params.u64(name, "at", 0)?,
+            acts: 0,
+        })),
+        "fixture-busy" => Ok(Box::new(Misbehave::Busy {
+            act: Duration::from_millis(params.u64(name, "ms", 30)?),
+        })),
+        "fixture-hang" => Ok(Box::new(Misbehave::Hang)),
         _ => Err(unknown_agent("fixtures", name, FIXTURES)),
     }
 }

@@ -3,15 +3,75 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// A built-in agent's name and a one-line description (for `arena list`).
+/// A built-in agent's name, a one-line description and its parameters (for
+/// `arena list`). The listed parameters are the ones its registry's `make`
+/// accepts: [`check_listed`] checks given parameters against them.
 #[derive(Clone, Copy, Debug)]
 pub struct AgentInfo {
     /// The name used in configs and on the command line.
     pub name: &'static str,
     /// One line saying what the agent does.
     pub description: &'static str,
-    /// The parameters it accepts, as `key: meaning (default)`.
-    pub params: &'static [&'static str],
+    /// The parameters it accepts, one entry per key.
+    pub params: &'static [ParamInfo],
+}
+
+impl AgentInfo {
+    /// The keys of its parameters, in listed order.
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.params.iter().map(|p| p.key).collect()
+    }
+
+    /// The listed parameter `key`, if any.
+    pub fn param(&self, key: &str) -> Option<&'static ParamInfo> {
+        self.params.iter().find(|p| p.key == key)
+    }
+
+    /// Fail with [`AgentError::UnknownParam`] if `params` has a key this
+    /// agent does not list.
+    pub fn check(&self, params: &AgentParams) -> Result<(), AgentError> {
+        params.check_keys(self.name, &self.keys())
+    }
+}
+
+/// One parameter of a built-in agent: its key, its default as
+/// `--param key=value` writes it (read with [`ParamValue::parse`]) and what
+/// it means. Displayed as `key: meaning (default D)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamInfo {
+    /// The key, as in `--param key=value` and in a config's `params`.
+    pub key: &'static str,
+    /// The value the agent uses when the parameter is not given, written
+    /// as on the command line (`3`, `0.5`, `true`, `pushes`).
+    pub default: &'static str,
+    /// What it means, with any notes on special values.
+    pub meaning: &'static str,
+}
+
+impl ParamInfo {
+    /// Parameter `key` with default `default`, meaning `meaning`.
+    pub const fn new(key: &'static str, default: &'static str, meaning: &'static str) -> Self {
+        ParamInfo {
+            key,
+            default,
+            meaning,
+        }
+    }
+
+    /// The default as a value, read as `--param key=value` reads it.
+    pub fn default_value(&self) -> ParamValue {
+        ParamValue::parse(self.default)
+    }
+}
+
+impl fmt::Display for ParamInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} (default {})",
+            self.key, self.meaning, self.default
+        )
+    }
 }
 
 /// One parameter value from a config file or the command line.
@@ -228,6 +288,21 @@ pub fn unknown_agent(game: &'static str, name: &str, list: &[AgentInfo]) -> Agen
     }
 }
 
+/// Fail unless agent `name` is in registry `list` of `game` (else
+/// [`AgentError::UnknownAgent`]) and `params` uses only keys it lists (else
+/// [`AgentError::UnknownParam`]): the accepted keys are the listed ones.
+pub fn check_listed(
+    game: &'static str,
+    list: &[AgentInfo],
+    name: &str,
+    params: &AgentParams,
+) -> Result<(), AgentError> {
+    match list.iter().find(|a| a.name == name) {
+        Some(info) => info.check(params),
+        None => Err(unknown_agent(game, name, list)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,5 +326,29 @@ mod tests {
         assert_eq!(p.u64("a", "missing", 7).unwrap(), 7);
         assert!(p.u64("a", "s", 0).is_err());
         assert!(p.bool("a", "k", false).is_err());
+    }
+
+    #[test]
+    fn listed_keys_are_the_accepted_ones() {
+        const LIST: &[AgentInfo] = &[AgentInfo {
+            name: "dls",
+            description: "",
+            params: &[ParamInfo::new("depth", "15", "deepest iteration")],
+        }];
+        assert_eq!(
+            LIST[0].params[0].to_string(),
+            "depth: deepest iteration (default 15)"
+        );
+        assert_eq!(LIST[0].params[0].default_value(), ParamValue::Int(15));
+        let ok = AgentParams::new().with("depth", ParamValue::Int(3));
+        assert_eq!(check_listed("bait", LIST, "dls", &ok), Ok(()));
+        let bad = AgentParams::new().with("width", ParamValue::Int(3));
+        let e = check_listed("bait", LIST, "dls", &bad).unwrap_err();
+        assert!(
+            matches!(e, AgentError::UnknownParam { ref key, .. } if key == "width"),
+            "{e}"
+        );
+        let e = check_listed("bait", LIST, "dfs", &ok).unwrap_err();
+        assert!(matches!(e, AgentError::UnknownAgent { .. }), "{e}");
     }
 }

@@ -14,7 +14,7 @@
 //!   course report 004. Time-bounded by the [`Timer`].
 
 use crate::generic::RandomAgent;
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
 use games::snake::Snake;
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use rand::seq::SliceRandom;
@@ -45,9 +45,9 @@ pub const AGENTS: &[AgentInfo] = &[
         description:
             "decoupled UCT (per-player UCB1 over own directions), territory-scored playouts",
         params: &[
-            "c: exploration constant (0.8)",
-            "depth: playout depth cap in rounds (30)",
-            "budget: fraction of the act budget to use (0.6)",
+            ParamInfo::new("c", "0.8", "exploration constant"),
+            ParamInfo::new("depth", "30", "playout depth cap in rounds"),
+            ParamInfo::new("budget", "0.6", "fraction of the act budget to use"),
         ],
     },
 ];
@@ -58,25 +58,16 @@ pub fn make(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<Snake>>, AgentError> {
+    check_listed("snake", AGENTS, name, params)?;
     match name {
-        "random-valid" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(RandomValid {
-                rng: ChaCha8Rng::seed_from_u64(seed),
-            }))
-        }
-        "random" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(RandomAgent::new(seed)))
-        }
-        "greedy" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(Greedy {
-                rng: ChaCha8Rng::seed_from_u64(seed),
-            }))
-        }
+        "random-valid" => Ok(Box::new(RandomValid {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        })),
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
+        "greedy" => Ok(Box::new(Greedy {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        })),
         "duct" => {
-            params.check_keys(name, &["c", "depth", "budget"])?;
             let budget = params.f64(name, "budget", 0.6)?;
             if !(0.0..=1.0).contains(&budget) {
                 return Err(AgentError::BadParam {

@@ -32,7 +32,7 @@
 //! (stuck or step limit) — an outcome, never a panic.
 
 use crate::generic::RandomAgent;
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams};
 use games::supply::{Dir, Supply, SupplyMap};
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use std::cmp::Reverse;
@@ -74,14 +74,11 @@ pub fn make(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<Supply>>, AgentError> {
+    check_listed("supply", AGENTS, name, params)?;
     let algo = match name {
-        "random" => {
-            params.check_keys(name, &[])?;
-            return Ok(Box::new(RandomAgent::new(seed)));
-        }
+        "random" => return Ok(Box::new(RandomAgent::new(seed))),
         other => Algo::from_name(other).ok_or_else(|| unknown_agent("supply", name, AGENTS))?,
     };
-    params.check_keys(name, &[])?;
     Ok(Box::new(Planner::new(algo)))
 }
 

@@ -7,7 +7,7 @@ pub mod eval;
 pub mod search;
 
 use crate::generic::RandomAgent;
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
 use games::xiangqi::{Move, Xiangqi};
 use games::{Agent, AgentStats, Seat, Timer};
 use rand::seq::SliceRandom;
@@ -21,15 +21,15 @@ pub const AGENTS: &[AgentInfo] = &[
         name: "alphabeta",
         description: "negamax alpha-beta, iterative deepening in the time budget, TT, hash/MVV-LVA/killer/history ordering, quiescence, check extension; lab evaluation + mobility",
         params: &[
-            "depth: fixed search depth, 0 = deepen until the time budget (0)",
-            "tt_log2: log2 of the transposition-table entries (20)",
-            "plain: textbook alpha-beta as in the USTC lab (fixed depth, default 4; no table, ordering, quiescence or extension) (false)",
+            ParamInfo::new("depth", "0", "fixed search depth, 0 = deepen until the time budget"),
+            ParamInfo::new("tt_log2", "20", "log2 of the transposition-table entries"),
+            ParamInfo::new("plain", "false", "textbook alpha-beta as in the USTC lab (fixed depth, default 4; no table, ordering, quiescence or extension)"),
         ],
     },
     AgentInfo {
         name: "alphabeta-noprune",
         description: "plain minimax to a fixed depth with the same evaluation (no pruning, no TT, no quiescence): the lab's comparison",
-        params: &["depth: search depth (3)"],
+        params: &[ParamInfo::new("depth", "3", "search depth")],
     },
     AgentInfo {
         name: "greedy",
@@ -49,9 +49,9 @@ pub fn make(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<Xiangqi>>, AgentError> {
+    check_listed("xiangqi", AGENTS, name, params)?;
     match name {
         "alphabeta" => {
-            params.check_keys(name, &["depth", "tt_log2", "plain"])?;
             if params.bool(name, "plain", false)? {
                 let depth = params.u64(name, "depth", 4)?;
                 if depth == 0 || depth > 8 {
@@ -81,7 +81,6 @@ pub fn make(
             Ok(Box::new(AlphaBeta::new(depth.min(60) as u32, tt as u32)))
         }
         "alphabeta-noprune" => {
-            params.check_keys(name, &["depth"])?;
             let depth = params.u64(name, "depth", 3)?;
             if depth == 0 || depth > 8 {
                 return Err(AgentError::BadParam {
@@ -97,14 +96,8 @@ pub fn make(
                 nodes: 0,
             }))
         }
-        "greedy" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(Greedy::new(seed)))
-        }
-        "random" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(RandomAgent::new(seed)))
-        }
+        "greedy" => Ok(Box::new(Greedy::new(seed))),
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
         _ => Err(unknown_agent("xiangqi", name, AGENTS)),
     }
 }

@@ -20,7 +20,7 @@ pub mod table;
 
 pub use crate::generic::RandomAgent;
 
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
 use games::bait::{Bait, BaitAction, BaitObject};
 use games::{Agent, Game, Seat, Timer};
 use heuristic::{AstarWeights, WalkCosts};
@@ -45,44 +45,51 @@ pub const AGENTS: &[AgentInfo] = &[
         name: "dfs",
         description: "depth-first search with a visited set (report Task 1); anytime across acts, then replays its plan",
         params: &[
-            "max_nodes: positions in the visited set (4000000)",
-            "init_search: search during init as well (true)",
+            ParamInfo::new("max_nodes", "4000000", "positions in the visited set"),
+            ParamInfo::new("init_search", "true", "search during init as well"),
         ],
     },
     AgentInfo {
         name: "dls",
         description: "iterative-deepening depth-limited search every act, heuristic at the leaves (report Task 2)",
         params: &[
-            "depth: deepest iteration (15)",
-            "revisit: value lost per earlier visit of a leaf position (30)",
+            ParamInfo::new("depth", "15", "deepest iteration"),
+            ParamInfo::new("revisit", "30", "value lost per earlier visit of a leaf position"),
         ],
     },
     AgentInfo {
         name: "astar",
         description: "best-first A* with the report's richer heuristic (Task 3) and a transposition table; anytime",
         params: &[
-            "weight: f = g + weight * h (3.0)",
-            "max_nodes: positions in the table (1000000)",
-            "init_search: search during init as well (true)",
-            "hole_cost, box_cost: walking cost of entering a hole / box cell (6, 3)",
-            "w_score, w_free, w_hole_next, w_push_ready, w_box_hole, w_box_on_key, w_nearest_box: heuristic weights in moves (-0.5, -0.1, -0.1, -0.3, 0.02, 4, 0.05)",
+            ParamInfo::new("weight", "3.0", "f = g + weight * h"),
+            ParamInfo::new("max_nodes", "1000000", "positions in the table"),
+            ParamInfo::new("init_search", "true", "search during init as well"),
+            ParamInfo::new("hole_cost", "6", "walking cost of entering a hole cell"),
+            ParamInfo::new("box_cost", "3", "walking cost of entering a box cell"),
+            ParamInfo::new("w_score", "-0.5", "heuristic weight in moves per point of game score"),
+            ParamInfo::new("w_free", "-0.1", "heuristic weight in moves per free box axis"),
+            ParamInfo::new("w_hole_next", "-0.1", "heuristic weight in moves per hole next to a nearby box"),
+            ParamInfo::new("w_push_ready", "-0.3", "heuristic weight in moves per nearby box one push away from filling a hole"),
+            ParamInfo::new("w_box_hole", "0.02", "heuristic weight in moves per unit of nearby-box-to-hole distance"),
+            ParamInfo::new("w_box_on_key", "4", "heuristic weight in moves when a box stands on the key the avatar needs"),
+            ParamInfo::new("w_nearest_box", "0.05", "heuristic weight in moves per unit of distance to the nearest box"),
         ],
     },
     AgentInfo {
         name: "bfs",
         description: "breadth-first search over pushes and walks, pruned by a lower bound: a shortest winning sequence (the optimal reference); anytime",
         params: &[
-            "max_nodes: positions per pass, about 45 bytes each, memory touched only as used (32000000)",
-            "init_search: search during init as well (true)",
+            ParamInfo::new("max_nodes", "32000000", "positions per pass, about 45 bytes each, memory touched only as used"),
+            ParamInfo::new("init_search", "true", "search during init as well"),
         ],
     },
     AgentInfo {
         name: "mcts",
         description: "UCT as GVGAI's sampleMCTS: rollout depth 10, K = sqrt(2), normalised values, most-visited move",
         params: &[
-            "k: exploration constant (1.41421356)",
-            "rollout_depth: tree plus rollout depth (10)",
-            "max_iterations: per act, 0 = until the time is up (0)",
+            ParamInfo::new("k", "1.4142135623730951", "exploration constant, sqrt(2)"),
+            ParamInfo::new("rollout_depth", "10", "tree plus rollout depth"),
+            ParamInfo::new("max_iterations", "0", "per act, 0 = until the time is up"),
         ],
     },
 ];
@@ -91,42 +98,24 @@ pub const AGENTS: &[AgentInfo] = &[
 pub const PLANNERS: [&str; 3] = ["dfs", "bfs", "astar"];
 
 fn planner(name: &str, params: &AgentParams) -> Result<Option<Box<dyn Planner>>, AgentError> {
-    let common = ["max_nodes", "init_search"];
+    if !PLANNERS.contains(&name) {
+        return Ok(None);
+    }
+    check(name, params)?;
     Ok(Some(match name {
-        "dfs" => {
-            params.check_keys(name, &common)?;
-            Box::new(dfs::Dfs::new(usize_param(
-                params,
-                name,
-                "max_nodes",
-                4_000_000,
-            )?))
-        }
-        "bfs" => {
-            params.check_keys(name, &common)?;
-            Box::new(bfs::Bfs::new(usize_param(
-                params,
-                name,
-                "max_nodes",
-                bfs::DEFAULT_MAX_NODES as u64,
-            )?))
-        }
+        "dfs" => Box::new(dfs::Dfs::new(usize_param(
+            params,
+            name,
+            "max_nodes",
+            4_000_000,
+        )?)),
+        "bfs" => Box::new(bfs::Bfs::new(usize_param(
+            params,
+            name,
+            "max_nodes",
+            bfs::DEFAULT_MAX_NODES as u64,
+        )?)),
         "astar" => {
-            let keys = [
-                "max_nodes",
-                "init_search",
-                "weight",
-                "hole_cost",
-                "box_cost",
-                "w_score",
-                "w_free",
-                "w_hole_next",
-                "w_push_ready",
-                "w_box_hole",
-                "w_box_on_key",
-                "w_nearest_box",
-            ];
-            params.check_keys(name, &keys)?;
             let d = AstarWeights::default();
             let weights = AstarWeights {
                 dist: 1.0,
@@ -163,6 +152,12 @@ fn planner(name: &str, params: &AgentParams) -> Result<Option<Box<dyn Planner>>,
     }))
 }
 
+/// Fail unless agent `name` is listed in [`AGENTS`] and `params` uses only
+/// the keys it lists there.
+fn check(name: &str, params: &AgentParams) -> Result<(), AgentError> {
+    check_listed("bait", AGENTS, name, params)
+}
+
 fn usize_param(p: &AgentParams, agent: &str, key: &str, default: u64) -> Result<usize, AgentError> {
     let v = p.u64(agent, key, default)?;
     if v == 0 || v > u32::MAX as u64 / 2 {
@@ -195,27 +190,20 @@ pub fn make(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<Bait>>, AgentError> {
+    check(name, params)?;
     if let Some(p) = planner(name, params)? {
         let init_search = params.bool(name, "init_search", true)?;
         return Ok(Box::new(PlanningAgent::new(p, init_search, seed)));
     }
     match name {
-        "random" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(RandomAgent::new(seed)))
-        }
-        "onesteplookahead" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(OneStepLookahead::new(seed)))
-        }
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
+        "onesteplookahead" => Ok(Box::new(OneStepLookahead::new(seed))),
         "dls" => {
-            params.check_keys(name, &["depth", "revisit"])?;
             let depth = params.u64(name, "depth", 15)?.clamp(1, 200) as u32;
             let revisit = params.f64(name, "revisit", 30.0)?;
             Ok(Box::new(dls::Dls::new(depth, revisit, seed)))
         }
         "mcts" => {
-            params.check_keys(name, &["k", "rollout_depth", "max_iterations"])?;
             let k = params.f64(name, "k", std::f64::consts::SQRT_2)?;
             let depth = params.u64(name, "rollout_depth", 10)?.clamp(1, 10_000) as u32;
             let iters = params.u64(name, "max_iterations", 0)?.min(u32::MAX as u64) as u32;

@@ -14,7 +14,7 @@
 
 pub mod uct;
 
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
 use games::{Agent, Game, Seat, Timer};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -32,22 +32,13 @@ pub const AGENTS: &[AgentInfo] = &[
         name: "uct",
         description: "Monte Carlo tree search with random playouts for every game: UCT where one seat moves, decoupled UCT where seats move together",
         params: &[
-            "c: UCB1 exploration constant, values in [0, 1] (1.0)",
-            "rollout_depth: random actions per playout before the score fallback (20)",
-            "iterations: per act; 0 = until the time is up, or 10000 under a timer without a budget (0)",
-            "max_nodes: tree nodes per act, each about 40 bytes plus 24 per legal action; past it the tree stops growing (200000)",
-            "score_scale: score difference that the depth-cap fallback squashes by tanh (10)",
+            ParamInfo::new("c", "1.0", "UCB1 exploration constant, values in [0, 1]"),
+            ParamInfo::new("rollout_depth", "20", "random actions per playout before the score fallback"),
+            ParamInfo::new("iterations", "0", "per act; 0 = until the time is up, or 10000 under a timer without a budget"),
+            ParamInfo::new("max_nodes", "200000", "tree nodes per act, each about 40 bytes plus 24 per legal action; past it the tree stops growing"),
+            ParamInfo::new("score_scale", "10", "score difference that the depth-cap fallback squashes by tanh"),
         ],
     },
-];
-
-/// The parameter keys of `uct`.
-const UCT_KEYS: [&str; 5] = [
-    "c",
-    "rollout_depth",
-    "iterations",
-    "max_nodes",
-    "score_scale",
 ];
 
 fn bad(agent: &str, key: &str, expected: &str, got: impl ToString) -> AgentError {
@@ -62,7 +53,7 @@ fn bad(agent: &str, key: &str, expected: &str, got: impl ToString) -> AgentError
 /// Read `uct`'s parameters (see [`AGENTS`]) into a [`UctConfig`].
 pub fn uct_config(params: &AgentParams) -> Result<UctConfig, AgentError> {
     let name = "uct";
-    params.check_keys(name, &UCT_KEYS)?;
+    check_listed("generic agents", AGENTS, name, params)?;
     let d = UctConfig::default();
     let c = params.f64(name, "c", d.c)?;
     if !(c.is_finite() && c >= 0.0) {
@@ -108,11 +99,9 @@ pub fn make<G: Game>(
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<G>>, AgentError> {
+    check_listed("generic agents", AGENTS, name, params)?;
     match name {
-        "random" => {
-            params.check_keys(name, &[])?;
-            Ok(Box::new(RandomAgent::new(seed)))
-        }
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
         "uct" => Ok(Box::new(Uct::<G>::new(uct_config(params)?, seed))),
         _ => Err(unknown_agent("generic agents", name, AGENTS)),
     }

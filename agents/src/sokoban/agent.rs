@@ -11,7 +11,7 @@
 
 use super::{Method, SolveOptions, SolveStatus, Solver};
 use crate::generic::RandomAgent;
-use crate::params::{unknown_agent, AgentError, AgentInfo, AgentParams};
+use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
 use games::sokoban::{Dir, Sokoban, SokobanAction};
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use std::collections::VecDeque;
@@ -22,92 +22,92 @@ pub const AGENTS: &[AgentInfo] = &[
         name: "biastar",
         description: "the strongest (default of arena solve sokoban): bidirectional weighted A* (course report 003), forward pushes and backward pulls from the solved positions until they meet",
         params: &[
-            "weight: the heuristic's weight on both sides (3)",
-            "ratio: backward expansions per forward expansion (1)",
-            "prepass: states stored by a feature-space search with box moves run after the first prepass_after expansions (150000, twice that with a packing plan; 0: none)",
-            "prepass_after: expansions before the pre-pass runs (65536)",
-            "portfolio: when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search, one turn's work for two (1000000; 0: it stops)",
-            "alternate: the pre-pass takes every other expansion from its best cell (true)",
-            "box_pulls: after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none, the default; 8 was measured)",
-            "backward_share: once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (85; 0: none)",
-            "backward_best: of every 16 expansions of that backward search, this many come from its best cell, with alternate (12)",
-            "stranded: that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (4; 0: never)",
-            "near: that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (5; 0: not)",
-            "hotspots: the pre-pass's hotspot advisor (false)",
-            "opener: the pre-pass's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, where the plan parks a box or the next goal's turn is forced (true)",
-            "oop: the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached (true)",
-            "rooms: the pre-pass's room connectivity feature, after the regions: pairs of rooms (floor of 2x2 blocks) the boxes disconnect (false)",
-            "advice: one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature (all)",
-            "lazy: the pre-pass tests a child (removal test, bound) when it is popped, not when it is made (false)",
-            "defer: the pre-pass and the backward search beside the others make a child's removal test and exact bound when it is popped, a lower bound when it is made; the same states are expanded in the same order, faster (true)",
-            "prove: before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
-            "plan: the pre-pass's packing feature follows the level's packing plan when it parks a box (true)",
-            "serial: before the pre-pass, solve a level whose goals fall into separate areas area by area (true)",
-            "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
-            "learn: when a state's subtree in the pre-pass reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (500; 0: none)",
-            "max_nodes: states stored per side before giving up (20000000)",
-            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+            ParamInfo::new("weight", "3", "the heuristic's weight on both sides"),
+            ParamInfo::new("ratio", "1", "backward expansions per forward expansion"),
+            ParamInfo::new("prepass", "150000", "states stored by a feature-space search with box moves run after the first prepass_after expansions (twice that with a packing plan; 0: none)"),
+            ParamInfo::new("prepass_after", "65536", "expansions before the pre-pass runs"),
+            ParamInfo::new("portfolio", "1000000", "when the pre-pass fills its budget, it goes on up to this many states, taking turns with the bidirectional search, one turn's work for two (0: it stops)"),
+            ParamInfo::new("alternate", "true", "the pre-pass takes every other expansion from its best cell"),
+            ParamInfo::new("box_pulls", "0", "after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none; 8 was measured)"),
+            ParamInfo::new("backward_share", "85", "once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (0: none)"),
+            ParamInfo::new("backward_best", "12", "of every 16 expansions of that backward search, this many come from its best cell, with alternate"),
+            ParamInfo::new("stranded", "4", "that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (0: never)"),
+            ParamInfo::new("near", "5", "that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (0: not)"),
+            ParamInfo::new("hotspots", "false", "the pre-pass's hotspot advisor"),
+            ParamInfo::new("opener", "true", "the pre-pass's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, where the plan parks a box or the next goal's turn is forced"),
+            ParamInfo::new("oop", "true", "the pre-pass's third feature, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached"),
+            ParamInfo::new("rooms", "false", "the pre-pass's room connectivity feature, after the regions: pairs of rooms (floor of 2x2 blocks) the boxes disconnect"),
+            ParamInfo::new("advice", "all", "one: each of the pre-pass's advisors recommends at most one move of a state, as in FESS; all: every move that improves a feature"),
+            ParamInfo::new("lazy", "false", "the pre-pass tests a child (removal test, bound) when it is popped, not when it is made"),
+            ParamInfo::new("defer", "true", "the pre-pass and the backward search beside the others make a child's removal test and exact bound when it is popped, a lower bound when it is made; the same states are expanded in the same order, faster"),
+            ParamInfo::new("prove", "8", "before the pre-pass expands a state of its best cell, a search of single pushes of at most this many states tries to prove it dead (0: none)"),
+            ParamInfo::new("plan", "true", "the pre-pass's packing feature follows the level's packing plan when it parks a box"),
+            ParamInfo::new("serial", "true", "before the pre-pass, solve a level whose goals fall into separate areas area by area"),
+            ParamInfo::new("zone", "500", "each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (0: none)"),
+            ParamInfo::new("learn", "500", "when a state's subtree in the pre-pass reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (0: none)"),
+            ParamInfo::new("max_nodes", "20000000", "states stored per side before giving up"),
+            ParamInfo::new("memory_mb", "4096", "MiB the search tables of a solve may take before it gives up"),
         ],
     },
     AgentInfo {
         name: "astar",
         description: "A* over push states with the min-cost matching lower bound: push-optimal (cost=moves: move-optimal)",
         params: &[
-            "cost: pushes or moves (pushes)",
-            "max_nodes: states stored before giving up (20000000)",
-            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+            ParamInfo::new("cost", "pushes", "pushes or moves"),
+            ParamInfo::new("max_nodes", "20000000", "states stored before giving up"),
+            ParamInfo::new("memory_mb", "4096", "MiB the search tables of a solve may take before it gives up"),
         ],
     },
     AgentInfo {
         name: "wastar",
         description: "weighted A* over push states: f = g + weight * h",
         params: &[
-            "weight: the heuristic's weight (3)",
-            "cost: pushes or moves (pushes)",
-            "max_nodes: states stored before giving up (20000000)",
-            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+            ParamInfo::new("weight", "3", "the heuristic's weight"),
+            ParamInfo::new("cost", "pushes", "pushes or moves"),
+            ParamInfo::new("max_nodes", "20000000", "states stored before giving up"),
+            ParamInfo::new("memory_mb", "4096", "MiB the search tables of a solve may take before it gives up"),
         ],
     },
     AgentInfo {
         name: "bfs",
         description: "breadth-first search over push states: push-optimal, for small levels",
         params: &[
-            "max_nodes: states stored before giving up (20000000)",
-            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+            ParamInfo::new("max_nodes", "20000000", "states stored before giving up"),
+            ParamInfo::new("memory_mb", "4096", "MiB the search tables of a solve may take before it gives up"),
         ],
     },
     AgentInfo {
         name: "greedy",
         description: "greedy best-first on the matching lower bound (macros=true: a second greedy search with goal-area packing macros, time-sliced)",
         params: &[
-            "macros: also search with goal-area packing macros (false)",
-            "max_nodes: states stored before giving up (20000000)",
-            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+            ParamInfo::new("macros", "false", "also search with goal-area packing macros"),
+            ParamInfo::new("max_nodes", "20000000", "states stored before giving up"),
+            ParamInfo::new("memory_mb", "4096", "MiB the search tables of a solve may take before it gives up"),
         ],
     },
     AgentInfo {
         name: "fess",
         description: "feature-space search after FESS: cells of (boxes on goals, floor regions) in turn, advised moves free; a move takes one box to any cell it can reach",
         params: &[
-            "box_moves: a move takes a box to any cell it can reach; false: one push (true)",
-            "backward: search backward, pulling boxes from the solved positions until the start is reached; the packing feature counts boxes on start cells, and opener, oop, plan, prove and learn are forward only (false)",
-            "alternate: every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only (true)",
-            "backward_best: backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate (12)",
-            "stranded: backward, in positions with at most this many boxes off the start cells, the boxes stranded there (no lone box could be pulled from their cells onto an empty start cell, the boxes on start cells fixed) rank before the regions, fewer first (4; 0: never)",
-            "near: backward, the packing feature counts, after the boxes on start cells, the boxes off them that a lone box could be pulled from onto an empty start cell in at most this many pulls (walls only); moves that raise it are advised (5; 0: not)",
-            "hotspots: moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too (false)",
-            "opener: FESS's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, keeping packing and connectivity, is advised too, at every step of a plan that parks a box and at the steps of other plans whose goal must come before or after another (true)",
-            "oop: a third feature after the regions, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached; moves that lower it are advised (true)",
-            "rooms: room connectivity, a feature after the regions and before oop: pairs of rooms (floor of 2x2 blocks) the boxes disconnect; moves that lower it are advised (false)",
-            "advice: one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature (all)",
-            "lazy: a child's removal test and bound are made when it is popped, not when it is made (false)",
-            "defer: a child's removal test and exact bound are made when it is popped, a lower bound when it is made; the same states are expanded in the same order, faster (true)",
-            "prove: before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (8; 0: none)",
-            "plan: when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first (true)",
-            "zone: each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (500; 0: none)",
-            "learn: when a state's subtree reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (500; 0: none)",
-            "max_nodes: states stored before giving up (20000000)",
-            "memory_mb: MiB the search tables of a solve may take before it gives up (4096)",
+            ParamInfo::new("box_moves", "true", "a move takes a box to any cell it can reach; false: one push"),
+            ParamInfo::new("backward", "false", "search backward, pulling boxes from the solved positions until the start is reached; the packing feature counts boxes on start cells, and opener, oop, plan, prove and learn are forward only"),
+            ParamInfo::new("alternate", "true", "every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only"),
+            ParamInfo::new("backward_best", "12", "backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate"),
+            ParamInfo::new("stranded", "4", "backward, in positions with at most this many boxes off the start cells, the boxes stranded there (no lone box could be pulled from their cells onto an empty start cell, the boxes on start cells fixed) rank before the regions, fewer first (0: never)"),
+            ParamInfo::new("near", "5", "backward, the packing feature counts, after the boxes on start cells, the boxes off them that a lone box could be pulled from onto an empty start cell in at most this many pulls (walls only); moves that raise it are advised (0: not)"),
+            ParamInfo::new("hotspots", "false", "moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too"),
+            ParamInfo::new("opener", "true", "FESS's opener advisor: the move that takes the box nearest the packing plan's next cell away from it, keeping packing and connectivity, is advised too, at every step of a plan that parks a box and at the steps of other plans whose goal must come before or after another"),
+            ParamInfo::new("oop", "true", "a third feature after the regions, boxes out of plan: on cells from which no goal the packing plan has left empty can be reached; moves that lower it are advised"),
+            ParamInfo::new("rooms", "false", "room connectivity, a feature after the regions and before oop: pairs of rooms (floor of 2x2 blocks) the boxes disconnect; moves that lower it are advised"),
+            ParamInfo::new("advice", "all", "one: each advisor recommends at most one move of a state (the most packing, the fewest regions, the fewest hotspots), as in FESS; all: every move that improves a feature"),
+            ParamInfo::new("lazy", "false", "a child's removal test and bound are made when it is popped, not when it is made"),
+            ParamInfo::new("defer", "true", "a child's removal test and exact bound are made when it is popped, a lower bound when it is made; the same states are expanded in the same order, faster"),
+            ParamInfo::new("prove", "8", "before a state of the best cell is expanded, a search of single pushes of at most this many states tries to prove it dead (0: none)"),
+            ParamInfo::new("plan", "true", "when the level's packing plan (FESS's, computed backwards with parking cells) parks a box, the packing feature counts the progress along it first"),
+            ParamInfo::new("zone", "500", "each goal-zone deadlock search (a position with at most 6 empty goals, projected onto the goals) explores at most this many states (0: none)"),
+            ParamInfo::new("learn", "500", "when a state's subtree reaches 64 expansions, a search of at most this many positions looks for a small set of its boxes that is dead alone, kept as a pattern (0: none)"),
+            ParamInfo::new("max_nodes", "20000000", "states stored before giving up"),
+            ParamInfo::new("memory_mb", "4096", "MiB the search tables of a solve may take before it gives up"),
         ],
     },
     AgentInfo {
@@ -124,7 +124,7 @@ pub fn make(
     seed: u64,
 ) -> Result<Box<dyn Agent<Sokoban>>, AgentError> {
     if name == "random" {
-        params.check_keys(name, &[])?;
+        check_listed("sokoban", AGENTS, name, params)?;
         return Ok(Box::new(RandomAgent::new(seed)));
     }
     let method = Method::from_name(name).ok_or_else(|| unknown_agent("sokoban", name, AGENTS))?;
@@ -132,55 +132,19 @@ pub fn make(
     Ok(Box::new(SolverAgent::new(opts)))
 }
 
-/// The [`SolveOptions`] of agent `name` (method `method`) with `params`.
+/// The [`SolveOptions`] of agent `name` (method `method`) with `params`:
+/// the keys it accepts, and the options it reads, are the ones [`AGENTS`]
+/// lists for the method.
 pub fn options(
     name: &str,
     method: Method,
     params: &AgentParams,
 ) -> Result<SolveOptions, AgentError> {
-    // The feature-space search's own parameters, which `biastar` passes on
-    // to its pre-pass.
-    const FESS: [&str; 12] = [
-        "alternate",
-        "hotspots",
-        "opener",
-        "oop",
-        "rooms",
-        "advice",
-        "lazy",
-        "defer",
-        "prove",
-        "plan",
-        "zone",
-        "learn",
-    ];
-    let mut keys: Vec<&str> = match method {
-        Method::AStar => vec!["cost", "max_nodes"],
-        Method::WeightedAStar => vec!["weight", "cost", "max_nodes"],
-        Method::BiAStar => [
-            &["weight", "ratio", "prepass", "prepass_after", "portfolio"][..],
-            &FESS,
-            &[
-                "box_pulls",
-                "backward_share",
-                "backward_best",
-                "stranded",
-                "near",
-                "serial",
-                "max_nodes",
-            ],
-        ]
-        .concat(),
-        Method::Greedy => vec!["macros", "max_nodes"],
-        Method::Fess => [
-            &["box_moves", "backward", "backward_best", "stranded", "near"][..],
-            &FESS,
-            &["max_nodes"],
-        ]
-        .concat(),
-        Method::Bfs => vec!["max_nodes"],
-    };
-    keys.push("memory_mb");
+    let info = AGENTS
+        .iter()
+        .find(|i| i.name == method.name())
+        .ok_or_else(|| unknown_agent("sokoban", method.name(), AGENTS))?;
+    let keys = info.keys();
     params.check_keys(name, &keys)?;
     let mut opts = SolveOptions::with_method(method);
     if keys.contains(&"weight") {
@@ -452,11 +416,10 @@ mod tests {
                 let o = options(agent, method, &AgentParams::new()).unwrap();
                 assert_eq!(read(&o), default, "{agent} {key}");
                 let info = AGENTS.iter().find(|i| i.name == agent).expect("registered");
-                let listed = info
-                    .params
-                    .iter()
-                    .any(|p| p.starts_with(&format!("{key}:")));
-                assert!(listed, "{agent} lists {key} among its parameters");
+                assert!(
+                    info.param(key).is_some(),
+                    "{agent} lists {key} among its parameters"
+                );
             }
             for other in ["greedy", "astar"] {
                 assert!(
@@ -473,36 +436,71 @@ mod tests {
         );
     }
 
-    /// Each parameter text ends with its default in parentheses (the
-    /// first word there, before a `;`, `,` or `:`): giving that value
-    /// explicitly, read as `--param` reads it, must leave the agent's
-    /// options as they are.
+    /// Giving each listed parameter its listed default, read as `--param`
+    /// reads it (one at a time, then all together), must leave the agent's
+    /// options as they are without parameters.
     #[test]
     fn every_listed_default_is_the_default() {
-        use crate::{AgentParams, ParamValue};
+        use crate::AgentParams;
         let mut checked = 0;
         for info in AGENTS.iter().filter(|i| i.name != "random") {
             let method = Method::from_name(info.name).expect("a method");
             let default = options(info.name, method, &AgentParams::new()).unwrap();
-            for text in info.params {
-                let (key, _) = text.split_once(':').expect("key: text");
-                let open = text.rfind('(').expect("a default in parentheses");
-                let stated = text[open + 1..]
-                    .split([';', ',', ':', ')'])
-                    .next()
-                    .unwrap()
-                    .trim();
-                let p = AgentParams::new().with(key, ParamValue::parse(stated));
-                let given = options(info.name, method, &p)
-                    .unwrap_or_else(|e| panic!("{}: {key} = {stated}: {e}", info.name));
+            let mut all = AgentParams::new();
+            for p in info.params {
+                let one = AgentParams::new().with(p.key, p.default_value());
+                let given = options(info.name, method, &one)
+                    .unwrap_or_else(|e| panic!("{}: {} = {}: {e}", info.name, p.key, p.default));
                 assert_eq!(
                     given, default,
-                    "{}: {key} is not {stated} by default",
-                    info.name
+                    "{}: {} is not {} by default",
+                    info.name, p.key, p.default
                 );
+                all.insert(p.key, p.default_value());
                 checked += 1;
             }
+            assert_eq!(
+                options(info.name, method, &all).unwrap(),
+                default,
+                "{}",
+                info.name
+            );
         }
         assert!(checked > 40, "{checked} parameters checked");
+    }
+
+    /// Every listed parameter is read: another value than its default
+    /// changes the agent's options.
+    #[test]
+    fn every_listed_param_is_read() {
+        use crate::{AgentParams, ParamValue};
+        for info in AGENTS.iter().filter(|i| i.name != "random") {
+            let method = Method::from_name(info.name).expect("a method");
+            let default = options(info.name, method, &AgentParams::new()).unwrap();
+            for p in info.params {
+                let other = match p.default_value() {
+                    ParamValue::Int(n) => ParamValue::Int(n + 1),
+                    ParamValue::Float(x) => ParamValue::Float(x + 1.0),
+                    ParamValue::Bool(b) => ParamValue::Bool(!b),
+                    ParamValue::Str(w) => {
+                        let words = [("pushes", "moves"), ("all", "one")];
+                        let (_, to) = words.iter().find(|(from, _)| *from == w).expect("a word");
+                        ParamValue::Str(to.to_string())
+                    }
+                };
+                let one = AgentParams::new().with(p.key, other.clone());
+                let given = options(info.name, method, &one)
+                    .unwrap_or_else(|e| panic!("{}: {} = {other}: {e}", info.name, p.key));
+                assert_ne!(given, default, "{}: {} = {other}", info.name, p.key);
+            }
+        }
+    }
+
+    /// Every method is listed, under its name.
+    #[test]
+    fn every_method_is_listed() {
+        for m in Method::ALL {
+            assert!(AGENTS.iter().any(|i| i.name == m.name()), "{}", m.name());
+        }
     }
 }

@@ -175,7 +175,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         ))
     })?;
     let params = parse_params(&args.params).map_err(HarnessError::Config)?;
-    params.check_keys(name, &[])?;
+    agents::params::check_listed("supply", agents::supply::AGENTS, name, &params)?;
     let levels = match (&args.level, &args.levels) {
         (Some(spec), None) => resolve(spec, false)?,
         (None, Some(file)) => resolve(&file.to_string_lossy(), true)?,
