@@ -31,10 +31,29 @@ pub fn of_this_thread() -> Option<Duration> {
     read("/proc/thread-self/schedstat")
 }
 
+/// Whether a thread, by its `stat` text, runs at the normal priority: the
+/// normal scheduling policy and a nice value of at most 0. A thread that
+/// lowered its own priority (nice above 0, or the batch or idle policy)
+/// waits for a CPU whenever anything else runs, whatever it does; its
+/// waits are not the machine's load on the agent's work, and would let a
+/// sleeping agent earn forgiveness with an idle helper that costs it
+/// almost no CPU time.
+pub(crate) fn at_normal_priority(stat: &str) -> bool {
+    // The fields after the command name (which may hold spaces and
+    // parentheses): state is the 3rd field, nice the 19th, policy the 41st.
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return false;
+    };
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let field = |n: usize| fields.get(n - 3).and_then(|v| v.parse::<i64>().ok());
+    matches!((field(19), field(41)), (Some(nice), Some(0)) if nice <= 0)
+}
+
 /// The run delay so far of every thread of process `root` and of its
 /// descendants alive now (found through each thread's `children` list; a
-/// process that already exited no longer counts). `None` when nothing can
-/// be read, or no `children` list (a kernel without them would hide the
+/// process that already exited no longer counts), of the threads at the
+/// normal priority ([`at_normal_priority`]). `None` when nothing can be
+/// read, or no `children` list (a kernel without them would hide the
 /// descendants, where a sandboxed agent computes).
 pub fn of_tree(root: i32) -> Option<Duration> {
     if root <= 0 {
@@ -56,11 +75,13 @@ pub fn of_tree(root: i32) -> Option<Duration> {
         };
         for t in tasks.filter_map(|e| e.ok()) {
             let dir = t.path();
+            let normal =
+                std::fs::read_to_string(dir.join("stat")).is_ok_and(|s| at_normal_priority(&s));
             if let Some(d) = std::fs::read_to_string(dir.join("schedstat"))
                 .ok()
                 .and_then(|s| parse(&s))
             {
-                total += d;
+                total += if normal { d } else { Duration::ZERO };
                 any = true;
             }
             if let Ok(kids) = std::fs::read_to_string(dir.join("children")) {
@@ -102,6 +123,25 @@ mod tests {
     use std::time::Instant;
 
     #[test]
+    fn only_threads_at_the_normal_priority_count() {
+        let stat = |nice: i32, policy: u32| {
+            let mut f: Vec<String> = (3..=52).map(|_| "0".to_string()).collect();
+            f[0] = "R".into();
+            f[19 - 3] = nice.to_string();
+            f[41 - 3] = policy.to_string();
+            format!("4242 (a (b) c) {}", f.join(" "))
+        };
+        assert!(at_normal_priority(&stat(0, 0)));
+        assert!(at_normal_priority(&stat(-5, 0)));
+        assert!(!at_normal_priority(&stat(19, 0)), "nice 19");
+        assert!(!at_normal_priority(&stat(0, 3)), "SCHED_BATCH");
+        assert!(!at_normal_priority(&stat(0, 5)), "SCHED_IDLE");
+        assert!(!at_normal_priority("4242 (x) R 1 2"), "cut short");
+        let own = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        assert!(at_normal_priority(&own), "{own}");
+    }
+
+    #[test]
     fn the_second_number_of_schedstat_is_the_run_delay() {
         assert_eq!(
             parse("963620624 1034418584 259\n"),
@@ -111,15 +151,17 @@ mod tests {
         assert_eq!(parse(""), None);
     }
 
-    /// A tree of processes: two busy loops pinned to one CPU (each waits
-    /// for the other), under a shell, under a shell; and a sleeping tree.
-    /// Each in a process group of its own, killed at the end.
+    /// Trees of processes, each in a process group of its own (killed at
+    /// the end): two busy loops pinned to one CPU under a shell under a
+    /// shell (each waits for the other); two more on that CPU at nice 19
+    /// (they wait for everything else there, but lowered their own
+    /// priority); and a sleeping tree.
     #[test]
     fn a_tree_that_competes_for_a_cpu_is_delayed_and_a_sleeping_one_is_not() {
         use rustix::process::{kill_process_group, Pid, Signal};
         use std::os::unix::process::CommandExt;
         let busy = "while :; do :; done";
-        let inner = format!("taskset -c 0 sh -c '{busy}' & taskset -c 0 sh -c '{busy}' & wait");
+        let pair = |wrap: &str| format!("{wrap} sh -c '{busy}' & {wrap} sh -c '{busy}' & wait");
         let start = |script: &str| {
             Command::new("sh")
                 .args(["-c", script])
@@ -128,27 +170,38 @@ mod tests {
                 .spawn()
                 .expect("sh starts")
         };
-        let mut spin = start(&format!("sh -c \"{inner}\"; :"));
-        let mut nap = start("sh -c 'sleep 5'; :");
+        let mut trees = [
+            start(&format!("sh -c \"{}\"; :", pair("taskset -c 0"))),
+            start(&format!("sh -c \"{}\"; :", pair("taskset -c 0 nice -n 19"))),
+            start("sh -c 'sleep 5'; :"),
+        ];
+        let read =
+            |trees: &[std::process::Child; 3]| trees.each_ref().map(|c| of_tree(c.id() as i32));
         let t0 = Instant::now();
         std::thread::sleep(Duration::from_millis(100));
-        let (spin0, nap0) = (of_tree(spin.id() as i32), of_tree(nap.id() as i32));
+        let before = read(&trees);
         std::thread::sleep(Duration::from_millis(600));
-        let (spin1, nap1) = (of_tree(spin.id() as i32), of_tree(nap.id() as i32));
+        let after = read(&trees);
         let window = t0.elapsed();
-        for child in [&mut spin, &mut nap] {
+        for child in &mut trees {
             if let Some(pg) = Pid::from_raw(child.id() as i32) {
                 let _ = kill_process_group(pg, Signal::Kill);
             }
             let _ = child.wait();
         }
-        let spun = spin1.unwrap().saturating_sub(spin0.unwrap());
-        let napped = nap1.unwrap().saturating_sub(nap0.unwrap());
+        let [spun, niced, napped] = [0, 1, 2].map(|i| {
+            let (a, b) = (before[i].expect("tree read"), after[i].expect("tree read"));
+            b.saturating_sub(a)
+        });
         // Two loops sharing one CPU for 600 ms: each waits about half of
         // it, 600 ms between them (less whatever else ran on that CPU).
         assert!(
             spun >= Duration::from_millis(200) && spun <= 2 * window,
             "busy tree delayed {spun:?}"
+        );
+        assert!(
+            niced < Duration::from_millis(50),
+            "niced tree counted {niced:?}"
         );
         assert!(
             napped < Duration::from_millis(50),
