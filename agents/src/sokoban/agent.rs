@@ -31,6 +31,7 @@ pub const AGENTS: &[AgentInfo] = &[
             ParamInfo::new("box_pulls", "0", "after the pre-pass, a second backward half that pulls whole boxes expands once per this many expansions of the other two (0: none; 8 was measured)"),
             ParamInfo::new("backward_share", "85", "once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (0: none)"),
             ParamInfo::new("backward_best", "12", "of every 16 expansions of that backward search, this many come from its best cell, with alternate"),
+            ParamInfo::new("stall", "1000", "the pre-pass and that backward search: after this many pops without a node that makes another cell the best, every pop takes the cells in turn until one does (0: never)"),
             ParamInfo::new("stranded", "4", "that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (0: never)"),
             ParamInfo::new("near", "5", "that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (0: not)"),
             ParamInfo::new("hotspots", "false", "the pre-pass's hotspot advisor"),
@@ -93,6 +94,7 @@ pub const AGENTS: &[AgentInfo] = &[
             ParamInfo::new("backward", "false", "search backward, pulling boxes from the solved positions until the start is reached; the packing feature counts boxes on start cells, and opener, oop, plan, prove and learn are forward only"),
             ParamInfo::new("alternate", "true", "every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only"),
             ParamInfo::new("backward_best", "12", "backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate"),
+            ParamInfo::new("stall", "1000", "after this many pops without a node that makes another cell the best, every pop takes the cells in turn until one does (0: never)"),
             ParamInfo::new("stranded", "4", "backward, in positions with at most this many boxes off the start cells, the boxes stranded there (no lone box could be pulled from their cells onto an empty start cell, the boxes on start cells fixed) rank before the regions, fewer first (0: never)"),
             ParamInfo::new("near", "5", "backward, the packing feature counts, after the boxes on start cells, the boxes off them that a lone box could be pulled from onto an empty start cell in at most this many pulls (walls only); moves that raise it are advised (0: not)"),
             ParamInfo::new("hotspots", "false", "moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too"),
@@ -226,6 +228,10 @@ pub fn options(
     if keys.contains(&"advice") {
         let words = [("one", true), ("all", false)];
         opts.one_advice = params.choice(name, "advice", &words, opts.one_advice)?;
+    }
+    if keys.contains(&"stall") {
+        let n = params.u64(name, "stall", u64::from(opts.stall))?;
+        opts.stall = n.min(u64::from(u32::MAX)) as u32;
     }
     if keys.contains(&"prove") {
         let n = params.u64(name, "prove", opts.prove as u64)?;

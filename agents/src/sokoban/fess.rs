@@ -88,6 +88,12 @@ pub(crate) struct FessQueue {
     best: Option<usize>,
     /// The slot the last pop took its node from.
     last: usize,
+    /// Pops since a node made another cell the best ([`FessQueue::new`]'s
+    /// `stall`).
+    since_better: u64,
+    /// After this many pops without a better best cell, pops take the
+    /// cells in turn only, until one is better (0: never).
+    stall: u64,
 }
 
 /// The rank of a cell, higher is better: more boxes on goals (with a
@@ -250,10 +256,15 @@ impl FessQueue {
     /// An empty queue. Of every [`BEST_OF`] calls of [`FessQueue::pop`],
     /// `best_pops` (spread evenly; at most [`BEST_OF`]) take the best node
     /// of the best non-empty cell instead of the next cell in turn: with
-    /// [`BEST_OF`] / 2, every other call, as in FESS's engine.
-    pub fn new(best_pops: u8) -> FessQueue {
+    /// [`BEST_OF`] / 2, every other call, as in FESS's engine. Once
+    /// `stall` pops (0: never) have gone by since a node made some cell
+    /// the best, the best cell has stalled: every pop takes the cells in
+    /// turn until a node makes another cell the best
+    /// ([`STALL`](super::STALL)).
+    pub fn new(best_pops: u8, stall: u32) -> FessQueue {
         FessQueue {
             best_pops: best_pops.min(BEST_OF),
+            stall: u64::from(stall),
             ..FessQueue::default()
         }
     }
@@ -292,6 +303,7 @@ impl FessQueue {
             };
             if better {
                 self.best = Some(slot);
+                self.since_better = 0;
             }
         }
     }
@@ -300,7 +312,13 @@ impl FessQueue {
     /// (`best_pops` of every [`BEST_OF`] calls) of the best non-empty cell.
     pub fn pop(&mut self) -> Option<u32> {
         self.pops += 1;
-        let k = u64::from(self.best_pops);
+        self.since_better += 1;
+        let stalled = self.stall > 0 && self.since_better > self.stall;
+        let k = if stalled {
+            0
+        } else {
+            u64::from(self.best_pops)
+        };
         let n = u64::from(BEST_OF);
         if self.pops * k / n > (self.pops - 1) * k / n {
             if self.best.is_some_and(|b| self.cells[b].is_empty()) {
@@ -357,6 +375,7 @@ impl FessQueue {
             return Some(id);
         }
         self.pops -= 1;
+        self.since_better = self.since_better.saturating_sub(1);
         self.pop()
     }
 
@@ -460,8 +479,8 @@ mod tests {
             (103, top, 1),
         ];
         for best_pops in [0, FORWARD_BEST, BACKWARD_BEST] {
-            let mut with = FessQueue::new(best_pops);
-            let mut without = FessQueue::new(best_pops);
+            let mut with = FessQueue::new(best_pops, 0);
+            let mut without = FessQueue::new(best_pops, 0);
             for &(id, cell, w) in &live {
                 with.push(id, cell, w, 0);
                 without.push(id, cell, w, 0);
@@ -485,7 +504,7 @@ mod tests {
 
     #[test]
     fn alternation_takes_every_other_node_from_the_best_cell() {
-        let mut q = FessQueue::new(FORWARD_BEST);
+        let mut q = FessQueue::new(FORWARD_BEST, 0);
         // Best: more boxes on goals; among equals, fewer regions.
         let (start, fewer, packed) = (cell_of(0, 2), cell_of(0, 1), cell_of(1, 3));
         assert!(rank(packed) > rank(fewer) && rank(fewer) > rank(start));
@@ -507,7 +526,7 @@ mod tests {
     fn a_share_of_pops_from_the_best_cell_is_kept_in_every_sixteen() {
         let (start, packed) = (cell_of(0, 1), cell_of(1, 1));
         for best_pops in [0, 1, FORWARD_BEST, BACKWARD_BEST, BEST_OF, 40] {
-            let mut q = FessQueue::new(best_pops);
+            let mut q = FessQueue::new(best_pops, 0);
             // Enough nodes in both cells that neither empties.
             for id in 0..100 {
                 q.push(id, start, id, 0);
@@ -524,6 +543,34 @@ mod tests {
                 turns += in_turn;
             }
         }
+    }
+
+    #[test]
+    fn a_stalled_best_cell_gives_its_pops_to_the_cells_in_turn() {
+        let (start, packed, more) = (cell_of(0, 1), cell_of(1, 1), cell_of(2, 1));
+        let mut q = FessQueue::new(BEST_OF, 4);
+        for id in 0..20 {
+            q.push(id, start, id, 0);
+            q.push(100 + id, packed, id, 0);
+        }
+        // Every pop takes the best cell (`packed`) for 4 pops, then the
+        // cells in turn (`start` first) while no cell is better.
+        let order: Vec<u32> = (0..8).map(|_| q.pop().unwrap()).collect();
+        assert_eq!(order, vec![100, 101, 102, 103, 0, 104, 1, 105]);
+        // A node that makes another cell the best ends the stall: 4 pops
+        // from the best cell (the new one; once it is empty, `packed`),
+        // then the turns again.
+        q.push(200, more, 0, 0);
+        q.push(201, more, 1, 0);
+        let order: Vec<u32> = (0..6).map(|_| q.pop().unwrap()).collect();
+        assert_eq!(order, vec![200, 201, 106, 107, 2, 108]);
+        // Without a stall limit the best cell keeps every pop.
+        let mut q = FessQueue::new(BEST_OF, 0);
+        for id in 0..20 {
+            q.push(id, start, id, 0);
+            q.push(100 + id, packed, id, 0);
+        }
+        assert!((0..20).all(|_| q.pop().unwrap() >= 100));
     }
 
     #[test]

@@ -96,7 +96,7 @@ use memory::Footprint;
 pub use nearest::LeastBound;
 pub use options::{
     Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, MAX_MEMORY_MB, NEAR,
-    PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE, STRANDED,
+    PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE, STALL, STRANDED,
 };
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
@@ -357,6 +357,7 @@ impl Solver {
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
             best_pops: opts.best_pops(backward),
+            stall: opts.stall,
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,

@@ -33,6 +33,15 @@ pub const BACKWARD_SHARE: u8 = 85;
 /// backward search's best cell, measured again*).
 pub const BACKWARD_BEST: u8 = 12;
 
+/// The default [`SolveOptions::stall`]: after 1,000 pops without a node
+/// that makes another cell the best, a feature-space search takes its
+/// nodes from the cells in turn only, until one does. `fess` backward
+/// alone, Sasquatch I 33, 36, 39, 40 and 42 in fewer expansions (36 in
+/// 40,232 instead of 106,803), the default solver 39 of Sasquatch I
+/// instead of 38 (see `docs/sokoban-solver-log.md`, *A stalled best
+/// cell*).
+pub const STALL: u32 = 1000;
+
 /// The default [`SolveOptions::stranded`]: the backward feature-space
 /// search counts the boxes stranded off the start cells (`strand.rs`) in
 /// positions with at most this many boxes off them. On Sasquatch I, `fess`
@@ -283,6 +292,11 @@ pub struct SolveOptions {
     /// many come from its best cell ([`BACKWARD_BEST`]; the forward search
     /// takes every other one).
     pub backward_best: u8,
+    /// The feature-space searches (forward and backward): after this many
+    /// pops without a node that makes another cell the best, the best
+    /// cell has stalled and every pop takes the cells in turn, until a
+    /// node makes another cell the best ([`STALL`]; 0: never).
+    pub stall: u32,
     /// The backward feature-space search (alone, or beside the others):
     /// in positions with at most this many boxes off the start cells, the
     /// boxes stranded there (no lone box could be pulled from their cells
@@ -348,6 +362,7 @@ impl Default for SolveOptions {
             backward: false,
             backward_share: BACKWARD_SHARE,
             backward_best: BACKWARD_BEST,
+            stall: STALL,
             stranded: STRANDED,
             near: NEAR,
             serial: true,

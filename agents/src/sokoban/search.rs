@@ -190,6 +190,9 @@ pub(crate) struct Config {
     /// Feature-space search: of every 16 expansions, this many come from
     /// the best non-empty cell (see [`FessQueue::new`]; 0: none).
     pub best_pops: u8,
+    /// Feature-space search: pops without a better best cell after which
+    /// the cells are taken in turn only (see [`FessQueue::new`]; 0: never).
+    pub stall: u32,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
     /// Forward feature-space search: FESS's opener advisor (see
@@ -420,7 +423,7 @@ impl Searcher {
             changed_rows: Vec::new(),
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes, cfg.learn_nodes),
-            fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.best_pops)),
+            fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.best_pops, cfg.stall)),
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),

@@ -38,6 +38,7 @@ pub(crate) fn fess() -> Config {
         macros: false,
         box_moves: true,
         best_pops: crate::sokoban::fess::FORWARD_BEST,
+        stall: 0,
         hotspots: false,
         opener: false,
         oop: false,

@@ -112,6 +112,7 @@ impl Searcher {
             box_moves: false,
             macros: false,
             best_pops: 0,
+            stall: 0,
             hotspots: false,
             one_advice: false,
             stranded: 0,
