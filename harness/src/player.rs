@@ -11,7 +11,7 @@
 //! code belongs in a subprocess, where the whole process can be killed.
 
 use crate::outcome::Outcome;
-use crate::timing::{run_delay, thread_cpu_time, AgentTimer, Clock};
+use crate::timing::{between, run_delay, thread_cpu_time, AgentTimer, Clock};
 use games::{Agent, AgentStats, Game, Seat};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -193,7 +193,7 @@ impl<G: Game> InProcess<G> {
                         let cpu = thread_cpu_time().saturating_sub(cpu0);
                         let at = Instant::now();
                         let delay1 = run_delay();
-                        let waited = delay0.zip(delay1).map(|(a, b)| b.saturating_sub(a));
+                        let waited = between(delay0, delay1);
                         delay0 = delay1;
                         match r {
                             Ok(action) => Answer::Done {

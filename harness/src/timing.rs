@@ -256,6 +256,12 @@ pub mod steal {
     }
 }
 
+/// How far a cumulative clock (CPU time, run delay) went on between two
+/// readings, where both could be read.
+pub fn between(from: Option<Duration>, to: Option<Duration>) -> Option<Duration> {
+    from.zip(to).map(|(a, b)| b.saturating_sub(a))
+}
+
 /// Milliseconds as a float, for tables.
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0

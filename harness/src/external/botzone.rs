@@ -26,7 +26,7 @@ use super::process::{AgentProcess, Output};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::ms;
+use crate::timing::{between, ms};
 use games::snake::Snake;
 use games::{AgentStats, Seat};
 use serde_json::{json, Map, Value};
@@ -563,20 +563,9 @@ impl Contestant<Snake> for BotzoneBot {
         self.last_answer = Some(answer.direction);
         // The turn's CPU time: read before the process is stopped (a
         // per-turn process has exited by now; its cgroup still counts it).
-        let cpu = match (
-            self.cpu_start,
-            self.process.as_ref().and_then(|p| p.cpu_time()),
-        ) {
-            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-            _ => None,
-        };
-        let waited = match (
-            self.delay_start,
-            self.process.as_ref().and_then(|p| p.run_delay()),
-        ) {
-            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-            _ => None,
-        };
+        let process = self.process.as_ref();
+        let cpu = between(self.cpu_start, process.and_then(|p| p.cpu_time()));
+        let waited = between(self.delay_start, process.and_then(|p| p.run_delay()));
         let keep = kept && self.mode == super::BotzoneMode::KeepRunning;
         if !keep {
             if kept {

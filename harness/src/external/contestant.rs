@@ -5,7 +5,7 @@ use super::protocol::{Protocol, Step};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::ms;
+use crate::timing::{between, ms};
 use crate::view::GameView;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
@@ -174,14 +174,8 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                 Ok(Step::Done(a)) => {
                     // The process tree's CPU time over the request (read
                     // now, so a little of the time after the answer counts).
-                    let cpu = match (self.cpu_start, p.cpu_time()) {
-                        (Some(a0), Some(a1)) => Some(a1.saturating_sub(a0)),
-                        _ => None,
-                    };
-                    let waited = match (self.delay_start, p.run_delay()) {
-                        (Some(a0), Some(a1)) => Some(a1.saturating_sub(a0)),
-                        _ => None,
-                    };
+                    let cpu = between(self.cpu_start, p.cpu_time());
+                    let waited = between(self.delay_start, p.run_delay());
                     return Reply {
                         result: Ok(a),
                         wall,
