@@ -624,24 +624,39 @@ mod tests {
         assert!(!infrastructure_error(&seat(Outcome::Crash, eagain)));
     }
 
-    /// An act that took `cpu` of CPU time and 5 ms more of wall time,
-    /// started `at`, judged on the CPU clock (20 ms soft, 25 ms hard).
-    fn judge_act(at: Instant, cpu_ms: u64) -> (Result<Option<u8>, Failure>, bool, SeatRecord) {
+    /// An act started `at` that answered 7 after `wall` ms, `cpu` ms of
+    /// CPU time and `waited` ms waiting for a CPU, judged on `clock` with
+    /// a 20 ms budget and a `hard` ms hard limit.
+    fn judge_one(
+        at: Instant,
+        clock: Clock,
+        hard: u64,
+        wall: u64,
+        cpu: u64,
+        waited: Option<u64>,
+    ) -> (Result<Option<u8>, Failure>, bool, SeatRecord) {
+        let ms = Duration::from_millis;
         let limits = TimeLimits {
-            act: Duration::from_millis(20),
-            act_hard: Duration::from_millis(25),
-            clock: Clock::Cpu,
+            act: ms(20),
+            act_hard: ms(hard),
+            clock,
             ..TimeLimits::default()
         };
         let reply = Reply {
             result: Ok(Some(7u8)),
-            wall: Duration::from_millis(cpu_ms + 5),
-            cpu: Some(Duration::from_millis(cpu_ms)),
-            waited: None,
+            wall: ms(wall),
+            cpu: Some(ms(cpu)),
+            waited: waited.map(ms),
         };
         let mut record = SeatRecord::new(0);
         let (r, over, _) = judge(reply, &limits, Phase::Act, &mut record, at);
         (r, over, record)
+    }
+
+    /// An act that took `cpu` of CPU time and 5 ms more of wall time,
+    /// started `at`, judged on the CPU clock (20 ms soft, 25 ms hard).
+    fn judge_act(at: Instant, cpu_ms: u64) -> (Result<Option<u8>, Failure>, bool, SeatRecord) {
+        judge_one(at, Clock::Cpu, 25, cpu_ms + 5, cpu_ms, None)
     }
 
     #[test]
@@ -694,20 +709,7 @@ mod tests {
     /// the wall clock (20 ms soft, 100 ms hard): whether it overran, and
     /// whether it was forgiven (counted as starved).
     fn judge_wall(at: Instant, cpu: u64, waited: Option<u64>) -> (bool, u32) {
-        let limits = TimeLimits {
-            act: Duration::from_millis(20),
-            act_hard: Duration::from_millis(100),
-            clock: Clock::Wall,
-            ..TimeLimits::default()
-        };
-        let reply = Reply {
-            result: Ok(Some(7u8)),
-            wall: Duration::from_millis(65),
-            cpu: Some(Duration::from_millis(cpu)),
-            waited: waited.map(Duration::from_millis),
-        };
-        let mut record = SeatRecord::new(0);
-        let (r, over, _) = judge(reply, &limits, Phase::Act, &mut record, at);
+        let (r, over, record) = judge_one(at, Clock::Wall, 100, 65, cpu, waited);
         assert_eq!(r.unwrap(), Some(7));
         (over, record.starved)
     }
