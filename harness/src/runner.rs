@@ -10,7 +10,7 @@
 //! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`).
 //! Then it judges the time the chosen clock measured, less the time that
 //! was not the agent's (on the wall clock the machine's load that fell on
-//! it, see [`load_on`]; on either, what a virtual machine's host took):
+//! it, see `load_on`; on either, what a virtual machine's host took):
 //! - within the soft budget: the action is played;
 //! - past the soft budget, within the hard limit: the game's fallback action
 //!   (Bait: NIL) is played instead and an overrun is counted;
@@ -63,7 +63,7 @@ pub struct SeatRecord {
     pub init_overrun: bool,
     /// Acts past the soft budget that were not charged, because the time
     /// was not the agent's: the machine's load kept it waiting for a CPU
-    /// (wall clock, see [`load_on`]) or the host of a virtual machine took
+    /// (wall clock, see `load_on`) or the host of a virtual machine took
     /// it ([`crate::timing::steal`]).
     #[serde(default)]
     pub starved: u32,

@@ -52,7 +52,7 @@ pub(crate) fn at_normal_priority(stat: &str) -> bool {
 /// The run delay so far of every thread of process `root` and of its
 /// descendants alive now (found through each thread's `children` list; a
 /// process that already exited no longer counts), of the threads at the
-/// normal priority ([`at_normal_priority`]). `None` when nothing can be
+/// normal priority (`at_normal_priority`). `None` when nothing can be
 /// read, or no `children` list (a kernel without them would hide the
 /// descendants, where a sandboxed agent computes).
 pub fn of_tree(root: i32) -> Option<Duration> {
