@@ -37,6 +37,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn init(c: &mut dyn Contestant<Bait>, state: &Bait) {
+    c.prepare();
     let start = Instant::now();
     c.request(Phase::Init, state, 0, start, Duration::from_secs(1));
     c.wait(start + Duration::from_secs(10))
@@ -46,6 +47,7 @@ fn init(c: &mut dyn Contestant<Bait>, state: &Bait) {
 
 fn act(c: &mut dyn Contestant<Bait>, state: &Bait) -> Duration {
     let budget = Duration::from_secs(1);
+    c.prepare();
     let start = Instant::now();
     c.request(Phase::Act, state, 0, start, budget);
     let r = c.wait(start + budget);
@@ -86,7 +88,8 @@ fn main() {
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
 
     let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), Clock::Wall, "bench");
-    let mut ext = Subprocess::<Bait>::spawn(&spec, jsonl("1"), None).expect("spawn python3");
+    let mut ext =
+        Subprocess::<Bait>::spawn(&spec, jsonl("1"), None, Clock::Wall).expect("spawn python3");
     init(&mut inproc, &state);
     init(&mut ext, &state);
     // Interleaved, so that both see the same machine load.
@@ -199,6 +202,7 @@ impl Player {
             }
             self.state = empty_board();
             let mut c = (self.make)();
+            c.prepare();
             let start = Instant::now();
             c.request(Phase::Init, &self.state, 0, start, Duration::from_secs(5));
             c.wait(start + Duration::from_secs(10))
@@ -208,6 +212,7 @@ impl Player {
         }
         let c = self.contestant.as_mut().expect("started above");
         let budget = Duration::from_secs(5);
+        c.prepare();
         let start = Instant::now();
         c.request(Phase::Act, &self.state, 0, start, budget);
         let r = c.wait(start + budget);
@@ -254,12 +259,19 @@ fn snake_turns(dir: &std::path::Path) {
             Box::new(move || -> Box<dyn Contestant<Snake>> {
                 if let Protocol::Botzone { mode } = spec.protocol {
                     Box::new(
-                        BotzoneBot::new(&spec, mode, "bench", None, GlobalData::default())
-                            .expect("a snake bot"),
+                        BotzoneBot::new(
+                            &spec,
+                            mode,
+                            "bench",
+                            None,
+                            GlobalData::default(),
+                            Clock::Wall,
+                        )
+                        .expect("a snake bot"),
                     )
                 } else {
                     Box::new(
-                        Subprocess::<Snake>::spawn(&spec, jsonl("empty"), None)
+                        Subprocess::<Snake>::spawn(&spec, jsonl("empty"), None, Clock::Wall)
                             .expect("spawn python3"),
                     )
                 }

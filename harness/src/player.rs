@@ -63,6 +63,13 @@ pub struct Failure {
 
 /// The harness side of one agent in one episode.
 pub trait Contestant<G: Game>: Send {
+    /// Called just before the clock of the next request starts (before the
+    /// `start` handed to [`Contestant::request`] is taken), for readings
+    /// that must not be charged to the agent's time: an external agent's
+    /// run delay under [`Clock::Wall`]. A contestant that is not prepared
+    /// still answers; its reply's `waited` may then be `None`. Default:
+    /// nothing.
+    fn prepare(&mut self) {}
     /// Start a request for `seat` in `state`; the decision's clock started at
     /// `start` with soft budget `budget`.
     fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration);

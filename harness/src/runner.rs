@@ -350,6 +350,7 @@ pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure>
     };
     let factory = ContestantFactory::new(cfg);
     let mut c = factory.make::<G>(&ep, 0, spec, agent_seed(cfg.seed, 0))?;
+    c.prepare();
     let start = Instant::now();
     c.request(Phase::Init, &state, 0, start, spec.time.init);
     let reply = c.wait(start + spec.time.hang_limit(spec.time.init_hard));
@@ -391,6 +392,7 @@ pub fn play_episode<G: ArenaGame>(
     let mut starts = deadlines.clone();
     for s in 0..players {
         if let Some(c) = contestants[s].as_mut() {
+            c.prepare();
             let start = Instant::now();
             starts[s] = start;
             c.request(Phase::Init, &state, s, start, specs[s].time.init);
@@ -423,6 +425,7 @@ pub fn play_episode<G: ArenaGame>(
             let c = contestants[s]
                 .as_mut()
                 .expect("no failure means a contestant");
+            c.prepare();
             let start = Instant::now();
             starts[s] = start;
             c.request(Phase::Act, &state, s, start, specs[s].time.act);

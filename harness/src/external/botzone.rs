@@ -26,7 +26,7 @@ use super::process::{AgentProcess, Output};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, ms};
+use crate::timing::{between, ms, Clock};
 use games::snake::Snake;
 use games::{AgentStats, Seat};
 use serde_json::{json, Map, Value};
@@ -276,9 +276,13 @@ pub struct BotzoneBot {
     broken: Option<Failure>,
     /// The process tree's CPU time when this turn started.
     cpu_start: Option<Duration>,
-    /// A kept process's run delay (and the supervisor's) when this turn
-    /// started; `None` for a fresh process, which has exited by the time
-    /// its answer is read (the judge then goes by the latency probe alone).
+    /// The clock the bot is judged on: the run delay is read under
+    /// [`Clock::Wall`] only.
+    clock: Clock,
+    /// A kept process's run delay (and the supervisor's) just before this
+    /// turn's clock started ([`Contestant::prepare`], under [`Clock::Wall`]);
+    /// `None` for a fresh process, which has exited by the time its answer
+    /// is read (the judge then goes by the latency probe alone).
     delay_start: Option<Duration>,
     started: Option<Instant>,
     phase: Phase,
@@ -289,14 +293,15 @@ pub struct BotzoneBot {
 
 impl BotzoneBot {
     /// The Botzone bot of `spec` in `mode` (labelled `label` in the run;
-    /// its `globaldata` lives in `store`), its stderr appended to `log`.
-    /// Nothing is started before the first turn.
+    /// its `globaldata` lives in `store`), judged on `clock`, its stderr
+    /// appended to `log`. Nothing is started before the first turn.
     pub fn new(
         spec: &ExternalSpec,
         mode: BotzoneMode,
         label: &str,
         log: Option<PathBuf>,
         store: GlobalData,
+        clock: Clock,
     ) -> Result<Self, Failure> {
         let globaldata = store.get(label);
         if let Some(path) = &log {
@@ -322,6 +327,7 @@ impl BotzoneBot {
             kept_turn: false,
             broken: None,
             cpu_start: None,
+            clock,
             delay_start: None,
             started: None,
             phase: Phase::Init,
@@ -421,9 +427,9 @@ impl BotzoneBot {
         }
         self.kept_turn = self.process.is_some();
         if let Some(p) = self.process.as_mut() {
-            // A kept process: its CPU time over this turn.
+            // A kept process: its CPU time over this turn (its run delay
+            // was read by `prepare`).
             self.cpu_start = p.cpu_time();
-            self.delay_start = p.run_delay();
             if let Some(r) = self.requests.last() {
                 p.send(&r.to_string());
             }
@@ -492,6 +498,17 @@ impl BotzoneBot {
 }
 
 impl Contestant<Snake> for BotzoneBot {
+    fn prepare(&mut self) {
+        // Several `/proc` reads per process of the tree: made only where the
+        // judge uses them, and before the turn's clock starts. Should the
+        // turn replace the kept process by a fresh one, `start_turn` drops
+        // the reading.
+        self.delay_start = match (self.clock, &self.process, &self.broken) {
+            (Clock::Wall, Some(p), None) => p.run_delay(),
+            _ => None,
+        };
+    }
+
     fn request(&mut self, phase: Phase, s: &Snake, seat: Seat, start: Instant, _budget: Duration) {
         self.started = Some(start);
         self.phase = phase;
@@ -565,7 +582,11 @@ impl Contestant<Snake> for BotzoneBot {
         // per-turn process has exited by now; its cgroup still counts it).
         let process = self.process.as_ref();
         let cpu = between(self.cpu_start, process.and_then(|p| p.cpu_time()));
-        let waited = between(self.delay_start, process.and_then(|p| p.run_delay()));
+        // Read only when a start was (a kept process, under the wall clock).
+        let waited = self
+            .delay_start
+            .take()
+            .and_then(|from| between(Some(from), process.and_then(|p| p.run_delay())));
         let keep = kept && self.mode == super::BotzoneMode::KeepRunning;
         if !keep {
             if kept {
@@ -731,5 +752,63 @@ mod tests {
         );
         assert_eq!(BotzoneMode::parse("keep_running"), None);
         assert_eq!(BotzoneMode::default().as_str(), "traditional");
+    }
+
+    /// A keep-running bot in `sh` that always goes right (direction 1).
+    fn right_bot(clock: Clock) -> BotzoneBot {
+        let answer =
+            r#"echo '{"response":{"direction":1}}'; echo '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<'"#;
+        let spec = ExternalSpec {
+            command: vec![
+                "sh".into(),
+                "-c".into(),
+                format!("read l; {answer}; while read l; do {answer}; done"),
+            ],
+            protocol: super::super::Protocol::Botzone {
+                mode: BotzoneMode::KeepRunning,
+            },
+            workdir: std::env::temp_dir(),
+            sandbox: super::super::Sandbox::None,
+            limits: super::super::ProcessLimits::default(),
+            env: Vec::new(),
+            writable_workdir: false,
+        };
+        BotzoneBot::new(
+            &spec,
+            BotzoneMode::KeepRunning,
+            "right",
+            None,
+            GlobalData::default(),
+            clock,
+        )
+        .expect("a bot")
+    }
+
+    #[test]
+    fn a_kept_bots_run_delay_is_read_under_the_wall_clock_only() {
+        for clock in [Clock::Cpu, Clock::Wall] {
+            let mut bot = right_bot(clock);
+            let mut s = Snake::new(10, 12, &[]).expect("an empty board");
+            for (phase, kept) in [
+                (Phase::Init, false),
+                (Phase::Act, false),
+                (Phase::Act, true),
+                (Phase::Act, true),
+            ] {
+                bot.prepare();
+                let start = Instant::now();
+                bot.request(phase, &s, 0, start, Duration::from_secs(5));
+                let r = bot.wait(start + Duration::from_secs(10));
+                assert!(r.result.is_ok(), "{clock:?} {phase:?}: {:?}", r.result);
+                // A fresh process has exited when its answer is read.
+                let read = kept && clock == Clock::Wall;
+                assert_eq!(r.waited.is_some(), read, "{clock:?} {phase:?}: {r:?}");
+                if phase == Phase::Act {
+                    s.play(1, 3);
+                }
+            }
+            assert_eq!(bot.processes_started(), 1, "{clock:?}");
+            bot.end(&s, 0);
+        }
     }
 }

@@ -5,7 +5,7 @@ use super::protocol::{Protocol, Step};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, ms};
+use crate::timing::{between, ms, Clock};
 use crate::view::GameView;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 /// protocol's lines and reads lines until the protocol has its answer. Any failure stops the process group at once; a timeout
 /// (no answer by the runner's hard deadline) is [`Outcome::Timeout`] and the
 /// group is killed. The soft budget is judged by the runner from the wall
-/// time measured here.
+/// time measured here (and the process tree's CPU time; under
+/// [`Clock::Wall`] also its run delay, read in [`Contestant::prepare`]
+/// before the request's clock starts and again when the answer arrives).
 pub struct Subprocess<G: GameView> {
     process: Option<AgentProcess>,
     broken: Option<Failure>,
@@ -29,18 +31,24 @@ pub struct Subprocess<G: GameView> {
     pending: Option<(G, Seat)>,
     /// The process tree's CPU time when the current request started.
     cpu_start: Option<Duration>,
-    /// Its run delay (and the supervisor's) then.
+    /// The clock the agent is judged on: the run delay is read under
+    /// [`Clock::Wall`] only.
+    clock: Clock,
+    /// Its run delay (and the supervisor's) just before the current
+    /// request's clock started (under [`Clock::Wall`], when
+    /// [`Contestant::prepare`] was called; taken when the answer arrives).
     delay_start: Option<Duration>,
     _game: PhantomData<fn() -> G>,
 }
 
 impl<G: GameView> Subprocess<G> {
-    /// Start the agent of `spec`, speaking `protocol`; its stderr goes to
-    /// `log` when given.
+    /// Start the agent of `spec`, speaking `protocol`, judged on `clock`;
+    /// its stderr goes to `log` when given.
     pub fn spawn(
         spec: &ExternalSpec,
         protocol: Box<dyn Protocol<G>>,
         log: Option<PathBuf>,
+        clock: Clock,
     ) -> Result<Self, Failure> {
         let process = AgentProcess::spawn(spec, log)?;
         Ok(Subprocess {
@@ -51,6 +59,7 @@ impl<G: GameView> Subprocess<G> {
             phase: Phase::Init,
             pending: None,
             cpu_start: None,
+            clock,
             delay_start: None,
             _game: PhantomData,
         })
@@ -75,6 +84,15 @@ impl<G: GameView> Subprocess<G> {
 }
 
 impl<G: GameView> Contestant<G> for Subprocess<G> {
+    fn prepare(&mut self) {
+        // Several `/proc` reads per process of the tree: made only where the
+        // judge uses them, and before the act's clock starts.
+        self.delay_start = match (self.clock, &self.process, &self.broken) {
+            (Clock::Wall, Some(p), None) => p.run_delay(),
+            _ => None,
+        };
+    }
+
     fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration) {
         self.started = Some(start);
         self.phase = phase;
@@ -99,7 +117,6 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             }
         }
         self.cpu_start = p.cpu_time();
-        self.delay_start = p.run_delay();
         let remaining = budget.saturating_sub(start.elapsed());
         for line in self.protocol.request(phase, state, seat, remaining) {
             p.send(&line);
@@ -175,7 +192,11 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                     // The process tree's CPU time over the request (read
                     // now, so a little of the time after the answer counts).
                     let cpu = between(self.cpu_start, p.cpu_time());
-                    let waited = between(self.delay_start, p.run_delay());
+                    // Read only when a start was (under the wall clock).
+                    let waited = self
+                        .delay_start
+                        .take()
+                        .and_then(|from| between(Some(from), p.run_delay()));
                     return Reply {
                         result: Ok(a),
                         wall,
@@ -218,5 +239,74 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
 
     fn leaked(&self) -> usize {
         self.process.as_ref().map(|p| p.leaked()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::external::{ProcessLimits, Sandbox};
+    use crate::player::Contestant;
+    use crate::timing::TimeLimits;
+    use games::bait::Bait;
+
+    /// An `arena-jsonl/2` agent in `sh`: ready, then `UP` to every line.
+    fn up_agent(clock: Clock) -> Subprocess<Bait> {
+        let spec = ExternalSpec {
+            command: vec![
+                "sh".into(),
+                "-c".into(),
+                r#"read l; echo '{"type":"ready"}'; while read l; do echo '{"action":"UP"}'; done"#
+                    .into(),
+            ],
+            protocol: super::super::Protocol::Jsonl,
+            workdir: std::env::temp_dir(),
+            sandbox: Sandbox::None,
+            limits: ProcessLimits::default(),
+            env: Vec::new(),
+            writable_workdir: false,
+        };
+        let protocol = Box::new(crate::external::jsonl::Jsonl {
+            level: "1".into(),
+            limits: TimeLimits::default(),
+        });
+        Subprocess::spawn(&spec, protocol, None, clock).expect("sh starts")
+    }
+
+    /// One request as the runner makes it (prepared first when `prepare`).
+    fn ask(
+        c: &mut Subprocess<Bait>,
+        phase: Phase,
+        state: &Bait,
+        prepare: bool,
+    ) -> Reply<games::bait::BaitAction> {
+        if prepare {
+            c.prepare();
+        }
+        let start = Instant::now();
+        c.request(phase, state, 0, start, Duration::from_secs(5));
+        let r = c.wait(start + Duration::from_secs(10));
+        assert!(r.result.is_ok(), "{:?}", r.result);
+        r
+    }
+
+    #[test]
+    fn run_delay_is_read_under_the_wall_clock_only() {
+        let state = Bait::level(1).expect("level 1");
+        for clock in [Clock::Cpu, Clock::Wall] {
+            let mut c = up_agent(clock);
+            for phase in [Phase::Init, Phase::Act, Phase::Act] {
+                let r = ask(&mut c, phase, &state, true);
+                assert_eq!(
+                    r.waited.is_some(),
+                    clock == Clock::Wall,
+                    "{clock:?} {phase:?}: {r:?}"
+                );
+            }
+            // Unprepared, no stale reading stands in for the start.
+            let r = ask(&mut c, Phase::Act, &state, false);
+            assert_eq!(r.waited, None, "{clock:?} unprepared: {r:?}");
+            c.end(&state, 0);
+        }
     }
 }

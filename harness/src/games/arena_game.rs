@@ -53,7 +53,10 @@ pub fn jsonl_contestant<G: ArenaGame>(
         limits: ctx.limits,
     });
     Ok(Box::new(Subprocess::<G>::spawn(
-        ctx.spec, protocol, ctx.log,
+        ctx.spec,
+        protocol,
+        ctx.log,
+        ctx.limits.clock,
     )?))
 }
 

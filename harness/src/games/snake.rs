@@ -94,6 +94,7 @@ impl ArenaGame for Snake {
                 ctx.label,
                 ctx.log,
                 ctx.keep.clone(),
+                ctx.limits.clock,
             )?)),
             _ => jsonl_contestant(ctx),
         }

@@ -48,7 +48,12 @@ impl ArenaGame for Xiangqi {
             _ => return jsonl_contestant(ctx),
         };
         let protocol = Box::new(Uci::new(dialect, settings));
-        Ok(Box::new(Subprocess::spawn(ctx.spec, protocol, ctx.log)?))
+        Ok(Box::new(Subprocess::spawn(
+            ctx.spec,
+            protocol,
+            ctx.log,
+            ctx.limits.clock,
+        )?))
     }
 
     fn builtin_levels() -> Vec<LevelInfo> {
