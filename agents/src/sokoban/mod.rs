@@ -357,7 +357,8 @@ impl Solver {
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
             best_pops: opts.best_pops(backward),
-            stall: opts.stall,
+            // The forward searches' best cell never stalls ([`STALL`]).
+            stall: if backward { opts.stall } else { 0 },
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,
@@ -454,6 +455,7 @@ impl Solver {
                 order: Order::Fess,
                 box_moves: true,
                 best_pops: opts.best_pops(true),
+                stall: opts.stall,
                 ..cfg
             };
             let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));

@@ -34,12 +34,14 @@ pub const BACKWARD_SHARE: u8 = 85;
 pub const BACKWARD_BEST: u8 = 12;
 
 /// The default [`SolveOptions::stall`]: after 1,000 pops without a node
-/// that makes another cell the best, a feature-space search takes its
-/// nodes from the cells in turn only, until one does. `fess` backward
-/// alone, Sasquatch I 33, 36, 39, 40 and 42 in fewer expansions (36 in
-/// 40,232 instead of 106,803), the default solver 39 of Sasquatch I
-/// instead of 38 (see `docs/sokoban-solver-log.md`, *A stalled best
-/// cell*).
+/// that makes another cell the best, the backward feature-space search
+/// takes its nodes from the cells in turn only, until one does. `fess`
+/// backward alone, Sasquatch I 33, 36, 39, 40 and 42 in fewer expansions
+/// (36 in 40,232 instead of 106,803), the default solver 39 of Sasquatch
+/// I instead of 38 (see `docs/sokoban-solver-log.md`, *A stalled best
+/// cell*). The forward searches never stall: in the pre-pass the rule
+/// lost Sasquatch IV 24, solved in 1.6 s without it, and gained no level
+/// of the seven sets (*The stall backward only*).
 pub const STALL: u32 = 1000;
 
 /// The default [`SolveOptions::stranded`]: the backward feature-space
@@ -292,10 +294,11 @@ pub struct SolveOptions {
     /// many come from its best cell ([`BACKWARD_BEST`]; the forward search
     /// takes every other one).
     pub backward_best: u8,
-    /// The feature-space searches (forward and backward): after this many
-    /// pops without a node that makes another cell the best, the best
-    /// cell has stalled and every pop takes the cells in turn, until a
-    /// node makes another cell the best ([`STALL`]; 0: never).
+    /// The backward feature-space search (alone, or beside the others):
+    /// after this many pops without a node that makes another cell the
+    /// best, the best cell has stalled and every pop takes the cells in
+    /// turn, until a node makes another cell the best ([`STALL`]; 0:
+    /// never). The forward searches' best cell never stalls.
     pub stall: u32,
     /// The backward feature-space search (alone, or beside the others):
     /// in positions with at most this many boxes off the start cells, the

@@ -793,6 +793,38 @@ fn the_prepass_kept_on_as_a_portfolio_solves_what_its_budget_cannot() {
 }
 
 #[test]
+fn only_the_backward_feature_space_search_stalls() {
+    // The default solver of Sasquatch I level 3: its pre-pass (forward)
+    // never stalls, the backward search beside it does after `STALL`
+    // pops, and so does `fess` alone backward; `fess` alone forward not.
+    let lv = &sasquatch_i(3);
+    let opts = SolveOptions::default();
+    let solver = Solver::new(lv, &opts);
+    let prepass = solver.engines.iter().find_map(|e| match e {
+        Engine::Single { s, label, .. } if *label == "pre-pass" => Some(s.cfg.stall),
+        _ => None,
+    });
+    assert_eq!(prepass, Some(0));
+    let beside = solver.beside.as_ref().map(|b| match &b.engine {
+        Engine::Single { s, .. } => s.cfg.stall,
+        _ => panic!("the backward search beside is a single search"),
+    });
+    assert_eq!(beside, Some(STALL));
+    assert_ne!(beside, Some(0));
+    for (backward, stall) in [(false, 0), (true, STALL)] {
+        let opts = SolveOptions {
+            backward,
+            ..SolveOptions::with_method(Method::Fess)
+        };
+        let solver = Solver::new(lv, &opts);
+        let Some(Engine::Single { s, .. }) = solver.engines.last() else {
+            panic!("fess alone is a single search");
+        };
+        assert_eq!(s.cfg.stall, stall, "backward {backward}");
+    }
+}
+
+#[test]
 fn a_box_in_the_way_to_the_goals_is_a_hotspot() {
     // A corridor: the box nearer the goals stands in the way of the other;
     // the other box does not stand in the way of the nearer one.
