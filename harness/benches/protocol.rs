@@ -22,6 +22,14 @@ use harness::timing::Clock;
 use harness::timing::TimeLimits;
 use std::time::{Duration, Instant};
 
+/// The default limits, judged on the wall clock.
+fn wall_limits() -> TimeLimits {
+    TimeLimits {
+        clock: Clock::Wall,
+        ..TimeLimits::default()
+    }
+}
+
 const ACTS: usize = 3000;
 
 struct Up;
@@ -89,7 +97,7 @@ fn main() {
 
     let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), Clock::Wall, "bench");
     let mut ext =
-        Subprocess::<Bait>::spawn(&spec, jsonl("1"), None, Clock::Wall).expect("spawn python3");
+        Subprocess::<Bait>::spawn(&spec, jsonl("1"), None, wall_limits()).expect("spawn python3");
     init(&mut inproc, &state);
     init(&mut ext, &state);
     // Interleaved, so that both see the same machine load.
@@ -271,7 +279,7 @@ fn snake_turns(dir: &std::path::Path) {
                     )
                 } else {
                     Box::new(
-                        Subprocess::<Snake>::spawn(&spec, jsonl("empty"), None, Clock::Wall)
+                        Subprocess::<Snake>::spawn(&spec, jsonl("empty"), None, wall_limits())
                             .expect("spawn python3"),
                     )
                 }

@@ -5,7 +5,7 @@ use super::protocol::{Protocol, Step};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, ms, Clock};
+use crate::timing::{between, ms, Clock, TimeLimits};
 use crate::view::GameView;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
@@ -18,7 +18,10 @@ use std::time::{Duration, Instant};
 /// The process is started by [`Subprocess::spawn`]; each request writes the
 /// protocol's lines and reads lines until the protocol has its answer. Any failure stops the process group at once; a timeout
 /// (no answer by the runner's hard deadline) is [`Outcome::Timeout`] and the
-/// group is killed. The soft budget is judged by the runner from the wall
+/// group is killed. Under [`Clock::Cpu`] the wait ends sooner for an agent
+/// that burns CPU without answering: as soon as the process tree's CPU time
+/// over the request passes the hard limit (the verdict is then certain), it
+/// is an [`Outcome::Timeout`] too. The soft budget is judged by the runner from the wall
 /// time measured here (and the process tree's CPU time; under
 /// [`Clock::Wall`] also its run delay, read in [`Contestant::prepare`]
 /// before the request's clock starts and again when the answer arrives).
@@ -31,9 +34,10 @@ pub struct Subprocess<G: GameView> {
     pending: Option<(G, Seat)>,
     /// The process tree's CPU time when the current request started.
     cpu_start: Option<Duration>,
-    /// The clock the agent is judged on: the run delay is read under
-    /// [`Clock::Wall`] only.
-    clock: Clock,
+    /// The limits the agent is judged by: the run delay is read under
+    /// [`Clock::Wall`] only; under [`Clock::Cpu`], the wait ends once the
+    /// CPU time over a request passes its hard limit.
+    limits: TimeLimits,
     /// Its run delay (and the supervisor's) just before the current
     /// request's clock started (under [`Clock::Wall`], when
     /// [`Contestant::prepare`] was called; taken when the answer arrives).
@@ -42,13 +46,14 @@ pub struct Subprocess<G: GameView> {
 }
 
 impl<G: GameView> Subprocess<G> {
-    /// Start the agent of `spec`, speaking `protocol`, judged on `clock`;
-    /// its stderr goes to `log` when given.
+    /// Start the agent of `spec`, speaking `protocol`, judged by `limits`
+    /// (their clock, and their hard limits under [`Clock::Cpu`]); its
+    /// stderr goes to `log` when given.
     pub fn spawn(
         spec: &ExternalSpec,
         protocol: Box<dyn Protocol<G>>,
         log: Option<PathBuf>,
-        clock: Clock,
+        limits: TimeLimits,
     ) -> Result<Self, Failure> {
         let process = AgentProcess::spawn(spec, log)?;
         Ok(Subprocess {
@@ -59,7 +64,7 @@ impl<G: GameView> Subprocess<G> {
             phase: Phase::Init,
             pending: None,
             cpu_start: None,
-            clock,
+            limits,
             delay_start: None,
             _game: PhantomData,
         })
@@ -83,11 +88,16 @@ impl<G: GameView> Subprocess<G> {
     }
 }
 
+/// How often the CPU time of an agent that has not answered is read once
+/// the hard limit of wall time has passed (under [`Clock::Cpu`]). Longer
+/// than the stdout watch's poll, which each wait for a line restarts.
+const CPU_POLL: Duration = Duration::from_millis(50);
+
 impl<G: GameView> Contestant<G> for Subprocess<G> {
     fn prepare(&mut self) {
         // Several `/proc` reads per process of the tree: made only where the
         // judge uses them, and before the act's clock starts.
-        self.delay_start = match (self.clock, &self.process, &self.broken) {
+        self.delay_start = match (self.limits.clock, &self.process, &self.broken) {
             (Clock::Wall, Some(p), None) => p.run_delay(),
             _ => None,
         };
@@ -154,12 +164,56 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                 Duration::ZERO,
             );
         };
+        // Under the CPU clock, where the tree's CPU time can be read, the
+        // hard limit of the request: once the CPU time over it is past that
+        // limit, the agent has lost on time whether it answers or not.
+        let mut cpu_hard = match (self.limits.clock, self.cpu_start) {
+            (Clock::Cpu, Some(_)) => Some(match self.phase {
+                Phase::Init => self.limits.init_hard,
+                Phase::Act => self.limits.act_hard,
+            }),
+            _ => None,
+        };
         loop {
             let Some(p) = self.process.as_mut() else {
                 unreachable!("checked above")
             };
-            let got = p.recv_line(deadline);
+            // With a hard limit to watch, wait in slices: the first until
+            // the hard limit of wall time (before which a single-threaded
+            // agent cannot have used it), then `CPU_POLL` at a time.
+            let until = match cpu_hard {
+                Some(hard) => deadline.min((start + hard).max(Instant::now() + CPU_POLL)),
+                None => deadline,
+            };
+            let got = p.recv_line(until);
             let mut wall = start.elapsed();
+            if matches!(got, Received::TimedOut) && until < deadline {
+                let Some(hard) = cpu_hard else {
+                    unreachable!("slices only with a hard limit")
+                };
+                match between(self.cpu_start, p.cpu_time()) {
+                    // Unreadable now: wait until the deadline, as without one.
+                    None => cpu_hard = None,
+                    Some(cpu) => {
+                        // As the judge charges it: less the time the host
+                        // of a virtual machine took meanwhile.
+                        let stolen = crate::timing::steal::during(start, Instant::now());
+                        if cpu.saturating_sub(stolen) > hard {
+                            let f = Failure {
+                                outcome: Outcome::Timeout,
+                                detail: format!(
+                                    "{} used {:.0} ms of CPU without answering, past the hard limit of {:.0} ms; process group killed",
+                                    self.phase.as_str(),
+                                    ms(cpu),
+                                    ms(hard)
+                                ),
+                            };
+                            return fail(self.fail(f), wall);
+                        }
+                    }
+                }
+                continue;
+            }
             let line = match got {
                 Received::Line(l) => {
                     // The moment the line arrived, not when the runner read it.
@@ -252,13 +306,20 @@ mod tests {
 
     /// An `arena-jsonl/2` agent in `sh`: ready, then `UP` to every line.
     fn up_agent(clock: Clock) -> Subprocess<Bait> {
+        let limits = TimeLimits {
+            clock,
+            ..TimeLimits::default()
+        };
+        sh_agent(
+            r#"read l; echo '{"type":"ready"}'; while read l; do echo '{"action":"UP"}'; done"#,
+            limits,
+        )
+    }
+
+    /// An `arena-jsonl/2` agent: the `sh` script `script`, judged by `limits`.
+    fn sh_agent(script: &str, limits: TimeLimits) -> Subprocess<Bait> {
         let spec = ExternalSpec {
-            command: vec![
-                "sh".into(),
-                "-c".into(),
-                r#"read l; echo '{"type":"ready"}'; while read l; do echo '{"action":"UP"}'; done"#
-                    .into(),
-            ],
+            command: vec!["sh".into(), "-c".into(), script.into()],
             protocol: super::super::Protocol::Jsonl,
             workdir: std::env::temp_dir(),
             sandbox: Sandbox::None,
@@ -270,7 +331,7 @@ mod tests {
             level: "1".into(),
             limits: TimeLimits::default(),
         });
-        Subprocess::spawn(&spec, protocol, None, clock).expect("sh starts")
+        Subprocess::spawn(&spec, protocol, None, limits).expect("sh starts")
     }
 
     /// One request as the runner makes it (prepared first when `prepare`).
@@ -308,5 +369,56 @@ mod tests {
             assert_eq!(r.waited, None, "{clock:?} unprepared: {r:?}");
             c.end(&state, 0);
         }
+    }
+
+    /// Under the CPU clock, an agent that hangs at its first act: busy
+    /// (`busy`) or asleep; the act's hard limit is 200 ms.
+    fn hanging_act(busy: bool, deadline: Duration) -> (Reply<games::bait::BaitAction>, Duration) {
+        let hang = if busy {
+            "while :; do :; done"
+        } else {
+            "sleep 5"
+        };
+        let limits = TimeLimits {
+            act_hard: Duration::from_millis(200),
+            clock: Clock::Cpu,
+            ..TimeLimits::default()
+        };
+        let script = format!(r#"read l; echo '{{"type":"ready"}}'; read l; {hang}"#);
+        let mut c = sh_agent(&script, limits);
+        let state = Bait::level(1).expect("level 1");
+        ask(&mut c, Phase::Init, &state, true);
+        c.prepare();
+        let start = Instant::now();
+        c.request(Phase::Act, &state, 0, start, limits.act);
+        let r = c.wait(start + deadline);
+        let took = start.elapsed();
+        c.close();
+        (r, took)
+    }
+
+    #[test]
+    fn a_busy_hang_is_stopped_once_its_cpu_passes_the_hard_limit() {
+        // The runner's deadline under the CPU clock: ten times the hard limit.
+        let deadline = Duration::from_secs(2);
+        let (r, took) = hanging_act(true, deadline);
+        let f = r.result.expect_err("no answer");
+        assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
+        // Well before the deadline (about the hard limit on an idle machine).
+        assert!(took < deadline / 2, "stopped after {took:?}: {f:?}");
+        assert!(
+            f.detail.contains("of CPU without answering") && f.detail.contains("200 ms"),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn a_sleeping_hang_is_waited_for_until_the_deadline() {
+        let deadline = Duration::from_millis(300);
+        let (r, took) = hanging_act(false, deadline);
+        let f = r.result.expect_err("no answer");
+        assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
+        assert!(f.detail.contains("gave no answer"), "{f:?}");
+        assert!(took >= deadline, "gave up after {took:?}: {f:?}");
     }
 }

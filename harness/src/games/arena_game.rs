@@ -53,10 +53,7 @@ pub fn jsonl_contestant<G: ArenaGame>(
         limits: ctx.limits,
     });
     Ok(Box::new(Subprocess::<G>::spawn(
-        ctx.spec,
-        protocol,
-        ctx.log,
-        ctx.limits.clock,
+        ctx.spec, protocol, ctx.log, ctx.limits,
     )?))
 }
 

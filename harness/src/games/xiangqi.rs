@@ -52,7 +52,7 @@ impl ArenaGame for Xiangqi {
             ctx.spec,
             protocol,
             ctx.log,
-            ctx.limits.clock,
+            ctx.limits,
         )?))
     }
 
