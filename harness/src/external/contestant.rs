@@ -20,8 +20,10 @@ use std::time::{Duration, Instant};
 /// (no answer by the runner's hard deadline) is [`Outcome::Timeout`] and the
 /// group is killed. Under [`Clock::Cpu`] the wait ends sooner for an agent
 /// that burns CPU without answering: as soon as the process tree's CPU time
-/// over the request passes the hard limit (the verdict is then certain), it
-/// is an [`Outcome::Timeout`] too. The soft budget is judged by the runner from the wall
+/// over the request passes the hard limit, it is [`Outcome::Disqualified`],
+/// as the runner judges an answer past the hard limit, so that the verdict
+/// does not depend on whether the answer or the look at the CPU time comes
+/// first. The soft budget is judged by the runner from the wall
 /// time measured here (and the process tree's CPU time; under
 /// [`Clock::Wall`] also its run delay, read in [`Contestant::prepare`]
 /// before the request's clock starts and again when the answer arrives).
@@ -199,8 +201,11 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                         // of a virtual machine took meanwhile.
                         let stolen = crate::timing::steal::during(start, Instant::now());
                         if cpu.saturating_sub(stolen) > hard {
+                            // Disqualified, as the runner judges an answer
+                            // past the hard limit: an agent that would have
+                            // answered gets the same verdict, only sooner.
                             let f = Failure {
-                                outcome: Outcome::Timeout,
+                                outcome: Outcome::Disqualified,
                                 detail: format!(
                                     "{} used {:.0} ms of CPU without answering, past the hard limit of {:.0} ms; process group killed",
                                     self.phase.as_str(),
@@ -403,7 +408,7 @@ mod tests {
         let deadline = Duration::from_secs(2);
         let (r, took) = hanging_act(true, deadline);
         let f = r.result.expect_err("no answer");
-        assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
+        assert_eq!(f.outcome, Outcome::Disqualified, "{f:?}");
         // Well before the deadline (about the hard limit on an idle machine).
         assert!(took < deadline / 2, "stopped after {took:?}: {f:?}");
         assert!(

@@ -194,7 +194,7 @@ fn class(class_dir: &Path, port: u16) -> Vec<Student> {
         st(
             "hang",
             vec![("main.py", python("abc", "", "while lvl == 'b':\n    pass"))],
-            "timeout",
+            "disqualified",
             20.0,
         ),
         st(
