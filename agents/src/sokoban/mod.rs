@@ -357,8 +357,7 @@ impl Solver {
             macros: false,
             box_moves: opts.box_moves && method == Method::Fess,
             best_pops: opts.best_pops(backward),
-            // The forward searches' best cell never stalls ([`STALL`]).
-            stall: if backward { opts.stall } else { 0 },
+            stall: opts.stall_after(backward),
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,
@@ -455,7 +454,7 @@ impl Solver {
                 order: Order::Fess,
                 box_moves: true,
                 best_pops: opts.best_pops(true),
-                stall: opts.stall,
+                stall: opts.stall_after(true),
                 ..cfg
             };
             let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));

@@ -401,4 +401,15 @@ impl SolveOptions {
             (true, true) => self.backward_best,
         }
     }
+
+    /// The pops after which a feature-space search's best cell has
+    /// stalled ([`SolveOptions::stall`]): backward, `stall`; forward,
+    /// never (0).
+    pub(crate) fn stall_after(&self, backward: bool) -> u32 {
+        if backward {
+            self.stall
+        } else {
+            0
+        }
+    }
 }
