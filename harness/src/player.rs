@@ -11,7 +11,7 @@
 //! code belongs in a subprocess, where the whole process can be killed.
 
 use crate::outcome::Outcome;
-use crate::timing::{between, run_delay, thread_cpu_time, AgentTimer, Clock};
+use crate::timing::{between, run_delay, thread_cpu_time, AgentTimer, Clock, TimeLimits};
 use games::{Agent, AgentStats, Game, Seat};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -32,6 +32,15 @@ impl Phase {
         match self {
             Phase::Init => "init",
             Phase::Act => "act",
+        }
+    }
+
+    /// The soft budget and the hard limit of this phase in `limits`:
+    /// `init` and `init_hard`, or `act` and `act_hard`.
+    pub fn budgets(self, limits: &TimeLimits) -> (Duration, Duration) {
+        match self {
+            Phase::Init => (limits.init, limits.init_hard),
+            Phase::Act => (limits.act, limits.act_hard),
         }
     }
 }

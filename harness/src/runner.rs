@@ -139,10 +139,7 @@ fn judge<A>(
         Clock::Wall => reply.wall,
         Clock::Cpu => reply.cpu.unwrap_or(reply.wall),
     };
-    let (soft, hard) = match phase {
-        Phase::Init => (limits.init, limits.init_hard),
-        Phase::Act => (limits.act, limits.act_hard),
-    };
+    let (soft, hard) = phase.budgets(limits);
     let what = phase.as_str();
     let result = match reply.result {
         Err(f) => return (Err(f), false, ms(used)),

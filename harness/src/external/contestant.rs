@@ -170,10 +170,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
         // hard limit of the request: once the CPU time over it is past that
         // limit, the agent has lost on time whether it answers or not.
         let mut cpu_hard = match (self.limits.clock, self.cpu_start) {
-            (Clock::Cpu, Some(_)) => Some(match self.phase {
-                Phase::Init => self.limits.init_hard,
-                Phase::Act => self.limits.act_hard,
-            }),
+            (Clock::Cpu, Some(_)) => Some(self.phase.budgets(&self.limits).1),
             _ => None,
         };
         loop {
@@ -189,10 +186,9 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             };
             let got = p.recv_line(until);
             let mut wall = start.elapsed();
-            if matches!(got, Received::TimedOut) && until < deadline {
-                let Some(hard) = cpu_hard else {
-                    unreachable!("slices only with a hard limit")
-                };
+            // A slice ran out (slices end before the deadline only with a
+            // hard limit to watch).
+            if let (Received::TimedOut, Some(hard), true) = (&got, cpu_hard, until < deadline) {
                 match between(self.cpu_start, p.cpu_time()) {
                     // Unreadable now: wait until the deadline, as without one.
                     None => cpu_hard = None,
