@@ -273,7 +273,7 @@ fn snake_turns(dir: &std::path::Path) {
                             "bench",
                             None,
                             GlobalData::default(),
-                            Clock::Wall,
+                            wall_limits(),
                         )
                         .expect("a snake bot"),
                     )

@@ -6,12 +6,17 @@
 
 use games::snake::Snake;
 use harness::config;
+use harness::external::botzone::BotzoneBot;
 use harness::external::process::processes_with_marker;
 use harness::external::sandbox::check_bwrap;
+use harness::external::{BotzoneMode, ExternalSpec, GlobalData, ProcessLimits, Protocol, Sandbox};
 use harness::games::ArenaGame;
+use harness::outcome::Outcome;
+use harness::player::{Contestant, Failure, Phase};
 use harness::report::EpisodeRow;
 use harness::run::{run_config, RunOutput};
 use harness::runner::{play_episode, ContestantFactory, Episode};
+use harness::timing::{Clock, TimeLimits};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -621,4 +626,107 @@ fn a_seat_is_not_charged_for_the_seat_read_before_it() {
         assert_eq!(fast.overruns, 0, "{name}: {:?}", fast.act_ms);
     }
     no_process_left(&marker);
+}
+
+/// A Botzone bot: the `sh` script `script` in `mode`, judged under the CPU
+/// clock with a 200 ms hard limit per turn.
+fn sh_bot(script: &str, mode: BotzoneMode) -> BotzoneBot {
+    let spec = ExternalSpec {
+        command: vec!["sh".into(), "-c".into(), script.into()],
+        protocol: Protocol::Botzone { mode },
+        workdir: std::env::temp_dir(),
+        sandbox: Sandbox::None,
+        limits: ProcessLimits::default(),
+        env: Vec::new(),
+        writable_workdir: false,
+    };
+    let limits = TimeLimits {
+        act: Duration::from_millis(100),
+        act_hard: Duration::from_millis(200),
+        clock: Clock::Cpu,
+        ..TimeLimits::default()
+    };
+    BotzoneBot::new(&spec, mode, "sh", None, GlobalData::default(), limits).expect("a bot")
+}
+
+/// Play turns of `bot` on an empty board until one fails (at most
+/// `turns`), each waited for until `deadline` after its request; the
+/// failure and how long its turn took.
+fn failing_turn(bot: &mut BotzoneBot, turns: usize, deadline: Duration) -> (Failure, Duration) {
+    let mut s = Snake::new(10, 12, &[]).expect("an empty board");
+    let start = Instant::now();
+    bot.request(Phase::Init, &s, 0, start, Duration::from_secs(1));
+    assert!(bot.wait(start + deadline).result.is_ok());
+    for _ in 0..turns {
+        bot.prepare();
+        let start = Instant::now();
+        bot.request(Phase::Act, &s, 0, start, Duration::from_millis(100));
+        let r = bot.wait(start + deadline);
+        let took = start.elapsed();
+        match r.result {
+            Ok(_) => s.play(1, 3),
+            Err(f) => {
+                bot.close();
+                return (f, took);
+            }
+        }
+    }
+    panic!("no turn failed in {turns}");
+}
+
+/// Under the CPU clock a bot that computes without answering is stopped as
+/// soon as its CPU time over the turn passes the hard limit, disqualified
+/// as an answer past it would be; a fresh process's start-up counts, a kept
+/// process's earlier turns do not. (Before, it was waited for until the
+/// runner's deadline, ten times the hard limit, and timed out.)
+#[test]
+fn a_busy_botzone_bot_is_disqualified_once_its_cpu_passes_the_hard_limit() {
+    let deadline = Duration::from_secs(3);
+    let answer =
+        r#"echo '{"response":{"direction":1}}'; echo '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<'"#;
+    for (name, script, mode, turns) in [
+        (
+            "traditional",
+            "while :; do :; done".to_string(),
+            BotzoneMode::Traditional,
+            1,
+        ),
+        // Answers its first turn, then hangs in its second, kept.
+        (
+            "kept",
+            format!("read l; {answer}; read l; while :; do :; done"),
+            BotzoneMode::KeepRunning,
+            2,
+        ),
+    ] {
+        let mut bot = sh_bot(&script, mode);
+        let (f, took) = failing_turn(&mut bot, turns, deadline);
+        assert_eq!(f.outcome, Outcome::Disqualified, "{name}: {f:?}");
+        assert!(
+            f.detail.contains("of CPU without answering") && f.detail.contains("200 ms"),
+            "{name}: {f:?}"
+        );
+        assert!(
+            f.detail
+                .starts_with(&format!("round {}: act used", turns - 1)),
+            "{name}: {f:?}"
+        );
+        // Well before the deadline (about the hard limit on an idle machine).
+        assert!(took < deadline / 2, "{name}: stopped after {took:?}: {f:?}");
+        assert_eq!(bot.processes_started(), 1, "{name}");
+        assert_eq!(bot.leaked(), 0, "{name}");
+    }
+}
+
+/// A bot that sleeps without answering costs no CPU: it is waited for until
+/// the deadline and times out.
+#[test]
+fn a_sleeping_botzone_bot_is_waited_for_until_the_deadline() {
+    let deadline = Duration::from_millis(600);
+    let mut bot = sh_bot("sleep 5", BotzoneMode::Traditional);
+    let (f, took) = failing_turn(&mut bot, 1, deadline);
+    assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
+    assert!(f.detail.contains("no answer within"), "{f:?}");
+    assert!(took >= deadline, "gave up after {took:?}: {f:?}");
+    assert_eq!(bot.leaked(), 0);
 }

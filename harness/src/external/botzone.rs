@@ -22,11 +22,12 @@
 //! supervised [`AgentProcess`] per turn (or keeps one alive), and carries
 //! `data` from turn to turn and `globaldata` from game to game ([`GlobalData`]).
 
+use super::early_stop::{AfterSlice, CpuWatch};
 use super::process::{AgentProcess, Output};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, ms, Clock};
+use crate::timing::{between, ms, Clock, TimeLimits};
 use games::snake::Snake;
 use games::{AgentStats, Seat};
 use serde_json::{json, Map, Value};
@@ -251,7 +252,12 @@ pub fn parse_output(text: &str) -> Result<Answer, Failure> {
 /// game's log, sandbox, group kill, reaping and leak check after each
 /// process). Timing per turn: from the start of the request (the spawn of a
 /// fresh process included) to the end of the answer (the process's exit, or
-/// the keep-running marker). The soft / hard rule is applied by the runner.
+/// the keep-running marker). The soft / hard rule is applied by the runner;
+/// a bot that does not answer is waited for until the runner's deadline
+/// ([`Outcome::Timeout`]), except that under [`Clock::Cpu`] one that
+/// computes without answering is stopped as soon as its CPU time over the
+/// turn passes the act's hard limit ([`Outcome::Disqualified`], as an answer
+/// past it would be; see [`CpuWatch`]).
 ///
 /// `responses` hold the directions actually played for the bot: they differ
 /// from what it printed only when its answer came after the soft budget and
@@ -276,9 +282,10 @@ pub struct BotzoneBot {
     broken: Option<Failure>,
     /// The process tree's CPU time when this turn started.
     cpu_start: Option<Duration>,
-    /// The clock the bot is judged on: the run delay is read under
-    /// [`Clock::Wall`] only.
-    clock: Clock,
+    /// The limits the bot is judged by: the run delay is read under
+    /// [`Clock::Wall`] only; under [`Clock::Cpu`], the wait for a turn's
+    /// answer ends once the CPU time over the turn passes `act_hard`.
+    limits: TimeLimits,
     /// A kept process's run delay (and the supervisor's) just before this
     /// turn's clock started ([`Contestant::prepare`], under [`Clock::Wall`]);
     /// `None` for a fresh process, which has exited by the time its answer
@@ -293,15 +300,16 @@ pub struct BotzoneBot {
 
 impl BotzoneBot {
     /// The Botzone bot of `spec` in `mode` (labelled `label` in the run;
-    /// its `globaldata` lives in `store`), judged on `clock`, its stderr
-    /// appended to `log`. Nothing is started before the first turn.
+    /// its `globaldata` lives in `store`), judged by `limits` (their clock,
+    /// and under [`Clock::Cpu`] the act's hard limit), its stderr appended
+    /// to `log`. Nothing is started before the first turn.
     pub fn new(
         spec: &ExternalSpec,
         mode: BotzoneMode,
         label: &str,
         log: Option<PathBuf>,
         store: GlobalData,
-        clock: Clock,
+        limits: TimeLimits,
     ) -> Result<Self, Failure> {
         let globaldata = store.get(label);
         if let Some(path) = &log {
@@ -327,7 +335,7 @@ impl BotzoneBot {
             kept_turn: false,
             broken: None,
             cpu_start: None,
-            clock,
+            limits,
             delay_start: None,
             started: None,
             phase: Phase::Init,
@@ -457,9 +465,13 @@ impl BotzoneBot {
         Ok(())
     }
 
-    /// Read the turn's output until the marker, the exit or `deadline`.
-    /// `Ok((lines, kept))`: `kept` when the bot printed the marker.
+    /// Read the turn's output until the marker, the exit or `deadline`, or
+    /// under [`Clock::Cpu`] until the CPU time over the turn passes the
+    /// hard limit ([`CpuWatch`]). `Ok((lines, kept))`: `kept` when the bot
+    /// printed the marker.
     fn read_answer(&mut self, deadline: Instant) -> Result<(Vec<String>, bool), Failure> {
+        let start = self.started.unwrap_or_else(Instant::now);
+        let mut watch = CpuWatch::new(&self.limits, self.phase, start, self.cpu_start, deadline);
         let Some(p) = self.process.as_mut() else {
             return Err(Failure {
                 outcome: Outcome::Crash,
@@ -468,7 +480,8 @@ impl BotzoneBot {
         };
         let mut lines = Vec::new();
         loop {
-            match p.recv_output(deadline) {
+            let until = watch.slice_end();
+            match p.recv_output(until) {
                 Output::Line(l) => {
                     if l.trim() == KEEP_RUNNING_MARKER {
                         return Ok((lines, true));
@@ -483,7 +496,13 @@ impl BotzoneBot {
                 }
                 Output::Failed(f) => return Err(f),
                 Output::TimedOut => {
-                    let wall = self.started.map(|s| s.elapsed()).unwrap_or_default();
+                    match watch.after_slice(until, || p.cpu_time()) {
+                        AfterSlice::Wait => continue,
+                        // The caller stops the process group.
+                        AfterSlice::Stop(f) => return Err(f),
+                        AfterSlice::Deadline => {}
+                    }
+                    let wall = start.elapsed();
                     return Err(Failure {
                         outcome: Outcome::Timeout,
                         detail: format!(
@@ -503,7 +522,7 @@ impl Contestant<Snake> for BotzoneBot {
         // judge uses them, and before the turn's clock starts. Should the
         // turn replace the kept process by a fresh one, `start_turn` drops
         // the reading.
-        self.delay_start = match (self.clock, &self.process, &self.broken) {
+        self.delay_start = match (self.limits.clock, &self.process, &self.broken) {
             (Clock::Wall, Some(p), None) => p.run_delay(),
             _ => None,
         };
@@ -779,7 +798,10 @@ mod tests {
             "right",
             None,
             GlobalData::default(),
-            clock,
+            TimeLimits {
+                clock,
+                ..TimeLimits::default()
+            },
         )
         .expect("a bot")
     }

@@ -1,5 +1,6 @@
 //! [`Subprocess`]: an external agent as a [`Contestant`], one process per game.
 
+use super::early_stop::{AfterSlice, CpuWatch};
 use super::process::{AgentProcess, Received};
 use super::protocol::{Protocol, Step};
 use super::ExternalSpec;
@@ -90,11 +91,6 @@ impl<G: GameView> Subprocess<G> {
     }
 }
 
-/// How often the CPU time of an agent that has not answered is read once
-/// the hard limit of wall time has passed (under [`Clock::Cpu`]). Longer
-/// than the stdout watch's poll, which each wait for a line restarts.
-const CPU_POLL: Duration = Duration::from_millis(50);
-
 impl<G: GameView> Contestant<G> for Subprocess<G> {
     fn prepare(&mut self) {
         // Several `/proc` reads per process of the tree: made only where the
@@ -167,53 +163,22 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             );
         };
         // Under the CPU clock, where the tree's CPU time can be read, the
-        // hard limit of the request: once the CPU time over it is past that
-        // limit, the agent has lost on time whether it answers or not.
-        let mut cpu_hard = match (self.limits.clock, self.cpu_start) {
-            (Clock::Cpu, Some(_)) => Some(self.phase.budgets(&self.limits).1),
-            _ => None,
-        };
+        // wait ends once the CPU time over the request is past its hard
+        // limit: the agent has lost on time whether it answers or not.
+        let mut watch = CpuWatch::new(&self.limits, self.phase, start, self.cpu_start, deadline);
         loop {
             let Some(p) = self.process.as_mut() else {
                 unreachable!("checked above")
             };
-            // With a hard limit to watch, wait in slices: the first until
-            // the hard limit of wall time (before which a single-threaded
-            // agent cannot have used it), then `CPU_POLL` at a time.
-            let until = match cpu_hard {
-                Some(hard) => deadline.min((start + hard).max(Instant::now() + CPU_POLL)),
-                None => deadline,
-            };
+            let until = watch.slice_end();
             let got = p.recv_line(until);
             let mut wall = start.elapsed();
-            // A slice ran out (slices end before the deadline only with a
-            // hard limit to watch).
-            if let (Received::TimedOut, Some(hard), true) = (&got, cpu_hard, until < deadline) {
-                match between(self.cpu_start, p.cpu_time()) {
-                    // Unreadable now: wait until the deadline, as without one.
-                    None => cpu_hard = None,
-                    Some(cpu) => {
-                        // As the judge charges it: less the time the host
-                        // of a virtual machine took meanwhile.
-                        let stolen = crate::timing::steal::during(start, Instant::now());
-                        if cpu.saturating_sub(stolen) > hard {
-                            // Disqualified, as the runner judges an answer
-                            // past the hard limit: an agent that would have
-                            // answered gets the same verdict, only sooner.
-                            let f = Failure {
-                                outcome: Outcome::Disqualified,
-                                detail: format!(
-                                    "{} used {:.0} ms of CPU without answering, past the hard limit of {:.0} ms; process group killed",
-                                    self.phase.as_str(),
-                                    ms(cpu),
-                                    ms(hard)
-                                ),
-                            };
-                            return fail(self.fail(f), wall);
-                        }
-                    }
+            if let Received::TimedOut = got {
+                match watch.after_slice(until, || p.cpu_time()) {
+                    AfterSlice::Wait => continue,
+                    AfterSlice::Stop(f) => return fail(self.fail(f), wall),
+                    AfterSlice::Deadline => {}
                 }
-                continue;
             }
             let line = match got {
                 Received::Line(l) => {

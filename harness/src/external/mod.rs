@@ -14,6 +14,8 @@
 //!   kept running), with its own contestant [`botzone::BotzoneBot`].
 //! - [`Subprocess`]: the [`crate::player::Contestant`] that ties them
 //!   together for one agent in one episode (one process per game).
+//! - [`early_stop`]: under the CPU clock, how both contestants stop an agent
+//!   that computes without answering once its CPU time passes the hard limit.
 //!
 //! The runner is synchronous (std threads); the supervisor runs on one
 //! shared tokio runtime ([`runtime`]) and the contestant bridges with
@@ -22,6 +24,7 @@
 pub mod botzone;
 pub mod containment;
 pub mod contestant;
+pub mod early_stop;
 pub mod jsonl;
 pub mod process;
 pub mod procfs;

@@ -94,7 +94,7 @@ impl ArenaGame for Snake {
                 ctx.label,
                 ctx.log,
                 ctx.keep.clone(),
-                ctx.limits.clock,
+                ctx.limits,
             )?)),
             _ => jsonl_contestant(ctx),
         }
