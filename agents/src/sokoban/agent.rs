@@ -32,6 +32,7 @@ pub const AGENTS: &[AgentInfo] = &[
             ParamInfo::new("backward_share", "85", "once the pre-pass has filled its budget, a backward feature-space search (box pulls from the solved positions) runs beside the others with this percentage of the work (0: none)"),
             ParamInfo::new("backward_best", "12", "of every 16 expansions of that backward search, this many come from its best cell, with alternate"),
             ParamInfo::new("stall", "1000", "that backward search: after this many pops without a node that makes another cell the best, every pop takes the cells in turn until one does (0: never)"),
+            ParamInfo::new("greedy", "2", "that backward search: of every 16 expansions, this many take the open node of least bound of all its cells (0: none)"),
             ParamInfo::new("stranded", "4", "that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (0: never)"),
             ParamInfo::new("near", "5", "that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (0: not)"),
             ParamInfo::new("hotspots", "false", "the pre-pass's hotspot advisor"),
@@ -95,6 +96,7 @@ pub const AGENTS: &[AgentInfo] = &[
             ParamInfo::new("alternate", "true", "every other expansion from the best cell (most boxes on goals, then fewest regions); false: cells in turn only"),
             ParamInfo::new("backward_best", "12", "backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate"),
             ParamInfo::new("stall", "1000", "backward, after this many pops without a node that makes another cell the best, every pop takes the cells in turn until one does (0: never)"),
+            ParamInfo::new("greedy", "2", "backward, of every 16 expansions this many take the open node of least bound of all the cells (0: none)"),
             ParamInfo::new("stranded", "4", "backward, in positions with at most this many boxes off the start cells, the boxes stranded there (no lone box could be pulled from their cells onto an empty start cell, the boxes on start cells fixed) rank before the regions, fewer first (0: never)"),
             ParamInfo::new("near", "5", "backward, the packing feature counts, after the boxes on start cells, the boxes off them that a lone box could be pulled from onto an empty start cell in at most this many pulls (walls only); moves that raise it are advised (0: not)"),
             ParamInfo::new("hotspots", "false", "moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too"),
@@ -232,6 +234,10 @@ pub fn options(
     if keys.contains(&"stall") {
         let n = params.u64(name, "stall", u64::from(opts.stall))?;
         opts.stall = n.min(u64::from(u32::MAX)) as u32;
+    }
+    if keys.contains(&"greedy") {
+        let n = params.u64(name, "greedy", u64::from(opts.greedy))?;
+        opts.greedy = n.min(16) as u8;
     }
     if keys.contains(&"prove") {
         let n = params.u64(name, "prove", opts.prove as u64)?;

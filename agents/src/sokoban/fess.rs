@@ -94,6 +94,14 @@ pub(crate) struct FessQueue {
     /// After this many pops without a better best cell, pops take the
     /// cells in turn only, until one is better (0: never).
     stall: u64,
+    /// Of every [`BEST_OF`] pops, this many take the queued node of least
+    /// bound of all the cells (0: none).
+    greedy: u8,
+    /// Every queued node by bound, then path weight (while `greedy` is
+    /// not 0); an entry whose node was expanded since is passed over.
+    least: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Whether the last pop took the node of least bound.
+    last_least: bool,
 }
 
 /// The rank of a cell, higher is better: more boxes on goals (with a
@@ -102,6 +110,12 @@ pub(crate) struct FessQueue {
 pub(crate) fn rank(cell: Cell) -> u64 {
     let (p, r) = features(cell);
     (u64::from(p) << 32) | u64::from(u32::MAX - r)
+}
+
+/// The key of a node among the nodes by bound ([`FessQueue::new`]'s
+/// `greedy`): its bound, then its path weight.
+fn key_by_bound(w: u32, h: u32) -> u64 {
+    (u64::from(h) << 32) | u64::from(w)
 }
 
 /// A cell of the feature space: the packing feature in the high half, the
@@ -260,11 +274,15 @@ impl FessQueue {
     /// `stall` pops (0: never) have gone by since a node made some cell
     /// the best, the best cell has stalled: every pop takes the cells in
     /// turn until a node makes another cell the best
-    /// ([`STALL`](super::STALL)).
-    pub fn new(best_pops: u8, stall: u32) -> FessQueue {
+    /// ([`STALL`](super::STALL)). Of every [`BEST_OF`] pops, `greedy`
+    /// (spread evenly; at most [`BEST_OF`]) come first: they take the
+    /// open node of least bound of all the cells, then least path weight
+    /// ([`GREEDY`](super::GREEDY)).
+    pub fn new(best_pops: u8, stall: u32, greedy: u8) -> FessQueue {
         FessQueue {
             best_pops: best_pops.min(BEST_OF),
             stall: u64::from(stall),
+            greedy: greedy.min(BEST_OF),
             ..FessQueue::default()
         }
     }
@@ -281,6 +299,7 @@ impl FessQueue {
             + Footprint::of_vec(&self.keys, ROOM)
             + Footprint::of_vec(&self.cell, ROOM)
             + Footprint::of_vec(&self.hot, ROOM)
+            + Footprint::of(self.least.len(), self.least.capacity(), entry, ROOM)
     }
 
     /// Queue node `id` of cell `cell` with path weight `w` and bound `h`.
@@ -296,6 +315,9 @@ impl FessQueue {
         };
         self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
         self.len += 1;
+        if self.greedy > 0 {
+            self.least.push(Reverse((key_by_bound(w, h), id)));
+        }
         if self.best_pops > 0 {
             let better = match self.best {
                 None => true,
@@ -309,9 +331,21 @@ impl FessQueue {
     }
 
     /// The next node: the best of the next non-empty cell in turn, or
-    /// (`best_pops` of every [`BEST_OF`] calls) of the best non-empty cell.
-    pub fn pop(&mut self) -> Option<u32> {
+    /// (`best_pops` of every [`BEST_OF`] calls) of the best non-empty
+    /// cell, or (`greedy` of every [`BEST_OF`] calls, first) the open node
+    /// of least bound; `closed` tells the nodes expanded or found dead
+    /// since they were queued, which that last kind passes over. (The
+    /// cells still hold the nodes a pop of least bound took, and the
+    /// searcher passes over them when a cell gives them.)
+    pub fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
+        self.last_least = false;
         self.pops += 1;
+        let (g, n) = (u64::from(self.greedy), u64::from(BEST_OF));
+        if self.pops * g / n > (self.pops - 1) * g / n {
+            if let Some(id) = self.pop_least(&closed) {
+                return Some(id);
+            }
+        }
         self.since_better += 1;
         let stalled = self.stall > 0 && self.since_better > self.stall;
         let k = if stalled {
@@ -349,8 +383,17 @@ impl FessQueue {
 
     /// Queue node `id` again, popped and found to have a greater bound
     /// `h` than it was queued with (a deferred child's estimate): into
-    /// its cell, which it was in already, without a look at the best cell.
+    /// its cell, which it was in already, without a look at the best
+    /// cell, and (with greedy pops) among the nodes by bound. Popped as
+    /// the node of least bound, it is still in its cell, with its
+    /// estimate: it goes back among the nodes by bound only.
     pub fn push_back(&mut self, id: u32, cell: Cell, w: u32, h: u32) {
+        if self.greedy > 0 {
+            self.least.push(Reverse((key_by_bound(w, h), id)));
+            if self.last_least {
+                return;
+            }
+        }
         let slot = self.slot_of[&cell];
         self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
         self.len += 1;
@@ -368,15 +411,33 @@ impl FessQueue {
     /// child, whose removal test is made then): the cell's turn goes on,
     /// as if that node had never been queued. Once that cell is empty,
     /// the same pop again ([`FessQueue::pop`], which looks for the best
-    /// cell or the next cell in turn).
-    pub fn pop_again(&mut self) -> Option<u32> {
+    /// cell or the next cell in turn). After a pop of the node of least
+    /// bound, the next such node.
+    pub fn pop_again(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
+        if self.last_least {
+            if let Some(id) = self.pop_least(&closed) {
+                return Some(id);
+            }
+        }
         if let Some(Reverse((_, id))) = self.cells.get_mut(self.last).and_then(BinaryHeap::pop) {
             self.len -= 1;
             return Some(id);
         }
         self.pops -= 1;
         self.since_better = self.since_better.saturating_sub(1);
-        self.pop()
+        self.pop(closed)
+    }
+
+    /// The open node of least bound, then least path weight, if any
+    /// (`closed` as for [`FessQueue::pop`]).
+    fn pop_least(&mut self, closed: &impl Fn(u32) -> bool) -> Option<u32> {
+        while let Some(Reverse((_, id))) = self.least.pop() {
+            if !closed(id) {
+                self.last_least = true;
+                return Some(id);
+            }
+        }
+        None
     }
 
     /// The best non-empty cell, as last found by [`FessQueue::pop`] (when
@@ -396,6 +457,12 @@ mod tests {
     use super::*;
     use crate::sokoban::BACKWARD_BEST;
 
+    /// Whether a node is closed, for a queue without greedy pops: it
+    /// never asks.
+    fn unasked(_: u32) -> bool {
+        false
+    }
+
     #[test]
     fn cells_are_visited_in_turn_best_first_within_each() {
         let mut q = FessQueue::default();
@@ -406,7 +473,7 @@ mod tests {
         q.push(4, b, 1, 7);
         assert_eq!(features(b), (2, 1));
         // Cell a, then b, then a, then b: the least weight first, then the bound.
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop(unasked)).collect();
         assert_eq!(order, vec![2, 4, 1, 3]);
         assert!(q.is_empty());
     }
@@ -479,8 +546,8 @@ mod tests {
             (103, top, 1),
         ];
         for best_pops in [0, FORWARD_BEST, BACKWARD_BEST] {
-            let mut with = FessQueue::new(best_pops, 0);
-            let mut without = FessQueue::new(best_pops, 0);
+            let mut with = FessQueue::new(best_pops, 0, 0);
+            let mut without = FessQueue::new(best_pops, 0, 0);
             for &(id, cell, w) in &live {
                 with.push(id, cell, w, 0);
                 without.push(id, cell, w, 0);
@@ -490,13 +557,17 @@ mod tests {
             }
             let mut order = Vec::new();
             let mut again = false;
-            while let Some(id) = if again { with.pop_again() } else { with.pop() } {
+            while let Some(id) = if again {
+                with.pop_again(unasked)
+            } else {
+                with.pop(unasked)
+            } {
                 again = id >= 100;
                 if !again {
                     order.push(id);
                 }
             }
-            let expected: Vec<u32> = std::iter::from_fn(|| without.pop()).collect();
+            let expected: Vec<u32> = std::iter::from_fn(|| without.pop(unasked)).collect();
             assert_eq!(order, expected, "best pops: {best_pops}");
             assert!(with.is_empty());
         }
@@ -504,7 +575,7 @@ mod tests {
 
     #[test]
     fn alternation_takes_every_other_node_from_the_best_cell() {
-        let mut q = FessQueue::new(FORWARD_BEST, 0);
+        let mut q = FessQueue::new(FORWARD_BEST, 0, 0);
         // Best: more boxes on goals; among equals, fewer regions.
         let (start, fewer, packed) = (cell_of(0, 2), cell_of(0, 1), cell_of(1, 3));
         assert!(rank(packed) > rank(fewer) && rank(fewer) > rank(start));
@@ -517,7 +588,7 @@ mod tests {
         // Odd pops visit the cells in turn (start, fewer, packed, ...);
         // even pops take the best cell (packed, then, once it is empty, the
         // best non-empty one: fewer, then start).
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop(unasked)).collect();
         assert_eq!(order, vec![1, 20, 10, 21, 2, 3]);
         assert!(q.is_empty());
     }
@@ -526,7 +597,7 @@ mod tests {
     fn a_share_of_pops_from_the_best_cell_is_kept_in_every_sixteen() {
         let (start, packed) = (cell_of(0, 1), cell_of(1, 1));
         for best_pops in [0, 1, FORWARD_BEST, BACKWARD_BEST, BEST_OF, 40] {
-            let mut q = FessQueue::new(best_pops, 0);
+            let mut q = FessQueue::new(best_pops, 0, 0);
             // Enough nodes in both cells that neither empties.
             for id in 0..100 {
                 q.push(id, start, id, 0);
@@ -537,7 +608,9 @@ mod tests {
             let in_turn = usize::from(BEST_OF - best_pops.min(BEST_OF));
             let mut turns = 0;
             for block in 0..4 {
-                let from_start = (0..BEST_OF).filter(|_| q.pop().unwrap() < 1000).count();
+                let from_start = (0..BEST_OF)
+                    .filter(|_| q.pop(unasked).unwrap() < 1000)
+                    .count();
                 let expected = (turns + in_turn).div_ceil(2) - turns.div_ceil(2);
                 assert_eq!(from_start, expected, "{best_pops} of 16, block {block}");
                 turns += in_turn;
@@ -548,29 +621,90 @@ mod tests {
     #[test]
     fn a_stalled_best_cell_gives_its_pops_to_the_cells_in_turn() {
         let (start, packed, more) = (cell_of(0, 1), cell_of(1, 1), cell_of(2, 1));
-        let mut q = FessQueue::new(BEST_OF, 4);
+        let mut q = FessQueue::new(BEST_OF, 4, 0);
         for id in 0..20 {
             q.push(id, start, id, 0);
             q.push(100 + id, packed, id, 0);
         }
         // Every pop takes the best cell (`packed`) for 4 pops, then the
         // cells in turn (`start` first) while no cell is better.
-        let order: Vec<u32> = (0..8).map(|_| q.pop().unwrap()).collect();
+        let order: Vec<u32> = (0..8).map(|_| q.pop(unasked).unwrap()).collect();
         assert_eq!(order, vec![100, 101, 102, 103, 0, 104, 1, 105]);
         // A node that makes another cell the best ends the stall: 4 pops
         // from the best cell (the new one; once it is empty, `packed`),
         // then the turns again.
         q.push(200, more, 0, 0);
         q.push(201, more, 1, 0);
-        let order: Vec<u32> = (0..6).map(|_| q.pop().unwrap()).collect();
+        let order: Vec<u32> = (0..6).map(|_| q.pop(unasked).unwrap()).collect();
         assert_eq!(order, vec![200, 201, 106, 107, 2, 108]);
         // Without a stall limit the best cell keeps every pop.
-        let mut q = FessQueue::new(BEST_OF, 0);
+        let mut q = FessQueue::new(BEST_OF, 0, 0);
         for id in 0..20 {
             q.push(id, start, id, 0);
             q.push(100 + id, packed, id, 0);
         }
-        assert!((0..20).all(|_| q.pop().unwrap() >= 100));
+        assert!((0..20).all(|_| q.pop(unasked).unwrap() >= 100));
+    }
+
+    #[test]
+    fn greedy_pops_take_the_open_node_of_least_bound_of_all_the_cells() {
+        use std::cell::RefCell;
+        use std::collections::HashSet;
+        let (a, b) = (cell_of(0, 1), cell_of(1, 1));
+        // The nodes expanded so far: a pop expands its node.
+        let closed = RefCell::new(HashSet::new());
+        let is_closed = |id: u32| closed.borrow().contains(&id);
+        let pop = |q: &mut FessQueue| {
+            let id = q.pop(is_closed);
+            closed.borrow_mut().extend(id);
+            id
+        };
+        // No pops from the best cell; 4 of every 16 (the 4th, 8th, ...)
+        // take the node of least bound.
+        let mut q = FessQueue::new(0, 0, 4);
+        for (id, cell, w, h) in [(1, a, 0, 9), (2, a, 1, 8), (3, a, 5, 0)] {
+            q.push(id, cell, w, h);
+        }
+        for (id, cell, w, h) in [(4, b, 0, 7), (5, b, 1, 6), (6, b, 4, 0)] {
+            q.push(id, cell, w, h);
+        }
+        // In turn a, b, a (least weight first); then the least bound of
+        // all, the lesser weight first of two: 6 (weight 4) before 3.
+        let order: Vec<_> = (0..4).map(|_| pop(&mut q)).collect();
+        assert_eq!(order, [1, 4, 2, 6].map(Some));
+        // Its cell still holds 6: a pop in turn gives it again (and the
+        // searcher passes over it, as over every closed node).
+        let order: Vec<_> = (0..3).map(|_| pop(&mut q)).collect();
+        assert_eq!(order, [5, 3, 6].map(Some));
+        // A node of least bound expanded since is passed over.
+        q.push(7, a, 9, 1);
+        q.push(8, b, 9, 2);
+        closed.borrow_mut().insert(7);
+        assert_eq!(pop(&mut q), Some(8), "the 8th pop: the least bound open");
+
+        // Every other pop takes the least bound (the 2nd, 4th, ...).
+        closed.borrow_mut().clear();
+        let mut q = FessQueue::new(0, 0, 8);
+        for (id, w, h) in [(1, 0, 9), (2, 1, 2), (3, 2, 1), (4, 2, 5)] {
+            q.push(id, a, w, h);
+        }
+        assert_eq!(pop(&mut q), Some(1));
+        // The least bound, 3, popped with its estimate and found to have
+        // a bound of 7, goes back among the nodes by bound only: the same
+        // pop goes on with 2.
+        assert_eq!(q.pop(is_closed), Some(3));
+        let len = q.len;
+        q.push_back(3, a, 2, 7);
+        assert_eq!(q.len, len, "its cell still holds it");
+        assert_eq!(q.pop_again(is_closed), Some(2));
+        closed.borrow_mut().insert(2);
+        assert_eq!(pop(&mut q), Some(2), "the cell gives 2 again");
+        assert_eq!(pop(&mut q), Some(4), "the least bound open: 4 (5), 3 (7)");
+        assert_eq!(pop(&mut q), Some(3), "in its cell, by its estimate");
+        // Without greedy pops, no node is queued by its bound.
+        let mut q = FessQueue::new(0, 0, 0);
+        q.push(1, a, 0, 0);
+        assert!(q.least.is_empty());
     }
 
     #[test]

@@ -95,8 +95,8 @@ use hotspot::Hotspots;
 use memory::Footprint;
 pub use nearest::LeastBound;
 pub use options::{
-    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, LEARN, MAX_MEMORY_MB, NEAR,
-    PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE, STALL, STRANDED,
+    Method, SolveOptions, BACKWARD_BEST, BACKWARD_SHARE, BOX_PULLS, GREEDY, LEARN, MAX_MEMORY_MB,
+    NEAR, PORTFOLIO, PREPASS, PREPASS_AFTER, PROVE, STALL, STRANDED,
 };
 use packing::Packing;
 use plan::{OutOfPlan, PackingPlan};
@@ -358,6 +358,7 @@ impl Solver {
             box_moves: opts.box_moves && method == Method::Fess,
             best_pops: opts.best_pops(backward),
             stall: opts.stall_after(backward),
+            greedy: opts.greedy_pops(backward),
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,
@@ -455,6 +456,7 @@ impl Solver {
                 box_moves: true,
                 best_pops: opts.best_pops(true),
                 stall: opts.stall_after(true),
+                greedy: opts.greedy_pops(true),
                 ..cfg
             };
             let s = Box::new(Searcher::new(Arc::clone(&sh), Way::Backward, bcfg));

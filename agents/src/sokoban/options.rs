@@ -44,6 +44,13 @@ pub const BACKWARD_BEST: u8 = 12;
 /// of the seven sets (*The stall backward only*).
 pub const STALL: u32 = 1000;
 
+/// The default [`SolveOptions::greedy`]: of every 16 expansions, the
+/// backward feature-space search takes this many as the open node of
+/// least bound of all its cells, before the best cell's share and the
+/// cells in turn (see `docs/sokoban-solver-log.md`, *Pops of least
+/// bound*).
+pub const GREEDY: u8 = 2;
+
 /// The default [`SolveOptions::stranded`]: the backward feature-space
 /// search counts the boxes stranded off the start cells (`strand.rs`) in
 /// positions with at most this many boxes off them. On Sasquatch I, `fess`
@@ -301,6 +308,11 @@ pub struct SolveOptions {
     /// never). The forward searches' best cell never stalls.
     pub stall: u32,
     /// The backward feature-space search (alone, or beside the others):
+    /// of every 16 expansions, this many take the open node of least
+    /// bound of all its cells, then least path weight ([`GREEDY`]; 0:
+    /// none). The forward searches take none.
+    pub greedy: u8,
+    /// The backward feature-space search (alone, or beside the others):
     /// in positions with at most this many boxes off the start cells, the
     /// boxes stranded there (no lone box could be pulled from their cells
     /// onto an empty start cell, `strand.rs`) rank before the regions:
@@ -366,6 +378,7 @@ impl Default for SolveOptions {
             backward_share: BACKWARD_SHARE,
             backward_best: BACKWARD_BEST,
             stall: STALL,
+            greedy: GREEDY,
             stranded: STRANDED,
             near: NEAR,
             serial: true,
@@ -408,6 +421,17 @@ impl SolveOptions {
     pub(crate) fn stall_after(&self, backward: bool) -> u32 {
         if backward {
             self.stall
+        } else {
+            0
+        }
+    }
+
+    /// Of every 16 expansions of a feature-space search, those that take
+    /// the open node of least bound ([`SolveOptions::greedy`]): backward,
+    /// `greedy`; forward, none.
+    pub(crate) fn greedy_pops(&self, backward: bool) -> u8 {
+        if backward {
+            self.greedy
         } else {
             0
         }

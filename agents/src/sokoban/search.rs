@@ -193,6 +193,9 @@ pub(crate) struct Config {
     /// Feature-space search: pops without a better best cell after which
     /// the cells are taken in turn only (see [`FessQueue::new`]; 0: never).
     pub stall: u32,
+    /// Feature-space search: of every 16 expansions, this many take the
+    /// open node of least bound (see [`FessQueue::new`]; 0: none).
+    pub greedy: u8,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
     /// Forward feature-space search: FESS's opener advisor (see
@@ -423,7 +426,8 @@ impl Searcher {
             changed_rows: Vec::new(),
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes, cfg.learn_nodes),
-            fess: (cfg.order == Order::Fess).then(|| FessQueue::new(cfg.best_pops, cfg.stall)),
+            fess: (cfg.order == Order::Fess)
+                .then(|| FessQueue::new(cfg.best_pops, cfg.stall, cfg.greedy)),
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),
@@ -538,7 +542,13 @@ impl Searcher {
         let mut again = false;
         let id = loop {
             if let Some(q) = &mut self.fess {
-                let popped = if again { q.pop_again() } else { q.pop() };
+                let nodes = &self.nodes;
+                let closed = |id: u32| nodes[id as usize].closed;
+                let popped = if again {
+                    q.pop_again(closed)
+                } else {
+                    q.pop(closed)
+                };
                 again = false;
                 let Some(id) = popped else {
                     return Step::Exhausted;

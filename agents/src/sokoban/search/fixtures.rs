@@ -39,6 +39,7 @@ pub(crate) fn fess() -> Config {
         box_moves: true,
         best_pops: crate::sokoban::fess::FORWARD_BEST,
         stall: 0,
+        greedy: 0,
         hotspots: false,
         opener: false,
         oop: false,

@@ -113,6 +113,7 @@ impl Searcher {
             macros: false,
             best_pops: 0,
             stall: 0,
+            greedy: 0,
             hotspots: false,
             one_advice: false,
             stranded: 0,
