@@ -418,6 +418,8 @@ impl FessQueue {
             if let Some(id) = self.pop_least(&closed) {
                 return Some(id);
             }
+            // No open node left by bound (so none at all): on to the cells.
+            self.last_least = false;
         }
         if let Some(Reverse((_, id))) = self.cells.get_mut(self.last).and_then(BinaryHeap::pop) {
             self.len -= 1;
