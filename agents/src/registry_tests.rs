@@ -105,5 +105,5 @@ fn sokoban_registry() {
     let n = check_registry(sokoban::AGENTS, |name, p| {
         sokoban::make(name, p, 0).map(drop)
     });
-    assert_eq!(n, 27 + 3 + 4 + 2 + 3 + 21);
+    assert_eq!(n, 28 + 3 + 4 + 2 + 3 + 22);
 }

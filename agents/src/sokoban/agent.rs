@@ -33,6 +33,7 @@ pub const AGENTS: &[AgentInfo] = &[
             ParamInfo::new("backward_best", "12", "of every 16 expansions of that backward search, this many come from its best cell, with alternate"),
             ParamInfo::new("stall", "1000", "that backward search: after this many pops without a node that makes another cell the best, every pop takes the cells in turn until one does (0: never)"),
             ParamInfo::new("greedy", "2", "that backward search: of every 16 expansions, this many take the open node of least bound of all its cells (0: none)"),
+            ParamInfo::new("park", "true", "that backward search, with greedy, as for fess"),
             ParamInfo::new("stranded", "4", "that backward search, in positions with at most this many boxes off the start cells, ranks fewer stranded boxes first, as for fess (0: never)"),
             ParamInfo::new("near", "5", "that backward search's packing feature counts, after the boxes on start cells, the boxes within this many pulls of an empty start cell, as for fess (0: not)"),
             ParamInfo::new("hotspots", "false", "the pre-pass's hotspot advisor"),
@@ -97,6 +98,7 @@ pub const AGENTS: &[AgentInfo] = &[
             ParamInfo::new("backward_best", "12", "backward, of every 16 expansions this many from the best cell (most boxes on start cells, then fewest regions), with alternate"),
             ParamInfo::new("stall", "1000", "backward, after this many pops without a node that makes another cell the best, every pop takes the cells in turn until one does (0: never)"),
             ParamInfo::new("greedy", "2", "backward, of every 16 expansions this many take the open node of least bound of all the cells (0: none)"),
+            ParamInfo::new("park", "true", "backward, with greedy: a child of a pop of least bound that would open a new cell one box on a start cell or more below the best cell is kept among the nodes by bound only (false: it opens the cell)"),
             ParamInfo::new("stranded", "4", "backward, in positions with at most this many boxes off the start cells, the boxes stranded there (no lone box could be pulled from their cells onto an empty start cell, the boxes on start cells fixed) rank before the regions, fewer first (0: never)"),
             ParamInfo::new("near", "5", "backward, the packing feature counts, after the boxes on start cells, the boxes off them that a lone box could be pulled from onto an empty start cell in at most this many pulls (walls only); moves that raise it are advised (0: not)"),
             ParamInfo::new("hotspots", "false", "moves that lower the number of hotspots (boxes taking goals from other boxes) are advised too"),
@@ -184,7 +186,7 @@ pub fn options(
         opts.moves = params.choice(name, "cost", &words, false)?;
     }
     // The switches: a key each, and its option.
-    let switches: [(&str, &mut bool); 12] = [
+    let switches: [(&str, &mut bool); 13] = [
         ("macros", &mut opts.macros),
         ("box_moves", &mut opts.box_moves),
         ("alternate", &mut opts.alternate),
@@ -197,6 +199,7 @@ pub fn options(
         ("defer", &mut opts.defer),
         ("plan", &mut opts.plan),
         ("backward", &mut opts.backward),
+        ("park", &mut opts.park),
     ];
     for (key, field) in switches {
         if keys.contains(&key) {

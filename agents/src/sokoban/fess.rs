@@ -64,6 +64,13 @@ pub(crate) const BEST_OF: u8 = 16;
 /// takes from its best cell: every other one, as in FESS's engine.
 pub(crate) const FORWARD_BEST: u8 = BEST_OF / 2;
 
+/// How far below the best cell's packing feature a child of a pop of
+/// least bound may open a new cell ([`FessQueue::push`]): less than one
+/// step of the feature's first part (see [`packing_then`]; backward, one
+/// box on a start cell). A child that would open a cell further below is
+/// kept among the nodes by bound only.
+pub(crate) const PARK_BELOW: u32 = 1 << 8;
+
 /// The open list of a feature-space search: one heap per cell.
 #[derive(Default)]
 pub(crate) struct FessQueue {
@@ -102,6 +109,9 @@ pub(crate) struct FessQueue {
     least: BinaryHeap<Reverse<(u64, u32)>>,
     /// Whether the last pop took the node of least bound.
     last_least: bool,
+    /// Whether the children of a pop of least bound open no cell far below
+    /// the best ([`FessQueue::push`]).
+    park: bool,
 }
 
 /// The rank of a cell, higher is better: more boxes on goals (with a
@@ -278,11 +288,12 @@ impl FessQueue {
     /// (spread evenly; at most [`BEST_OF`]) come first: they take the
     /// open node of least bound of all the cells, then least path weight
     /// ([`GREEDY`](super::GREEDY)).
-    pub fn new(best_pops: u8, stall: u32, greedy: u8) -> FessQueue {
+    pub fn new(best_pops: u8, stall: u32, greedy: u8, park: bool) -> FessQueue {
         FessQueue {
             best_pops: best_pops.min(BEST_OF),
             stall: u64::from(stall),
             greedy: greedy.min(BEST_OF),
+            park,
             ..FessQueue::default()
         }
     }
@@ -303,7 +314,18 @@ impl FessQueue {
     }
 
     /// Queue node `id` of cell `cell` with path weight `w` and bound `h`.
+    ///
+    /// A child of a pop of least bound that would open a new cell whose
+    /// packing feature is [`PARK_BELOW`] or more below the best cell's is
+    /// kept among the nodes by bound only: pops of least bound that go
+    /// down into a basin of low bounds far from the front would otherwise
+    /// open cells there, each taking its turn from the cells of the front.
     pub fn push(&mut self, id: u32, cell: Cell, w: u32, h: u32) {
+        let park = self.park && self.last_least;
+        if park && self.far_below_best(cell) && !self.slot_of.contains_key(&cell) {
+            self.least.push(Reverse((key_by_bound(w, h), id)));
+            return;
+        }
         let slot = match self.slot_of.get(&cell) {
             Some(&s) => s,
             None => {
@@ -336,7 +358,9 @@ impl FessQueue {
     /// of least bound; `closed` tells the nodes expanded or found dead
     /// since they were queued, which that last kind passes over. (The
     /// cells still hold the nodes a pop of least bound took, and the
-    /// searcher passes over them when a cell gives them.)
+    /// searcher passes over them when a cell gives them.) When no cell
+    /// holds a node, the open node of least bound (a node kept among the
+    /// nodes by bound only), if any.
     pub fn pop(&mut self, closed: impl Fn(u32) -> bool) -> Option<u32> {
         self.last_least = false;
         self.pops += 1;
@@ -378,7 +402,8 @@ impl FessQueue {
                 return Some(id);
             }
         }
-        None
+        // Nodes kept among the nodes by bound only ([`FessQueue::push`]).
+        self.pop_least(&closed)
     }
 
     /// Queue node `id` again, popped and found to have a greater bound
@@ -397,6 +422,13 @@ impl FessQueue {
         let slot = self.slot_of[&cell];
         self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
         self.len += 1;
+    }
+
+    /// Whether the packing feature of `cell` is [`PARK_BELOW`] or more
+    /// below the best cell's.
+    fn far_below_best(&self, cell: Cell) -> bool {
+        self.best
+            .is_some_and(|b| features(cell).0 + PARK_BELOW < features(self.keys[b]).0)
     }
 
     /// Whether a node of `cell` would add a cell to the queue, or (when
@@ -448,9 +480,10 @@ impl FessQueue {
         self.best.map(|b| self.keys[b])
     }
 
-    /// Whether no node is queued.
+    /// Whether no node is queued (false while the nodes by bound hold
+    /// entries, though every one may have been expanded since).
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == 0 && self.least.is_empty()
     }
 }
 
@@ -548,8 +581,8 @@ mod tests {
             (103, top, 1),
         ];
         for best_pops in [0, FORWARD_BEST, BACKWARD_BEST] {
-            let mut with = FessQueue::new(best_pops, 0, 0);
-            let mut without = FessQueue::new(best_pops, 0, 0);
+            let mut with = FessQueue::new(best_pops, 0, 0, true);
+            let mut without = FessQueue::new(best_pops, 0, 0, true);
             for &(id, cell, w) in &live {
                 with.push(id, cell, w, 0);
                 without.push(id, cell, w, 0);
@@ -577,7 +610,7 @@ mod tests {
 
     #[test]
     fn alternation_takes_every_other_node_from_the_best_cell() {
-        let mut q = FessQueue::new(FORWARD_BEST, 0, 0);
+        let mut q = FessQueue::new(FORWARD_BEST, 0, 0, true);
         // Best: more boxes on goals; among equals, fewer regions.
         let (start, fewer, packed) = (cell_of(0, 2), cell_of(0, 1), cell_of(1, 3));
         assert!(rank(packed) > rank(fewer) && rank(fewer) > rank(start));
@@ -599,7 +632,7 @@ mod tests {
     fn a_share_of_pops_from_the_best_cell_is_kept_in_every_sixteen() {
         let (start, packed) = (cell_of(0, 1), cell_of(1, 1));
         for best_pops in [0, 1, FORWARD_BEST, BACKWARD_BEST, BEST_OF, 40] {
-            let mut q = FessQueue::new(best_pops, 0, 0);
+            let mut q = FessQueue::new(best_pops, 0, 0, true);
             // Enough nodes in both cells that neither empties.
             for id in 0..100 {
                 q.push(id, start, id, 0);
@@ -623,7 +656,7 @@ mod tests {
     #[test]
     fn a_stalled_best_cell_gives_its_pops_to_the_cells_in_turn() {
         let (start, packed, more) = (cell_of(0, 1), cell_of(1, 1), cell_of(2, 1));
-        let mut q = FessQueue::new(BEST_OF, 4, 0);
+        let mut q = FessQueue::new(BEST_OF, 4, 0, true);
         for id in 0..20 {
             q.push(id, start, id, 0);
             q.push(100 + id, packed, id, 0);
@@ -640,7 +673,7 @@ mod tests {
         let order: Vec<u32> = (0..6).map(|_| q.pop(unasked).unwrap()).collect();
         assert_eq!(order, vec![200, 201, 106, 107, 2, 108]);
         // Without a stall limit the best cell keeps every pop.
-        let mut q = FessQueue::new(BEST_OF, 0, 0);
+        let mut q = FessQueue::new(BEST_OF, 0, 0, true);
         for id in 0..20 {
             q.push(id, start, id, 0);
             q.push(100 + id, packed, id, 0);
@@ -663,7 +696,7 @@ mod tests {
         };
         // No pops from the best cell; 4 of every 16 (the 4th, 8th, ...)
         // take the node of least bound.
-        let mut q = FessQueue::new(0, 0, 4);
+        let mut q = FessQueue::new(0, 0, 4, true);
         for (id, cell, w, h) in [(1, a, 0, 9), (2, a, 1, 8), (3, a, 5, 0)] {
             q.push(id, cell, w, h);
         }
@@ -686,7 +719,7 @@ mod tests {
 
         // Every other pop takes the least bound (the 2nd, 4th, ...).
         closed.borrow_mut().clear();
-        let mut q = FessQueue::new(0, 0, 8);
+        let mut q = FessQueue::new(0, 0, 8, true);
         for (id, w, h) in [(1, 0, 9), (2, 1, 2), (3, 2, 1), (4, 2, 5)] {
             q.push(id, a, w, h);
         }
@@ -704,9 +737,57 @@ mod tests {
         assert_eq!(pop(&mut q), Some(4), "the least bound open: 4 (5), 3 (7)");
         assert_eq!(pop(&mut q), Some(3), "in its cell, by its estimate");
         // Without greedy pops, no node is queued by its bound.
-        let mut q = FessQueue::new(0, 0, 0);
+        let mut q = FessQueue::new(0, 0, 0, true);
         q.push(1, a, 0, 0);
         assert!(q.least.is_empty());
+    }
+
+    #[test]
+    fn children_of_greedy_pops_open_no_cell_far_below_the_best() {
+        // Backward-style packing: boxes on start cells, then boxes near.
+        let at = |starts: usize, near: usize| cell_of(packing_then(starts, near), 1);
+        let (best, one_below, two_below) = (at(5, 0), at(4, 3), at(3, 0));
+        let closed = |_: u32| false;
+        // One pop of every 16 (the 16th) takes the least bound, and the
+        // best cell gets no pops: the cells in turn.
+        let mut q = FessQueue::new(1, 0, 1, true);
+        q.push(1, best, 0, 9);
+        q.push(2, at(4, 0), 0, 1);
+        for _ in 0..15 {
+            let id = q.pop(closed).expect("a node");
+            q.push(id, best, 1, 9);
+        }
+        assert!(!q.last_least);
+        // A child of a pop in turn opens a cell far below the best.
+        assert!(q.adds_or_leads(two_below));
+        q.push(3, two_below, 1, 1);
+        assert!(q.slot_of.contains_key(&two_below));
+        // The 16th pop takes the least bound: its children may open a
+        // cell less than one start box below the best, but not further.
+        let least = q.pop(closed).expect("a node");
+        assert!(q.last_least, "node {least} popped by bound");
+        q.push(4, one_below, 2, 0);
+        q.push(5, at(2, 0), 2, 0);
+        assert!(q.slot_of.contains_key(&one_below));
+        assert!(!q.slot_of.contains_key(&at(2, 0)), "kept by bound only");
+        // Into a cell already open, it goes as any node.
+        q.push(6, two_below, 2, 0);
+        assert_eq!(q.cells[q.slot_of[&two_below]].len(), 2);
+        // Node 5 is in no cell: once the cells are empty, a pop in turn
+        // gives it.
+        let mut popped = Vec::new();
+        while let Some(id) = q.pop(|id| popped.contains(&id)) {
+            popped.push(id);
+        }
+        assert!(popped.contains(&5));
+        assert!(q.least.is_empty() && q.is_empty());
+        // Without `park`, the child of a pop of least bound opens its cell.
+        let mut q = FessQueue::new(1, 0, 16, false);
+        q.push(1, best, 0, 9);
+        assert_eq!(q.pop(closed), Some(1));
+        assert!(q.last_least);
+        q.push(2, at(2, 0), 1, 0);
+        assert!(q.slot_of.contains_key(&at(2, 0)));
     }
 
     #[test]

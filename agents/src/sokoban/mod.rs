@@ -359,6 +359,7 @@ impl Solver {
             best_pops: opts.best_pops(backward),
             stall: opts.stall_after(backward),
             greedy: opts.greedy_pops(backward),
+            park: opts.park,
             hotspots: opts.hotspots,
             opener: opts.opener,
             oop: opts.oop,

@@ -312,6 +312,12 @@ pub struct SolveOptions {
     /// bound of all its cells, then least path weight ([`GREEDY`]; 0:
     /// none). The forward searches take none.
     pub greedy: u8,
+    /// The backward feature-space search, with [`SolveOptions::greedy`]:
+    /// a child of a pop of least bound that would open a cell one box on
+    /// a start cell or more below the best cell's is kept among the nodes
+    /// by bound only (true; false: it opens its cell). See
+    /// `docs/sokoban-solver-log.md`, *No new cells far below the best*.
+    pub park: bool,
     /// The backward feature-space search (alone, or beside the others):
     /// in positions with at most this many boxes off the start cells, the
     /// boxes stranded there (no lone box could be pulled from their cells
@@ -379,6 +385,7 @@ impl Default for SolveOptions {
             backward_best: BACKWARD_BEST,
             stall: STALL,
             greedy: GREEDY,
+            park: true,
             stranded: STRANDED,
             near: NEAR,
             serial: true,

@@ -196,6 +196,9 @@ pub(crate) struct Config {
     /// Feature-space search: of every 16 expansions, this many take the
     /// open node of least bound (see [`FessQueue::new`]; 0: none).
     pub greedy: u8,
+    /// Feature-space search, with `greedy`: the children of a pop of least
+    /// bound open no cell far below the best (see [`FessQueue::push`]).
+    pub park: bool,
     /// Feature-space search: the hotspot advisor (needs [`Shared::hot`]).
     pub hotspots: bool,
     /// Forward feature-space search: FESS's opener advisor (see
@@ -427,7 +430,7 @@ impl Searcher {
             redirect: Vec::new(),
             prune: Pruner::new(n, cfg.corral_nodes, cfg.zone_nodes, cfg.learn_nodes),
             fess: (cfg.order == Order::Fess)
-                .then(|| FessQueue::new(cfg.best_pops, cfg.stall, cfg.greedy)),
+                .then(|| FessQueue::new(cfg.best_pops, cfg.stall, cfg.greedy, cfg.park)),
             is_start: Vec::new(),
             kids: Vec::new(),
             advised: Vec::new(),

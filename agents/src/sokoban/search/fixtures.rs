@@ -40,6 +40,7 @@ pub(crate) fn fess() -> Config {
         best_pops: crate::sokoban::fess::FORWARD_BEST,
         stall: 0,
         greedy: 0,
+        park: true,
         hotspots: false,
         opener: false,
         oop: false,
