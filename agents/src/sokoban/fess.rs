@@ -65,10 +65,11 @@ pub(crate) const BEST_OF: u8 = 16;
 pub(crate) const FORWARD_BEST: u8 = BEST_OF / 2;
 
 /// How far below the best cell's packing feature a child of a pop of
-/// least bound may open a new cell ([`FessQueue::push`]): less than one
-/// step of the feature's first part (see [`packing_then`]; backward, one
-/// box on a start cell). A child that would open a cell further below is
-/// kept among the nodes by bound only.
+/// least bound may open a new cell ([`FessQueue::push`]): one step of the
+/// feature's first part (see [`packing_then`]; backward, one box on a
+/// start cell). A child that would open a cell further below (backward:
+/// one box fewer on start cells and fewer near an empty one, or two
+/// fewer) is kept among the nodes by bound only.
 pub(crate) const PARK_BELOW: u32 = 1 << 8;
 
 /// The open list of a feature-space search: one heap per cell.
@@ -316,7 +317,7 @@ impl FessQueue {
     /// Queue node `id` of cell `cell` with path weight `w` and bound `h`.
     ///
     /// A child of a pop of least bound that would open a new cell whose
-    /// packing feature is [`PARK_BELOW`] or more below the best cell's is
+    /// packing feature is more than [`PARK_BELOW`] below the best cell's is
     /// kept among the nodes by bound only: pops of least bound that go
     /// down into a basin of low bounds far from the front would otherwise
     /// open cells there, each taking its turn from the cells of the front.
@@ -424,7 +425,7 @@ impl FessQueue {
         self.len += 1;
     }
 
-    /// Whether the packing feature of `cell` is [`PARK_BELOW`] or more
+    /// Whether the packing feature of `cell` is more than [`PARK_BELOW`]
     /// below the best cell's.
     fn far_below_best(&self, cell: Cell) -> bool {
         self.best

@@ -313,9 +313,10 @@ pub struct SolveOptions {
     /// none). The forward searches take none.
     pub greedy: u8,
     /// The backward feature-space search, with [`SolveOptions::greedy`]:
-    /// a child of a pop of least bound that would open a cell one box on
-    /// a start cell or more below the best cell's is kept among the nodes
-    /// by bound only (true; false: it opens its cell). See
+    /// a child of a pop of least bound that would open a cell more than
+    /// one box on a start cell below the best cell's (the boxes near an
+    /// empty start cell counted after) is kept among the nodes by bound
+    /// only (true; false: it opens its cell). See
     /// `docs/sokoban-solver-log.md`, *No new cells far below the best*.
     pub park: bool,
     /// The backward feature-space search (alone, or beside the others):
