@@ -129,6 +129,11 @@ fn key_by_bound(w: u32, h: u32) -> u64 {
     (u64::from(h) << 32) | u64::from(w)
 }
 
+/// The key of a node in its cell: its path weight, then its bound.
+fn key_in_cell(w: u32, h: u32) -> u64 {
+    (u64::from(w) << 32) | u64::from(h)
+}
+
 /// A cell of the feature space: the packing feature in the high half, the
 /// connectivity features (fewer is better) in the low half.
 pub(crate) type Cell = u64;
@@ -324,7 +329,7 @@ impl FessQueue {
     pub fn push(&mut self, id: u32, cell: Cell, w: u32, h: u32) {
         let park = self.park && self.last_least;
         if park && self.far_below_best(cell) && !self.slot_of.contains_key(&cell) {
-            self.least.push(Reverse((key_by_bound(w, h), id)));
+            self.push_least(id, w, h);
             return;
         }
         let slot = match self.slot_of.get(&cell) {
@@ -336,10 +341,10 @@ impl FessQueue {
                 self.cells.len() - 1
             }
         };
-        self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
+        self.cells[slot].push(Reverse((key_in_cell(w, h), id)));
         self.len += 1;
         if self.greedy > 0 {
-            self.least.push(Reverse((key_by_bound(w, h), id)));
+            self.push_least(id, w, h);
         }
         if self.best_pops > 0 {
             let better = match self.best {
@@ -415,14 +420,19 @@ impl FessQueue {
     /// estimate: it goes back among the nodes by bound only.
     pub fn push_back(&mut self, id: u32, cell: Cell, w: u32, h: u32) {
         if self.greedy > 0 {
-            self.least.push(Reverse((key_by_bound(w, h), id)));
+            self.push_least(id, w, h);
             if self.last_least {
                 return;
             }
         }
         let slot = self.slot_of[&cell];
-        self.cells[slot].push(Reverse((((w as u64) << 32) | h as u64, id)));
+        self.cells[slot].push(Reverse((key_in_cell(w, h), id)));
         self.len += 1;
+    }
+
+    /// Queue node `id` among the nodes by bound.
+    fn push_least(&mut self, id: u32, w: u32, h: u32) {
+        self.least.push(Reverse((key_by_bound(w, h), id)));
     }
 
     /// Whether the packing feature of `cell` is more than [`PARK_BELOW`]
@@ -749,8 +759,8 @@ mod tests {
         let at = |starts: usize, near: usize| cell_of(packing_then(starts, near), 1);
         let (best, one_below, two_below) = (at(5, 0), at(4, 3), at(3, 0));
         let closed = |_: u32| false;
-        // One pop of every 16 (the 16th) takes the least bound, and the
-        // best cell gets no pops: the cells in turn.
+        // One pop of every 16 (the 16th, before the best cell's) takes
+        // the least bound: the first 15 take the cells in turn.
         let mut q = FessQueue::new(1, 0, 1, true);
         q.push(1, best, 0, 9);
         q.push(2, at(4, 0), 0, 1);
@@ -774,8 +784,8 @@ mod tests {
         // Into a cell already open, it goes as any node.
         q.push(6, two_below, 2, 0);
         assert_eq!(q.cells[q.slot_of[&two_below]].len(), 2);
-        // Node 5 is in no cell: once the cells are empty, a pop in turn
-        // gives it.
+        // Node 5 is in no cell, but a pop still gives it: by bound, or
+        // once the cells are empty.
         let mut popped = Vec::new();
         while let Some(id) = q.pop(|id| popped.contains(&id)) {
             popped.push(id);

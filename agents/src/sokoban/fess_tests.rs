@@ -224,7 +224,6 @@ fn deferred_removal_tests_expand_the_same_states_as_tests_made_with_each_child()
                 stranded,
                 near,
                 greedy: 0,
-                park: true,
                 max_nodes: 60_000,
                 ..SolveOptions::with_method(Method::Fess)
             };

@@ -114,7 +114,6 @@ impl Searcher {
             best_pops: 0,
             stall: 0,
             greedy: 0,
-            park: true,
             hotspots: false,
             one_advice: false,
             stranded: 0,
