@@ -91,6 +91,7 @@ fn main() {
         limits: ProcessLimits::default(),
         env: Vec::new(),
         writable_workdir: false,
+        mounts: Vec::new(),
     };
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
@@ -261,6 +262,7 @@ fn snake_turns(dir: &std::path::Path) {
         limits: ProcessLimits::default(),
         env: Vec::new(),
         writable_workdir: false,
+        mounts: Vec::new(),
     };
     let external = |name: &'static str, spec: ExternalSpec| -> Player {
         let make: Box<dyn Fn() -> Box<dyn Contestant<Snake>>> =

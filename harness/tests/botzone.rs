@@ -639,6 +639,7 @@ fn sh_bot(script: &str, mode: BotzoneMode) -> BotzoneBot {
         limits: ProcessLimits::default(),
         env: Vec::new(),
         writable_workdir: false,
+        mounts: Vec::new(),
     };
     let limits = TimeLimits {
         act: Duration::from_millis(100),

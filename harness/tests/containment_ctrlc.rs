@@ -56,6 +56,7 @@ fn kill_all_agents_kills_every_live_agent_tree() {
                 limits: ProcessLimits::default(),
                 env: Vec::new(),
                 writable_workdir: false,
+                mounts: Vec::new(),
             };
             procs.push(AgentProcess::spawn(&spec, None).unwrap());
             let helper = if mode == "groupchild" {

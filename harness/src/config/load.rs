@@ -240,6 +240,7 @@ fn external_spec(
         limits,
         env,
         writable_workdir: false,
+        mounts: Vec::new(),
     })
 }
 

@@ -791,6 +791,7 @@ mod tests {
             limits: super::super::ProcessLimits::default(),
             env: Vec::new(),
             writable_workdir: false,
+            mounts: Vec::new(),
         };
         BotzoneBot::new(
             &spec,

@@ -292,6 +292,7 @@ mod tests {
             limits: ProcessLimits::default(),
             env: Vec::new(),
             writable_workdir: false,
+            mounts: Vec::new(),
         };
         let protocol = Box::new(crate::external::jsonl::Jsonl {
             level: "1".into(),

@@ -321,6 +321,20 @@ pub struct ExternalSpec {
     /// agents; true for the build step of `arena grade`, which compiles in
     /// the submission's private copy).
     pub writable_workdir: bool,
+    /// Folders shown read-only inside a bwrap sandbox (for example the
+    /// `arena` Python package for graded Python submissions); the other
+    /// sandboxes show the whole file system and ignore them.
+    pub mounts: Vec<Mount>,
+}
+
+/// A folder of the host shown read-only at another path inside a bwrap
+/// sandbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mount {
+    /// The folder on the host (absolute).
+    pub source: PathBuf,
+    /// Where the sandbox sees it (absolute).
+    pub target: PathBuf,
 }
 
 /// Where `program` resolves to: relative to `workdir` when it contains a
@@ -330,18 +344,21 @@ pub fn resolve_program(program: &str, workdir: &Path) -> Option<PathBuf> {
 }
 
 /// As [`resolve_program`]; with `others` set, only files that any user may
-/// execute (every folder above searchable by others, the file executable by
-/// others) count: what an agent running under an unprivileged uid can start.
+/// execute (the file executable by others, every folder above it
+/// searchable by others) count: what an agent running under an unprivileged
+/// uid can start. The folders above `workdir` are not asked of the agent's
+/// own files: its process enters `workdir` before it drops to that uid
+/// (see [`sandbox::command`]).
 pub fn resolve_program_for(program: &str, workdir: &Path, others: bool) -> Option<PathBuf> {
-    let ok = |p: &Path| is_executable(p) && (!others || others_can_run(p));
     if program.contains('/') {
         let p = workdir.join(program);
-        return ok(&p).then_some(p);
+        let ok = is_executable(&p) && (!others || others_can_run(&p, Some(workdir)));
+        return ok.then_some(p);
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(program))
-        .find(|p| ok(p))
+        .find(|p| is_executable(p) && (!others || others_can_run(p, None)))
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -351,17 +368,28 @@ fn is_executable(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
-fn others_can_run(p: &Path) -> bool {
+/// Whether others may execute `p` and search every folder above it, up to
+/// and including `inside` (when `p` lies in it), else up to `/`.
+fn others_can_run(p: &Path, inside: Option<&Path>) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let Ok(real) = std::fs::canonicalize(p) else {
         return false;
     };
+    let top = inside
+        .and_then(|d| std::fs::canonicalize(d).ok())
+        .filter(|d| real.starts_with(d));
     let mode = |q: &Path| {
         std::fs::metadata(q)
             .map(|m| m.permissions().mode())
             .unwrap_or(0)
     };
-    mode(&real) & 0o001 != 0 && real.ancestors().skip(1).all(|d| mode(d) & 0o001 != 0)
+    let above = |d: &&Path| top.as_deref().is_none_or(|t| d.starts_with(t));
+    mode(&real) & 0o001 != 0
+        && real
+            .ancestors()
+            .skip(1)
+            .take_while(above)
+            .all(|d| mode(d) & 0o001 != 0)
 }
 
 /// Whether agents of this sandbox run under an unprivileged uid of their own

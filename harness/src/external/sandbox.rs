@@ -61,16 +61,23 @@ fn check_bwrap_now() -> Result<(), String> {
         limits: ProcessLimits::default(),
         env: Vec::new(),
         writable_workdir: false,
+        mounts: Vec::new(),
     };
     let env = agent_env(&probe, "check", Sandbox::Bwrap);
     let mut cmd = std::process::Command::new(bwrap_program());
-    cmd.args(bwrap_args(&probe.workdir, &probe.limits, &env, false))
-        .args(["--", "true"])
-        .env_clear()
-        .current_dir("/")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+    cmd.args(bwrap_args(
+        &probe.workdir,
+        &probe.workdir,
+        &probe.limits,
+        &env,
+        false,
+    ))
+    .args(["--", "true"])
+    .env_clear()
+    .current_dir("/")
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
     if let Some(l) = &lease {
         cmd.uid(l.uid()).gid(l.uid());
     }
@@ -172,14 +179,27 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
     let program = &spec.command[0];
     let args = &spec.command[1..];
     let env = agent_env(spec, token, spec.sandbox);
+    // Under bwrap with a dropped uid, the workdir and the mounts are bound
+    // from the stage (see `stage_dir`), which every uid can reach.
+    let stage = match (spec.sandbox, place.uid) {
+        (Sandbox::Bwrap, Some(_)) => stage_dir().and_then(|dir| {
+            let sources =
+                std::iter::once(&spec.workdir).chain(spec.mounts.iter().map(|m| &m.source));
+            Staging::new(&dir, sources)
+        }),
+        _ => None,
+    };
     let mut cmd = match spec.sandbox {
         Sandbox::None | Sandbox::Rlimit => {
-            let resolved = super::resolve_program_for(
-                program,
-                &spec.workdir,
-                super::drops_privileges(spec.sandbox),
-            );
+            let drops = super::drops_privileges(spec.sandbox);
+            let resolved = super::resolve_program_for(program, &spec.workdir, drops);
             let mut c = match resolved {
+                // The agent's own file, by its path from the workdir (which
+                // the child enters before it drops its uid), so that folders
+                // above the workdir need not be searchable by that uid.
+                Some(_) if drops && program.contains('/') && !program.starts_with('/') => {
+                    tokio::process::Command::new(Path::new(".").join(program))
+                }
                 Some(p) => tokio::process::Command::new(p),
                 None => tokio::process::Command::new(program),
             };
@@ -189,12 +209,23 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
         }
         Sandbox::Bwrap => {
             let mut c = tokio::process::Command::new(bwrap_program());
+            let mut sources: Vec<PathBuf> = std::iter::once(&spec.workdir)
+                .chain(spec.mounts.iter().map(|m| &m.source))
+                .cloned()
+                .collect();
+            if let Some(st) = &stage {
+                sources = st.seen.clone();
+            }
             c.args(bwrap_args(
+                &sources[0],
                 &spec.workdir,
                 &spec.limits,
                 &env,
                 spec.writable_workdir,
             ));
+            for (m, from) in spec.mounts.iter().zip(&sources[1..]) {
+                c.arg("--ro-bind").arg(from).arg(&m.target);
+            }
             c.arg("--");
             if program.contains('/') {
                 c.arg(spec.workdir.join(program));
@@ -214,10 +245,12 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
     let parent = rustix::process::getpid();
     let Placement { uid, cgroup_procs } = place;
     // In the forked child, before exec: into the agent's cgroup (while still
-    // privileged), drop to the agent's uid, then PR_SET_PDEATHSIG (a uid
-    // change clears it), so that the kernel kills the agent process if arena
-    // dies without stopping it. (The signal fires when the *thread* that
-    // started it ends: the runner's episode threads outlive their agents.)
+    // privileged), the workdir bound onto the stage in a mount namespace of
+    // the child's own (while still privileged), drop to the agent's uid,
+    // then PR_SET_PDEATHSIG (a uid change clears it), so that the kernel
+    // kills the agent process if arena dies without stopping it. (The signal
+    // fires when the *thread* that started it ends: the runner's episode
+    // threads outlive their agents.)
     // SAFETY: only system calls on memory prepared before the fork (no
     // allocation, no locks) run in the forked child.
     unsafe {
@@ -232,6 +265,9 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
                 ) {
                     let _ = rustix::io::write(&fd, b"0");
                 }
+            }
+            if let Some(st) = &stage {
+                st.bind()?;
             }
             if let Some(id) = uid {
                 use rustix::thread::{set_thread_gid, set_thread_groups, set_thread_res_uid};
@@ -268,6 +304,109 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
     cmd
 }
 
+/// An empty folder every uid can reach (`/run/arena-stage`, or
+/// `/tmp/arena-stage` where `/run` is not writable; root's, mode 0755), or
+/// `None` when neither can be made. See [`Staging`].
+pub fn stage_dir() -> Option<PathBuf> {
+    static STAGE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    STAGE
+        .get_or_init(|| {
+            use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+            ["/run/arena-stage", "/tmp/arena-stage"]
+                .into_iter()
+                .map(PathBuf::from)
+                .find(|p| {
+                    let made = std::fs::DirBuilder::new().mode(0o755).create(p);
+                    let ok = |m: std::fs::Metadata| m.is_dir() && m.uid() == 0;
+                    (made.is_ok() || p.is_dir()) && std::fs::symlink_metadata(p).is_ok_and(ok)
+                })
+        })
+        .clone()
+}
+
+/// How a sandboxed agent's folders reach bubblewrap when it runs under a
+/// leased uid.
+///
+/// That uid cannot reach a folder below one that only arena's user may
+/// enter (an instructor's home, a `mktemp -d` folder), and bubblewrap
+/// resolves its bind sources with the uid's permissions. So the agent's
+/// process, still root after the fork, enters a mount namespace of its own,
+/// mounts a small tmpfs on the stage ([`stage_dir`]) and binds each folder
+/// onto `stage/<i>` there ([`Staging::bind`]); bubblewrap binds those back at
+/// the folders' own paths inside the sandbox. The mounts exist only in that
+/// process's namespace: no other process sees them, and they end with the
+/// sandbox.
+struct Staging {
+    /// The folders, in order, as `NUL`-terminated paths.
+    sources: Vec<CString>,
+    /// The stage, then `stage/<i>` for each folder.
+    stage: CString,
+    points: Vec<CString>,
+    /// Where bubblewrap finds each folder (`stage/<i>`).
+    seen: Vec<PathBuf>,
+}
+
+impl Staging {
+    fn new<'a>(stage: &Path, sources: impl Iterator<Item = &'a PathBuf>) -> Option<Staging> {
+        let c = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).ok();
+        let sources: Vec<CString> = sources.map(|p| c(p)).collect::<Option<_>>()?;
+        let seen: Vec<PathBuf> = (0..sources.len())
+            .map(|i| stage.join(i.to_string()))
+            .collect();
+        Some(Staging {
+            points: seen.iter().map(|p| c(p)).collect::<Option<_>>()?,
+            stage: c(stage)?,
+            sources,
+            seen,
+        })
+    }
+
+    /// In a forked child running as root, before exec: a mount namespace
+    /// of its own (mounts private, so nothing propagates back), a tmpfs on
+    /// the stage, and each source bound onto its point. Only system calls
+    /// on memory prepared before the fork.
+    fn bind(&self) -> std::io::Result<()> {
+        let check = |r: libc::c_int| {
+            if r == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        };
+        let none = std::ptr::null::<libc::c_char>();
+        // SAFETY: plain system calls with NUL-terminated strings that live
+        // until exec.
+        unsafe {
+            check(libc::unshare(libc::CLONE_NEWNS))?;
+            check(libc::mount(
+                none,
+                c"/".as_ptr(),
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ))?;
+            check(libc::mount(
+                c"arena-stage".as_ptr(),
+                self.stage.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                c"size=64k,mode=0755".as_ptr().cast(),
+            ))?;
+            for (from, to) in self.sources.iter().zip(&self.points) {
+                check(libc::mkdir(to.as_ptr(), 0o755))?;
+                check(libc::mount(
+                    from.as_ptr(),
+                    to.as_ptr(),
+                    none,
+                    libc::MS_BIND | libc::MS_REC,
+                    std::ptr::null(),
+                ))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// How many processes `uid` runs now (from the owners of `/proc/<pid>`).
 fn processes_of_uid(uid: u32) -> u64 {
     use std::os::unix::fs::MetadataExt;
@@ -287,10 +426,12 @@ fn processes_of_uid(uid: u32) -> u64 {
 
 /// bubblewrap's arguments (before `--` and the program): new user, PID, IPC,
 /// UTS, cgroup and network namespaces, `--die-with-parent`, the system
-/// folders and `workdir` read-only, `/tmp` and `/dev/shm` as tmpfs capped at
-/// half of `memory_mb` each (RAM the address-space limit does not count),
-/// `/dev` read-only, and exactly the environment `env`.
+/// folders read-only, `source` bound at `workdir` (read-only unless
+/// `writable`) as the working folder, `/tmp` and `/dev/shm` as tmpfs capped
+/// at half of `memory_mb` each (RAM the address-space limit does not
+/// count), `/dev` read-only, and exactly the environment `env`.
 fn bwrap_args(
+    source: &Path,
     workdir: &Path,
     limits: &ProcessLimits,
     env: &[(String, String)],
@@ -333,7 +474,12 @@ fn bwrap_args(
         a.push(s.into());
     }
     a.push(if writable { "--bind" } else { "--ro-bind" }.into());
-    a.extend([w.clone(), w.clone(), "--chdir".into(), w]);
+    a.extend([
+        source.to_string_lossy().into_owned(),
+        w.clone(),
+        "--chdir".into(),
+        w,
+    ]);
     a
 }
 
@@ -407,6 +553,7 @@ mod tests {
             limits: ProcessLimits::default(),
             env: Vec::new(),
             writable_workdir: false,
+            mounts: Vec::new(),
         };
         let env = agent_env(&spec, "tok", Sandbox::Rlimit);
         let get = |env: &[(String, String)], k: &str| {
@@ -434,7 +581,7 @@ mod tests {
             memory_mb: 256,
             ..ProcessLimits::default()
         };
-        let a = bwrap_args(Path::new("/w"), &limits, &[], false);
+        let a = bwrap_args(Path::new("/w"), Path::new("/w"), &limits, &[], false);
         let s = a.join(" ");
         let half = (128u64 << 20).to_string();
         assert!(s.contains(&format!("--size {half} --tmpfs /tmp")), "{s}");

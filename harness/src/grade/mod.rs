@@ -157,6 +157,7 @@ fn agent_spec(a: &Assignment, p: &Prepared, workdir: &Path) -> AgentSpec {
             limits: g.limits,
             env: p.env.clone(),
             writable_workdir: false,
+            mounts: Vec::new(),
         }),
         time: a.run.time,
     }

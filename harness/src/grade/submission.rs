@@ -304,6 +304,7 @@ pub fn build(command: &str, workdir: &Path, grading: &Grading, log: &Path) -> Bu
             ("MALLOC_ARENA_MAX".into(), "2".into()),
         ],
         writable_workdir: true,
+        mounts: Vec::new(),
     };
     let start = Instant::now();
     let _ = std::fs::remove_file(log);
