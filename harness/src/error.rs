@@ -14,7 +14,8 @@ pub mod exit {
     pub const FAILURE: i32 = 1;
     /// Bad input: config, level file, command-line value.
     pub const BAD_INPUT: i32 = 2;
-    /// A run could not write its results (I/O).
+    /// The machine failed arena, not the input: a run could not write its
+    /// results (I/O), or agents cannot run here (the sandbox canary).
     pub const IO: i32 = 3;
     /// A check failed (e.g. `arena verify` found an invalid solution).
     pub const CHECK_FAILED: i32 = 4;
@@ -74,6 +75,11 @@ pub enum HarnessError {
     /// A check reported failures (e.g. invalid solutions).
     #[error("{0}")]
     CheckFailed(String),
+    /// The machine cannot run the agents as configured (the canary failed:
+    /// a sandbox, compiler or folder problem, not the agents' fault);
+    /// nothing was played or graded.
+    #[error("{0}")]
+    Machine(String),
     /// The user interrupted the run; what finished was written.
     #[error("{0}")]
     Interrupted(String),
@@ -88,7 +94,9 @@ impl HarnessError {
             | HarnessError::BadLevel(_)
             | HarnessError::Agent(_)
             | HarnessError::Unsupported { .. } => exit::BAD_INPUT,
-            HarnessError::Io { .. } | HarnessError::Csv { .. } => exit::IO,
+            HarnessError::Io { .. } | HarnessError::Csv { .. } | HarnessError::Machine(_) => {
+                exit::IO
+            }
             HarnessError::CheckFailed(_) => exit::CHECK_FAILED,
             HarnessError::Interrupted(_) => exit::INTERRUPTED,
         }

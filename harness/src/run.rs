@@ -130,6 +130,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         std::env::var_os("CI").is_some(),
         args.quiet,
     );
+    // The machine first: can it sandbox the agents? (exit code 3)
+    crate::external::canary::sandboxes(&cfg).map_err(HarnessError::Machine)?;
     if !args.allow_broken {
         preflight(&cfg)?;
     }

@@ -132,7 +132,7 @@ fn list_shows_games_levels_and_agents() {
 }
 
 #[test]
-fn bwrap_requested_but_unavailable_is_a_config_error_not_an_uncontained_run() {
+fn bwrap_requested_but_unavailable_is_the_machines_error_not_an_uncontained_run() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("sandboxed.toml");
     std::fs::write(
@@ -150,9 +150,13 @@ fn bwrap_requested_but_unavailable_is_a_config_error_not_an_uncontained_run() {
         .output()
         .expect("arena runs");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("agents[0]: sandbox = \"bwrap\" needs bubblewrap"),
+        err.contains("agents[0] (pass): the machine cannot run it in its sandbox"),
+        "{err}"
+    );
+    assert!(
+        err.contains("sandbox = \"bwrap\" needs bubblewrap"),
         "{err}"
     );
     assert!(!dir.path().join("out").join("episodes.csv").exists());

@@ -370,7 +370,8 @@ fn bwrap_tmpfs_is_capped_by_the_memory_limit() {
 }
 
 /// Item 7: bwrap is checked as the agent's uid; a bwrap that works for root
-/// only is a config error (exit code 2), not a run of crashes.
+/// only is the machine's error (exit code 3, the canary), not a run of
+/// crashes.
 #[test]
 fn bwrap_is_checked_as_the_agent_uid() {
     if !rustix::process::geteuid().is_root() {
@@ -391,7 +392,7 @@ fn bwrap_is_checked_as_the_agent_uid() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("as uid 61"), "{err}");
     assert!(err.contains("Permission denied"), "{err}");
 }

@@ -22,6 +22,7 @@
 //! `block_on` bounded by the runner's deadlines.
 
 pub mod botzone;
+pub mod canary;
 pub mod containment;
 pub mod contestant;
 pub mod early_stop;
@@ -399,8 +400,9 @@ pub fn drops_privileges(sandbox: Sandbox) -> bool {
 }
 
 /// Check an external spec before a run (the game's protocols are checked by
-/// the config): the program exists, and the sandbox can be set up (bwrap installed and
-/// working). Errors are sentences for the config error.
+/// the config): the program exists, for the uid it will run under. Whether
+/// the machine can set up its sandbox is the canary's question
+/// ([`canary::sandboxes`]). Errors are sentences for the config error.
 pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
     let Some(program) = spec.command.first() else {
         return Err("command = []: name a program to run".into());
@@ -428,9 +430,6 @@ pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
         } else {
             format!("command: `{program}` is not an executable on PATH")
         });
-    }
-    if spec.sandbox == Sandbox::Bwrap {
-        sandbox::check_bwrap()?;
     }
     Ok(())
 }

@@ -17,14 +17,16 @@
 //! Nothing a submission does stops the grading: every failure is a verdict.
 
 pub mod assignment;
+pub mod canary;
 pub mod commands;
 pub mod output;
+pub mod pypkg;
 pub mod score;
 pub mod submission;
 
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::{BotzoneMode, EngineSettings, ExternalSpec, Protocol, ProtocolKind, Sandbox};
+use crate::external::{BotzoneMode, EngineSettings, ExternalSpec, Protocol, ProtocolKind};
 use crate::resume::Resume;
 use crate::schedule::Format;
 use assignment::{Assignment, Grading};
@@ -146,20 +148,44 @@ pub fn students(dir: &Path) -> Result<Vec<String>, HarnessError> {
 }
 
 fn agent_spec(a: &Assignment, p: &Prepared, workdir: &Path) -> AgentSpec {
-    let g = &a.grading;
     AgentSpec {
         label: p.label.clone(),
-        kind: AgentKind::External(ExternalSpec {
-            command: p.run.clone(),
-            protocol: protocol_of(g.protocol),
-            workdir: workdir.to_path_buf(),
-            sandbox: g.sandbox,
-            limits: g.limits,
-            env: p.env.clone(),
-            writable_workdir: false,
-            mounts: Vec::new(),
-        }),
+        kind: AgentKind::External(submission_spec(
+            a,
+            p.language.as_deref(),
+            &p.run,
+            &p.env,
+            workdir,
+        )),
         time: a.run.time,
+    }
+}
+
+/// How a submission of `language` with command `run` and environment `env`
+/// runs from `workdir`: the assignment's protocol, sandbox and limits; a
+/// Python submission also sees the `arena` package ([`pypkg`]), when the
+/// grader has one.
+pub fn submission_spec(
+    a: &Assignment,
+    language: Option<&str>,
+    run: &[String],
+    env: &[(String, String)],
+    workdir: &Path,
+) -> ExternalSpec {
+    let g = &a.grading;
+    let package = pypkg::PythonPackage::cached().filter(|_| language == Some("python"));
+    ExternalSpec {
+        command: run.to_vec(),
+        protocol: protocol_of(g.protocol),
+        workdir: workdir.to_path_buf(),
+        sandbox: g.sandbox,
+        limits: g.limits,
+        env: match package {
+            Some(p) => pypkg::with_pythonpath(env, &p.pythonpath(g.sandbox)),
+            None => env.to_vec(),
+        },
+        writable_workdir: false,
+        mounts: package.map(|p| p.mount()).into_iter().collect(),
     }
 }
 
@@ -285,14 +311,6 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
         )
         .ok();
     }
-    if a.grading.sandbox == Sandbox::Bwrap {
-        crate::external::sandbox::check_bwrap().map_err(|e| {
-            HarnessError::Config(format!(
-                "{}: grading.sandbox = \"bwrap\": {e}",
-                opts.assignment.display()
-            ))
-        })?;
-    }
     if !opts.submissions.is_dir() {
         return Err(HarnessError::Config(format!(
             "--submissions {}: not a folder (expected one subfolder per student)",
@@ -331,6 +349,9 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
         ..opts.clone()
     };
     let t0 = std::time::Instant::now();
+    // Before any student code: the languages of this class, built and run
+    // as a trivial program in the class's sandbox, limits and folders.
+    canary::check(&a, opts, &ids, out)?;
     writeln!(out, "preparing {} submission(s)", ids.len()).ok();
     let mut cfg: RunConfig = a.run.clone();
     let opponents = cfg.agents.clone();
@@ -364,6 +385,7 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
         };
         writeln!(out, "  {}: {how}", p.id).ok();
     }
+    canary::uniform_failure(&prepared, opts)?;
     let playing: Vec<&Prepared> = prepared.iter().filter(|p| p.rejected.is_none()).collect();
     let prepare_seconds = t0.elapsed().as_secs_f64();
     cfg.agents = playing
