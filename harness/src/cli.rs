@@ -36,7 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Play a tournament described by a TOML config and write CSV tables.
     Run(RunArgs),
-    /// List games, built-in levels and agents.
+    /// List the games (a line each: levels, agents), or one game in detail.
     List(ListArgs),
     /// Rebuild a run's tables from its journal (after a crash, or to check them).
     Summarize(SummarizeArgs),
@@ -279,7 +279,8 @@ pub struct SlurmArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  arena list\n  arena list xiangqi")]
 pub struct ListArgs {
-    /// Only this game.
+    /// One game in detail: every level, every agent with its parameters,
+    /// the actions and the protocols.
     pub game: Option<String>,
 }
 

@@ -104,6 +104,119 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     crate::games::command(&args.game, "bench", |g: &dyn GameEntry| g.bench())?(args, out)
 }
 
+/// `arena list`: one line per game (its levels and agents); `arena list
+/// GAME`: that game in detail (what it is, every level, every agent with
+/// its parameters, the action syntax and the protocols).
+pub fn list(game: Option<&str>, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let text = match game {
+        Some(g) => list_game(find(g)?),
+        None => list_games(),
+    };
+    write!(out, "{text}").map_err(|e| HarnessError::io("<stdout>", e))
+}
+
+/// A game's levels in a few words: their names, or the first and the last
+/// of a long list.
+fn levels_in_short(levels: &[crate::games::LevelInfo]) -> String {
+    match levels {
+        [] => "none".into(),
+        [first, .., last] if levels.len() > 5 => {
+            format!("{} .. {} ({} levels)", first.name, last.name, levels.len())
+        }
+        _ => levels
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn list_games() -> String {
+    let rows: Vec<(String, String, String)> = crate::games::GAMES
+        .iter()
+        .map(|g| {
+            let agents: Vec<&str> = g.agents().iter().map(|a| a.name).collect();
+            (
+                format!("{}:", g.name()),
+                levels_in_short(&g.levels()),
+                agents.join(", "),
+            )
+        })
+        .collect();
+    let name_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let levels_w = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for (name, levels, agents) in rows {
+        s += &format!("{name:<name_w$} levels {levels:<levels_w$}  agents {agents}\n");
+    }
+    s += "\n`arena list GAME` shows a game's levels, agents with their parameters, actions and \
+          protocols;\nlevels may also be files, and an agent any program (docs/protocol.md).\n";
+    s
+}
+
+/// The width `arena list GAME` wraps its lines to.
+const LIST_WIDTH: usize = 100;
+
+fn list_game(g: &dyn GameEntry) -> String {
+    let levels = g.levels();
+    let agents = g.agents();
+    let w = levels
+        .iter()
+        .map(|l| l.name.len())
+        .chain(agents.iter().map(|a| a.name.len()))
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    let mut s = wrap(&format!("{}: ", g.name()), "  ", g.description());
+    s += "  levels:\n";
+    let pad = " ".repeat(4 + w + 1);
+    for l in &levels {
+        s += &wrap(&format!("    {:<w$} ", l.name), &pad, &l.description);
+    }
+    s += "  agents:\n";
+    for a in agents {
+        s += &wrap(&format!("    {:<w$} ", a.name), &pad, a.description);
+        for p in a.params {
+            s += &wrap(
+                &format!("{pad}  param "),
+                &format!("{pad}        "),
+                &p.to_string(),
+            );
+        }
+    }
+    let protocols: Vec<&str> = g.protocols().iter().map(|p| p.as_str()).collect();
+    s += &format!(
+        "  actions: {}\n  protocols: {}\n",
+        g.action_syntax(),
+        protocols.join(", ")
+    );
+    s
+}
+
+/// `text` after `first`, its words wrapped to [`LIST_WIDTH`] columns on
+/// lines that start with `rest`.
+fn wrap(first: &str, rest: &str, text: &str) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.len() + 1 + word.len() > LIST_WIDTH {
+            out += line.trim_end();
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line += word;
+        empty = false;
+    }
+    out += line.trim_end();
+    out.push('\n');
+    out
+}
+
 /// The clap command of `arena`, with the per-game parts of the help texts
 /// computed from the registry ([`crate::games::GAMES`]), so they cannot
 /// drift from what the games offer.

@@ -16,6 +16,7 @@ pub mod fuzzing;
 pub mod games;
 pub mod grade;
 pub mod html;
+pub mod identity;
 pub mod journal;
 pub mod merge;
 pub mod meta;

@@ -37,7 +37,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             harness::run::install_interrupt_handler();
             harness::run::run(&a, &mut out)?;
         }
-        Command::List(a) => harness::run::list(a.game.as_deref(), &mut out)?,
+        Command::List(a) => harness::commands::list(a.game.as_deref(), &mut out)?,
         Command::Summarize(a) => harness::run::summarize(&a.dir, &mut out)?,
         Command::Merge(a) => harness::merge::merge(&a.out, &a.shards, &mut out)?,
         Command::Slurm(a) => {

@@ -2,7 +2,8 @@
 //! (`arena run CONFIG --shard K/N`, one folder per shard) back together.
 //!
 //! The shards are checked first: each folder is a run of arena, all of the
-//! same config (hash) and the same split (`N`, the plan's hash), each shard
+//! same config (hash) and the same agents ([`crate::identity`], when
+//! recorded) and the same split (`N`, the plan's hash), each shard
 //! `0..N` given once, each finished, and their journals together hold every
 //! episode of the plan exactly once, each in the shard that owns it
 //! ([`crate::schedule::Shard`]). Anything else is an error naming the
@@ -137,6 +138,13 @@ fn read_parts(out_dir: &Path, dirs: &[PathBuf]) -> Result<Vec<Part>, HarnessErro
                     )
                 }
             ));
+        } else if let Some(changes) = agents_changed(&first.meta, &p.meta) {
+            problems.push(format!(
+                "{} played other agents than {}: {changes}; the shards of one tournament \
+                 play the same agents",
+                p.dir.display(),
+                first.dir.display()
+            ));
         } else if p.split.n != first.split.n {
             problems.push(format!(
                 "{} is shard {} but {} is shard {}: the shards of one merge split \
@@ -260,6 +268,14 @@ fn read_records(parts: &[Part]) -> Result<Vec<EpisodeRecord>, HarnessError> {
         )])?;
     }
     Ok(records.into_iter().flatten().collect())
+}
+
+/// How the agents of `other` differ from those of `first`, when both
+/// shards recorded them.
+fn agents_changed(first: &RunMeta, other: &RunMeta) -> Option<String> {
+    let (a, b) = (first.agents.as_ref()?, other.agents.as_ref()?);
+    let changes = crate::identity::changes(a, b);
+    (!changes.is_empty()).then(|| changes.join("; "))
 }
 
 /// What the merged run's `meta.json` says: the first shard's, as a whole

@@ -1,5 +1,5 @@
 //! `meta.json`: what a run was (arena version and commit, the config's
-//! fingerprint and hash, master seed, host, CPU, cores), when it ran, how it
+//! fingerprint and hash, what its agents are, master seed, host, CPU, cores), when it ran, how it
 //! stands (`running`, `finished`, `interrupted`, `sprt-stopped`) and its
 //! counts. Written when the run is planned and again when it ends; read
 //! back to decide whether a rerun resumes, and by `arena summarize`.
@@ -70,6 +70,10 @@ pub struct RunMeta {
     /// (`shard K/N: folder (host, CPU)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// What the agents are ([`crate::identity`]); absent in a `meta.json`
+    /// written before arena recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<Vec<crate::identity::AgentIdentity>>,
 }
 
 /// Which part of a plan a shard's run is, in its `meta.json`: what
@@ -247,6 +251,7 @@ impl RunMeta {
             infrastructure_errors: Vec::new(),
             shard: None,
             merged_from: Vec::new(),
+            agents: Some(crate::identity::of(cfg)),
         }
     }
 

@@ -1,7 +1,12 @@
 //! What a results folder holds before a run: nothing (a new run), the
-//! journal of the same config (the run continues), or something else (the
-//! run refuses, unless told to start over). A results folder is never
-//! silently mixed: see [`prepare`].
+//! journal of the same config and the same agents (the run continues), or
+//! something else (the run refuses, unless told to start over). A results
+//! folder is never silently mixed: see [`prepare`].
+//!
+//! The same agents: their identities in `meta.json` ([`crate::identity`]:
+//! a built-in agent's parameters and arena's version, an external agent's
+//! files) equal the config's now. A `meta.json` that predates them
+//! continues unchecked, with a warning, and records them from then on.
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
@@ -52,7 +57,10 @@ pub const RUN_FILES: &[&str] = &[
 
 /// Decide how the run of `cfg` into `dir` starts, given `how`; the whole
 /// plan is `plan`, of which the run plays `cfg.shard`'s part (journaled
-/// episodes must be in that part, unchanged).
+/// episodes must be in that part, unchanged). A run of another config, or
+/// of the same config with an agent that changed, is refused (exit code 2,
+/// naming what changed). Continuing counts as a resume only when something
+/// is left to play.
 pub fn prepare(
     cfg: &RunConfig,
     dir: &Path,
@@ -101,6 +109,28 @@ pub fn prepare(
             }
         )));
     }
+    match (&old.agents, &fresh.agents) {
+        (Some(was), Some(now)) => {
+            let changes = crate::identity::changes(was, now);
+            if !changes.is_empty() {
+                return Err(HarnessError::Config(format!(
+                    "{}: --restart to play again, or --out for another folder \
+                     ({} holds the games of the earlier version)",
+                    changes.join("; "),
+                    dir.display()
+                )));
+            }
+        }
+        (None, now) => {
+            eprintln!(
+                "warning: {} was written by an arena that did not record what its agents are: \
+                 continuing without checking them (--restart plays them again); recorded from now on",
+                dir.join(meta::FILE).display()
+            );
+            old.agents.clone_from(now);
+        }
+        (Some(_), None) => {}
+    }
     let part = |m: &RunMeta| match &m.shard {
         Some(s) => format!("shard {}/{}", s.k, s.n),
         None => "the whole plan".to_string(),
@@ -134,7 +164,9 @@ pub fn prepare(
             }
         }
     }
-    old.resumed += 1;
+    if done.len() < fresh.planned {
+        old.resumed += 1;
+    }
     old.status = "running".into();
     old.ended.clear();
     old.finished = done.len();

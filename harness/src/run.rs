@@ -1,5 +1,5 @@
 //! `arena run`: load a config, plan (the config's schedule), play (the
-//! runner), and tell the reporters ([`crate::reporters`]); and `arena list`.
+//! runner), and tell the reporters ([`crate::reporters`]).
 
 use crate::cli::RunArgs;
 use crate::config::{self, RunConfig};
@@ -145,17 +145,57 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         reporters.push(Box::<Progress>::default());
     }
     if !args.quiet {
-        reporters.push(Box::new(TerminalSummary::new(out, &dir)));
+        reporters.push(Box::new(TerminalEnd {
+            out,
+            dir: dir.clone(),
+            played: false,
+        }));
     }
     let result = run_with(&cfg, &dir, how, &mut reporters)?;
     if !result.complete && !result.sprt_stopped {
+        let episodes: std::collections::BTreeSet<usize> =
+            result.rows.iter().map(|r| r.episode).collect();
         return Err(HarnessError::Interrupted(format!(
-            "interrupted: {} finished episode rows kept in {}; run the same command again to continue",
-            result.rows.len(),
+            "interrupted: {} finished episodes kept in {}; run the same command again to continue",
+            episodes.len(),
             result.dir.display()
         )));
     }
     Ok(result)
+}
+
+/// The end of a run on the terminal: the tables ([`TerminalSummary`]), or,
+/// when every episode had finished before this command, one line that says so.
+struct TerminalEnd<'w> {
+    out: &'w mut dyn Write,
+    dir: PathBuf,
+    /// Whether an episode was played by this command (not read back).
+    played: bool,
+}
+
+impl Reporter for TerminalEnd<'_> {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        match event {
+            Event::EpisodeFinished { resumed: false, .. } => self.played = true,
+            Event::RunFinished {
+                complete: true,
+                planned,
+                ..
+            } if !self.played => {
+                writeln!(
+                    self.out,
+                    "finished: {planned}/{planned} episodes, nothing to play; tables in {}",
+                    self.dir.display()
+                )
+                .map_err(|e| HarnessError::io("<stdout>", e))?;
+            }
+            Event::RunFinished { .. } => {
+                TerminalSummary::new(&mut *self.out, &self.dir).report(event)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// Start every external agent once, for its set-up only, before playing:
@@ -424,56 +464,6 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
             writeln!(out).map_err(io)?;
             write!(out, "{}", crate::stats::ratings_table(&ratings)).map_err(io)?;
         }
-    }
-    Ok(())
-}
-
-/// How many levels `arena list` shows per game when listing every game.
-const LIST_LEVELS: usize = 8;
-
-/// `arena list`: games, built-in levels and agents (all of a game's levels
-/// when only that game is asked for).
-pub fn list(game: Option<&str>, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let io = |e| HarnessError::io("<stdout>", e);
-    let entries: Vec<&dyn crate::games::GameEntry> = match game {
-        Some(g) => vec![crate::games::find(g)?],
-        None => crate::games::GAMES.to_vec(),
-    };
-    for g in entries {
-        writeln!(out, "{}: {}", g.name(), g.description()).map_err(io)?;
-        writeln!(out, "  levels:").map_err(io)?;
-        let levels = g.levels();
-        // A long list (Sokoban's Microban) is shortened unless this game was asked for.
-        let shown = if game.is_none() && levels.len() > LIST_LEVELS {
-            LIST_LEVELS - 1
-        } else {
-            levels.len()
-        };
-        for l in &levels[..shown] {
-            writeln!(out, "    {:<16} {}", l.name, l.description).map_err(io)?;
-        }
-        if shown < levels.len() {
-            let last = &levels[levels.len() - 1];
-            writeln!(
-                out,
-                "    ...              {} more, to {} (`arena list {}` shows all)",
-                levels.len() - shown,
-                last.name,
-                g.name()
-            )
-            .map_err(io)?;
-        }
-        writeln!(out, "  agents:").map_err(io)?;
-        for a in g.agents() {
-            writeln!(out, "    {:<16} {}", a.name, a.description).map_err(io)?;
-            for p in a.params {
-                writeln!(out, "    {:<16}   param {}", "", p).map_err(io)?;
-            }
-        }
-        writeln!(out, "  actions: {}", g.action_syntax()).map_err(io)?;
-        let protocols: Vec<&str> = g.protocols().iter().map(|p| p.as_str()).collect();
-        writeln!(out, "  protocols: {}", protocols.join(", ")).map_err(io)?;
-        writeln!(out).map_err(io)?;
     }
     Ok(())
 }

@@ -123,12 +123,57 @@ fn run_writes_tables_and_prints_the_summary() {
 }
 
 #[test]
-fn list_shows_games_levels_and_agents() {
-    let (code, out, _) = arena(&["list"]);
-    assert_eq!(code, 0);
-    assert!(out.contains("bait: GVGAI's Bait"));
-    assert!(out.contains("onesteplookahead"));
-    assert!(out.contains("GVGAI bait_lvl3.txt, 13x11"));
+fn list_is_a_line_per_game_and_a_game_in_detail() {
+    let (code, out, err) = arena(&["list"]);
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(games.len(), 6, "{out}");
+    assert_eq!(out.lines().count(), 6 + 3, "{out}");
+    let line = |game: &str| {
+        *games
+            .iter()
+            .find(|l| l.starts_with(&format!("{game}: ")))
+            .unwrap_or_else(|| panic!("no line for {game}: {out}"))
+    };
+    assert!(
+        line("bait").contains("levels 0, 1, 2, 3, 4 ")
+            && line("bait")
+                .ends_with("agents random, onesteplookahead, dfs, dls, astar, bfs, mcts, uct"),
+        "{out}"
+    );
+    assert!(
+        line("sokoban").contains("levels microban:1 .. microban:155 (155 levels) "),
+        "{out}"
+    );
+    assert!(out.contains("`arena list GAME` shows"), "{out}");
+    // One game: what it is, every level, every agent with its parameters,
+    // in lines of at most 100 columns.
+    let (code, bait, err) = arena(&["list", "bait"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(bait.starts_with("bait: GVGAI's Bait"), "{bait}");
+    assert!(
+        bait.contains("\n    3                GVGAI bait_lvl3.txt, 13x11\n"),
+        "{bait}"
+    );
+    assert!(
+        bait.contains("  param max_nodes: positions in the visited set"),
+        "{bait}"
+    );
+    assert!(
+        bait.contains("\n  actions: UP, DOWN, LEFT, RIGHT or NIL\n"),
+        "{bait}"
+    );
+    let (_, sokoban, _) = arena(&["list", "sokoban"]);
+    assert!(sokoban.contains("\n    microban:155 "), "{sokoban}");
+    for game in ["bait", "snake", "sokoban", "supply", "xiangqi", "connect4"] {
+        let (code, text, err) = arena(&["list", game]);
+        assert_eq!(code, 0, "{err}");
+        for l in text.lines() {
+            assert!(l.chars().count() <= 100, "{game}: {l}");
+        }
+    }
+    let (code, _, err) = arena(&["list", "chess"]);
+    assert_eq!(code, 2, "{err}");
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! A run killed with SIGKILL at random moments, again and again, resumes
 //! each time and ends with exactly the planned episodes (none lost, none
-//! twice) and the same tables as a run that was never interrupted.
+//! twice) and the same tables as a run that was never interrupted; a rerun
+//! of a finished run says so, and one whose agent changed is refused.
 
 mod common;
+mod tools;
 use common::arena;
 use std::collections::HashSet;
 use std::path::Path;
@@ -276,4 +278,92 @@ fn sigterm_stops_like_ctrl_c_and_the_run_continues() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(rows_without_timing(&out.join("episodes.csv")).len(), 48);
+}
+
+const EDITED: &str = r#"
+name = "edit"
+game = "bait"
+levels = [0]
+repetitions = 1
+seed = 3
+max_steps = 20
+[[agents]]
+name = "mine"
+command = ["python3", "random_agent.py"]
+[[agents]]
+agent = "random"
+"#;
+
+#[test]
+fn an_edited_agent_is_not_resumed_and_a_finished_run_says_so() {
+    let python = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("python3").is_file()));
+    if !python {
+        tools::skip("python3 is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("edit.toml");
+    std::fs::write(&cfg, EDITED).unwrap();
+    let agent = dir.path().join("random_agent.py");
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../agents/examples/python/random_agent.py"),
+    )
+    .unwrap();
+    std::fs::write(&agent, &source).unwrap();
+    // The results go into the agent's own folder: they are not its sources.
+    let out = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", cfg.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        arena(&args)
+    };
+    let (code, first, err) = run(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(first.starts_with("edit on bait: 2 episodes"), "{first}");
+    let finished = format!(
+        "finished: 2/2 episodes, nothing to play; tables in {}\n",
+        out.display()
+    );
+    let (code, again, err) = run(&[]);
+    assert_eq!((code, again.as_str()), (0, finished.as_str()), "{err}");
+    // The same content written again (a new modification time) is the same agent.
+    std::fs::write(&agent, &source).unwrap();
+    let (code, again, err) = run(&[]);
+    assert_eq!((code, again.as_str()), (0, finished.as_str()), "{err}");
+    // An edit: refused, naming the agent and the file.
+    std::fs::write(&agent, format!("{source}# faster\n")).unwrap();
+    let (code, again, err) = run(&[]);
+    assert_eq!(code, 2, "{again}{err}");
+    assert!(
+        err.contains(
+            "`mine` changed (random_agent.py): --restart to play again, or --out for another folder"
+        ),
+        "{err}"
+    );
+    assert!(again.is_empty(), "{again}");
+    // --restart plays the new version, which a rerun then finds finished.
+    let (code, restarted, err) = run(&["--restart"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        restarted.starts_with("edit on bait: 2 episodes"),
+        "{restarted}"
+    );
+    let (code, again, err) = run(&[]);
+    assert_eq!((code, again.as_str()), (0, finished.as_str()), "{err}");
+    // A meta.json written before agents were recorded continues, with a
+    // warning, and records them.
+    let meta_path = out.join("meta.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    meta.as_object_mut().unwrap().remove("agents").unwrap();
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    let (code, again, err) = run(&[]);
+    assert_eq!((code, again.as_str()), (0, finished.as_str()), "{err}");
+    assert!(
+        err.contains("did not record what its agents are: continuing without checking them"),
+        "{err}"
+    );
+    let meta = std::fs::read_to_string(&meta_path).unwrap();
+    assert!(meta.contains("\"random_agent.py\""), "{meta}");
 }

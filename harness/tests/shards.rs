@@ -1,7 +1,8 @@
 //! `arena run --shard K/N` and `arena merge` (issue 21): shards played
 //! separately and merged give the tables of a run on one machine; a merge
-//! of missing, duplicated, foreign or unfinished shards is refused with a
-//! clear error and exit code 2, writing nothing.
+//! of missing, duplicated, foreign (another config or other agents) or
+//! unfinished shards is refused with a clear error and exit code 2,
+//! writing nothing.
 
 mod common;
 mod results;
@@ -225,6 +226,23 @@ fn merge_refuses_a_foreign_shard() {
         &dir.path().join("m"),
         &[&sh[0], &sh[1], &sh[2], &empty],
         &["holds no run of arena"],
+    );
+    // A shard whose agent is another (here: a built-in agent played by
+    // another version of arena, as its meta.json records).
+    let mut m = meta(&sh[2]);
+    let uct = &mut m["agents"][1];
+    assert_eq!(uct["label"], "uct");
+    uct["arena_version"] = "0.0.1".into();
+    uct["digest"] = "0".into();
+    std::fs::write(sh[2].join("meta.json"), m.to_string()).unwrap();
+    refused(
+        &dir.path().join("m"),
+        &[&sh[0], &sh[1], &sh[2]],
+        &[
+            "shard-2 played other agents than",
+            "`uct` changed (arena ",
+            " -> 0.0.1)",
+        ],
     );
 }
 

@@ -2,7 +2,8 @@
 //! that name the key and the valid ones), then resolved and validated against
 //! the game's levels and agents before anything runs.
 //!
-//! See `configs/demo.toml` for a commented example of every key.
+//! See `configs/demo.toml` for a commented example of every key of a run
+//! and of a built-in agent (an external agent's: `docs/protocol.md`).
 
 //!
 //! - `raw.rs`: the file as written (serde structs, durations, error positions);
