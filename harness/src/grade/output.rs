@@ -211,7 +211,27 @@ pub fn unchecked(g: &StudentGrade) -> Vec<&str> {
 /// The last lines of the stderr of `label` in a failed game (its run's
 /// `logs/`), with the grader's paths made local.
 fn stderr_excerpt(opts: &GradeOptions, f: &Failure, p: &Prepared) -> Option<String> {
-    let prefix = format!("ep{:04}-", f.episode);
+    // The runner's name for the log: ep<index>-seat<seat>-<label, with
+    // other characters than [A-Za-z0-9_-] as `_`>.stderr.log.
+    let safe: String = p
+        .label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let prefix = format!("ep{:04}-seat", f.episode);
+    let mine = |name: &str| {
+        name.strip_prefix(&prefix)
+            .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
+            .and_then(|rest| rest.strip_prefix('-'))
+            .and_then(|rest| rest.strip_suffix(".stderr.log"))
+            == Some(safe.as_str())
+    };
     let run = if f.class {
         opts.out.join(super::CLASS_GAMES)
     } else {
@@ -220,7 +240,7 @@ fn stderr_excerpt(opts: &GradeOptions, f: &Failure, p: &Prepared) -> Option<Stri
     let rd = std::fs::read_dir(run.join("logs")).ok()?;
     for e in rd.filter_map(|e| e.ok()) {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&prefix) && name.contains(&p.label) {
+        if mine(&name) {
             let text = std::fs::read_to_string(e.path()).ok()?;
             let ex = super::submission::excerpt(&text, 10);
             return (!ex.is_empty()).then(|| local_paths(opts, &p.id, &ex));
