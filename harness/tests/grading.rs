@@ -133,7 +133,14 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
     let fb = std::fs::read_to_string(out.join("feedback/crash-mid.md")).unwrap();
     assert!(fb.contains("**Verdict: `crash`**"), "{fb}");
     assert!(fb.contains("exited with status 5"), "{fb}");
-    assert!(fb.contains("arena check"), "{fb}");
+    assert!(
+        fb.contains("cargo run --release -- check crash-mid/ --assignment assignment.toml"),
+        "{fb}"
+    );
+    assert!(
+        !fb.contains(&*root.to_string_lossy()),
+        "no grader's path: {fb}"
+    );
     let fb = std::fs::read_to_string(out.join("feedback/cpp-error.md")).unwrap();
     assert!(fb.contains("expected"), "the compiler's message: {fb}");
     let gs: serde_json::Value = serde_json::from_str(
@@ -307,9 +314,68 @@ fn a_class_graded_in_shards_gets_the_grades_of_one_run() {
     assert_eq!(merged.len(), some.len());
 }
 
+/// A deterministic Connect Four agent: the legal column nearest the
+/// centre (`lean` 0), or the leftmost (`lean` 1).
+fn connect4_agent(lean: u8) -> String {
+    format!(
+        r#"import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "start":
+        print(json.dumps({{"type": "ready"}}), flush=True)
+    elif m["type"] == "act":
+        legal = m["legal"]
+        key = (lambda a: (abs(int(a) - 4), int(a))) if {lean} == 0 else (lambda a: int(a))
+        print(json.dumps({{"action": min(legal, key=key)}}), flush=True)
+    else:
+        break
+"#
+    )
+}
+
+/// The rows of `csv` (a run's episodes.csv) whose `agent` is `label`, as
+/// (episode, seed, seat, opponent, result, steps).
+fn games_of(csv_path: &Path, label: &str) -> Vec<[String; 6]> {
+    let mut r = csv::Reader::from_path(csv_path).unwrap();
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let cols = ["episode", "seed", "seat", "opponent", "result", "steps"].map(col);
+    let agent = col("agent");
+    let mut v: Vec<[String; 6]> = r
+        .records()
+        .map(|rec| rec.unwrap())
+        .filter(|rec| &rec[agent] == label)
+        .map(|rec| cols.map(|c| rec[c].to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// One column of grades.csv per student.
+fn column(csv_path: &Path, name: &str) -> BTreeMap<String, String> {
+    let mut r = csv::Reader::from_path(csv_path).unwrap();
+    let h = r.headers().unwrap().clone();
+    let (id, c) = (
+        h.iter().position(|x| x == "id").unwrap(),
+        h.iter().position(|x| x == name).unwrap(),
+    );
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (rec[id].to_string(), rec[c].to_string())
+        })
+        .collect()
+}
+
 #[test]
-fn a_class_round_robin_plays_students_against_each_other_too() {
-    if !needs_tools() {
+fn a_students_grade_is_the_same_in_any_class_and_check_says_it() {
+    if std::process::Command::new("python3")
+        .arg("-c")
+        .arg("pass")
+        .status()
+        .map_or(true, |s| !s.success())
+    {
+        tools::skip("python3 is not installed");
         return;
     }
     let tmp = tempfile::Builder::new()
@@ -321,48 +387,162 @@ fn a_class_round_robin_plays_students_against_each_other_too() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../agents/examples/python/random_agent.py"),
     )
     .unwrap();
-    for id in ["ann", "ben"] {
-        std::fs::create_dir_all(root.join("class").join(id)).unwrap();
-        std::fs::write(root.join("class").join(id).join("main.py"), &random).unwrap();
+    // Every agent is deterministic (random_agent.py seeds by its seat).
+    let agent = |id: &str| match id {
+        "det" => connect4_agent(0),
+        "left" => connect4_agent(1),
+        _ => random.clone(),
+    };
+    let classes: [&[&str]; 3] = [
+        &["det"],
+        &["det", "ann"],
+        &["ann", "ben", "cat", "det", "eve", "left"],
+    ];
+    for (k, ids) in classes.iter().enumerate() {
+        for id in *ids {
+            let dir = root.join(format!("class{k}")).join(id);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("main.py"), agent(id)).unwrap();
+        }
     }
     std::fs::write(
         root.join("rr.toml"),
-        "game = \"connect4\"\nrepetitions = 1\n[time]\nact = \"200ms\"\nact_hard = \"1s\"\n\
-         [[agents]]\nagent = \"random\"\n[grading]\nclass_round_robin = true\n\
-         [[grading.criteria]]\nname = \"vs random\"\nopponent = \"random\"\npoints = 10\n\
-         [[grading.criteria]]\nname = \"overall\"\npoints = 10\n",
+        "name = \"rr\"\ngame = \"connect4\"\nrepetitions = 1\nseed = 2026\n\
+         [time]\nact = \"500ms\"\nact_hard = \"2s\"\n\
+         [[agents]]\nagent = \"random\"\n\
+         [[agents]]\nname = \"uct-50\"\nagent = \"uct\"\nparams = { iterations = 50 }\n\
+         [grading]\nsandbox = \"rlimit\"\nclass_round_robin = true\n\
+         [[grading.criteria]]\nname = \"vs random\"\nopponent = \"random\"\npoints = 40\n\
+         [[grading.criteria]]\nname = \"vs uct-50\"\nopponent = \"uct-50\"\npoints = 40\n\
+         [[grading.criteria]]\nname = \"all opponents\"\npoints = 10\n\
+         [[grading.criteria]]\nname = \"vs the class\"\nopponent = \"class\"\npoints = 10\n",
     )
     .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["grade", "rr.toml", "--submissions", "class", "--out", "out"])
-        .current_dir(root)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let mut r = csv::Reader::from_path(root.join("out/games/class/episodes.csv")).unwrap();
-    let h = r.headers().unwrap().clone();
-    let (agent, opp) = (
-        h.iter().position(|x| x == "agent").unwrap(),
-        h.iter().position(|x| x == "opponent").unwrap(),
-    );
-    let pairs: std::collections::BTreeSet<(String, String)> = r
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            (rec[agent].to_string(), rec[opp].to_string())
-        })
-        .collect();
-    // Each of the three meets the two others, in both seatings.
-    for (a, b) in [("ann", "ben"), ("ann", "random"), ("ben", "random")] {
-        assert!(pairs.contains(&(a.into(), b.into())), "{pairs:?}");
-        assert!(pairs.contains(&(b.into(), a.into())), "{pairs:?}");
+    let arena = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        );
+        (o.status.code(), stdout, stderr)
+    };
+    let own = ["vs random", "vs uct-50", "all opponents"];
+    let mut det_points = Vec::new();
+    let mut det_games = Vec::new();
+    for (k, ids) in classes.iter().enumerate() {
+        let out = format!("out{k}");
+        let (code, stdout, stderr) = arena(&[
+            "grade",
+            "rr.toml",
+            "--submissions",
+            &format!("class{k}"),
+            "--out",
+            &out,
+        ]);
+        assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+        // Progress counts games: 4 per student against the opponents, and
+        // the class round robin's n (n - 1).
+        let n = ids.len();
+        let total = 4 * n + n * (n - 1);
+        assert!(
+            stderr.contains(&format!("{total}/{total} games played")),
+            "{stderr}"
+        );
+        let grades_csv = root.join(&out).join("grades.csv");
+        let points: Vec<String> = own
+            .iter()
+            .map(|c| column(&grades_csv, c)["det"].clone())
+            .collect();
+        det_points.push(points);
+        det_games.push(games_of(
+            &root.join(&out).join("games/det/episodes.csv"),
+            "det",
+        ));
+        // The class's games count only for the class criterion.
+        let class_games = column(&grades_csv, "games");
+        for id in *ids {
+            assert_eq!(class_games[*id], (4 + 2 * (n - 1)).to_string(), "{id}");
+        }
+        if n > 1 {
+            let class = root.join(&out).join("class-games/episodes.csv");
+            assert_eq!(games_of(&class, "det").len(), 2 * (n - 1));
+        } else {
+            assert!(!root.join(&out).join("class-games").exists());
+            assert_eq!(column(&grades_csv, "vs the class")["det"], "0");
+        }
+        let fb = std::fs::read_to_string(root.join(&out).join("feedback/det.md")).unwrap();
+        assert!(
+            fb.contains("cargo run --release -- check det/ --assignment rr.toml"),
+            "{fb}"
+        );
+        assert!(!fb.contains(&*root.to_string_lossy()), "{fb}");
     }
-    let g = grades(&root.join("out/grades.csv"));
-    assert_eq!(g.len(), 2);
-    assert!(g.values().all(|(v, _)| v == "ok"), "{g:?}");
+    // The same games, seeds and points whoever else is in the class.
+    assert_eq!(det_games[0], det_games[1]);
+    assert_eq!(det_games[0], det_games[2]);
+    assert_eq!(det_points[0], det_points[1]);
+    assert_eq!(det_points[0], det_points[2]);
+    // `arena check` plays those same games and prints the grader's points,
+    // for every student of the class of six.
+    let graded = root.join("out2/grades.csv");
+    let checks: Vec<_> = std::thread::scope(|s| {
+        let runs: Vec<_> = classes[2]
+            .iter()
+            .map(|id| {
+                s.spawn(move || {
+                    arena(&[
+                        "check",
+                        &format!("class2/{id}"),
+                        "--assignment",
+                        "rr.toml",
+                        "--out",
+                        &format!("check-{id}"),
+                    ])
+                })
+            })
+            .collect();
+        runs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (id, (code, stdout, stderr)) in classes[2].iter().zip(checks) {
+        let out = format!("check-{id}");
+        assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+        assert!(stderr.contains("4/4 games played"), "{stderr}");
+        assert_eq!(
+            games_of(
+                &root.join(&out).join(format!("games/{id}/episodes.csv")),
+                id
+            ),
+            games_of(&root.join(format!("out2/games/{id}/episodes.csv")), id),
+            "{id}"
+        );
+        let mut sum = 0.0;
+        for c in own {
+            let want = &column(&graded, c)[*id];
+            let line = stdout
+                .lines()
+                .find(|l| l.trim_start().starts_with(c))
+                .unwrap_or_else(|| panic!("no line for {c}:\n{stdout}"));
+            assert!(
+                line.contains(&format!(" {want} / ")),
+                "{id}: {c}: grade gave {want}, check printed {line:?}"
+            );
+            sum += want.parse::<f64>().unwrap();
+        }
+        let total = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with("total"))
+            .unwrap();
+        assert!(
+            total.contains(&format!(" {sum} / 90")),
+            "{id}: {total:?}\n{stdout}"
+        );
+        assert!(
+            stdout.contains("vs the class") && stdout.contains("not checked: \"vs the class\""),
+            "{stdout}"
+        );
+    }
 }

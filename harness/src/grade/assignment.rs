@@ -25,6 +25,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
+/// The value of a criterion's `opponent` that means the class round
+/// robin's games (`class_round_robin = true`).
+pub const CLASS: &str = "class";
+
 /// The languages `arena grade` knows how to build and run.
 pub const LANGUAGES: [&str; 4] = ["python", "cpp", "java", "rust"];
 
@@ -50,6 +54,10 @@ pub struct Criterion {
     pub level: Option<String>,
     /// Only the games against this opponent (label), if given.
     pub opponent: Option<String>,
+    /// Only the class round robin's games (`opponent = "class"`): the one
+    /// criterion whose points depend on the rest of the class. Other
+    /// criteria never count those games.
+    pub class: bool,
     /// Full points.
     pub points: f64,
     /// The value that earns full points (win rate: default 1.0; score and
@@ -75,7 +83,9 @@ pub struct Grading {
     pub build_time: Duration,
     /// Address-space limit of the build step, MiB.
     pub build_memory_mb: u64,
-    /// Whether the class also plays a round robin among itself (two-player games).
+    /// Whether the class also plays a round robin among itself (two-player
+    /// games), in a run of its own; only `opponent = "class"` criteria
+    /// count its games.
     pub class_round_robin: bool,
     /// The grading rule.
     pub criteria: Vec<Criterion>,
@@ -307,11 +317,30 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
                 }
             }
         };
-        if let Some(o) = &c.opponent {
+        let class = c.opponent.as_deref() == Some(CLASS);
+        if class {
+            if !class_round_robin {
+                return Err(err(format!(
+                    "opponent = \"{CLASS}\" counts the class round robin's games; \
+                     set grading.class_round_robin = true"
+                )));
+            }
+            if opponents.contains(&CLASS) {
+                return Err(err(format!(
+                    "opponent = \"{CLASS}\" means the class round robin, and an opponent is \
+                     named \"{CLASS}\" too; rename it (`name = ...` in its [[agents]])"
+                )));
+            }
+        } else if let Some(o) = &c.opponent {
             if !opponents.contains(&o.as_str()) {
                 return Err(err(format!(
-                    "opponent = {o:?} is not one of the [[agents]] ({})",
-                    opponents.join(", ")
+                    "opponent = {o:?} is not one of the [[agents]] ({}){}",
+                    opponents.join(", "),
+                    if class_round_robin {
+                        format!(", nor \"{CLASS}\" (the class round robin)")
+                    } else {
+                        String::new()
+                    }
                 )));
             }
         }
@@ -335,7 +364,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
             name: c.name.clone(),
             measure,
             level,
-            opponent: c.opponent.clone(),
+            opponent: if class { None } else { c.opponent.clone() },
+            class,
             points: c.points,
             target,
             all_or_nothing: c.all_or_nothing.unwrap_or(false),
@@ -441,6 +471,34 @@ mod tests {
             ["bait", "connect4", "snake", "sokoban", "supply", "xiangqi"],
             "one example per game"
         );
+    }
+
+    #[test]
+    fn the_class_round_robin_is_a_criterion_of_its_own() {
+        let c4 = |extra: &str| {
+            parse(
+                &format!(
+                    "game = \"connect4\"\n[[agents]]\nagent = \"random\"\n[grading]\n{extra}\n\
+                     [[grading.criteria]]\nname = \"c\"\nopponent = \"class\"\npoints = 5\n"
+                ),
+                Path::new("a.toml"),
+            )
+        };
+        let a = c4("class_round_robin = true").unwrap();
+        let c = &a.grading.criteria[0];
+        assert!(c.class);
+        assert_eq!(c.opponent, None);
+        let e = c4("").unwrap_err().to_string();
+        assert!(e.contains("set grading.class_round_robin = true"), "{e}");
+        let e = parse(
+            "game = \"connect4\"\n[[agents]]\nagent = \"random\"\nname = \"class\"\n\
+             [grading]\nclass_round_robin = true\n\
+             [[grading.criteria]]\nname = \"c\"\nopponent = \"class\"\npoints = 5\n",
+            Path::new("a.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("rename it"), "{e}");
     }
 
     #[test]

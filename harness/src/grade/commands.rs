@@ -1,8 +1,8 @@
 //! The `arena grade` and `arena check` commands: options from the command
 //! line, and what they print.
 
-use super::output::advice;
-use super::{assignment, grade, GradeOptions};
+use super::progress::ProgressMode;
+use super::{assignment, grade, output, GradeOptions};
 use crate::cli::{CheckArgs, GradeArgs};
 use crate::error::{exit, HarnessError};
 use std::io::Write;
@@ -25,9 +25,8 @@ pub fn grade_command(args: &GradeArgs, out: &mut dyn Write) -> Result<i32, Harne
         anonymize: args.anonymize,
         gradescope: args.gradescope,
         shard: args.shard,
-        progress: !args.quiet
-            && std::io::IsTerminal::is_terminal(&std::io::stderr())
-            && std::env::var_os("CI").is_none(),
+        progress: ProgressMode::for_stderr(args.quiet),
+        check: false,
     };
     let class = grade(&opts, out)?;
     writeln!(out).ok();
@@ -97,7 +96,8 @@ pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Harne
         jobs: None,
         anonymize: false,
         gradescope: false,
-        progress: false,
+        progress: ProgressMode::for_stderr(false),
+        check: true,
         shard: None,
     };
     let a = assignment::load(&args.assignment)?;
@@ -176,27 +176,68 @@ pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Harne
     }
     writeln!(out, "\npoints the grader would give:").ok();
     for r in &g.criteria {
-        writeln!(out, "  {:<40} {:>7} / {}", r.name, r.points, r.max).ok();
-    }
-    writeln!(
-        out,
-        "  {:<40} {:>7} / {}{}",
-        "total",
-        g.total,
-        a.grading.max_points(),
-        if g.grade.is_empty() {
-            String::new()
+        if r.checked {
+            writeln!(out, "  {:<40} {:>7} / {}", r.name, r.points, r.max).ok();
         } else {
-            format!("  (grade {})", g.grade)
+            writeln!(
+                out,
+                "  {:<40} {:>7} / {}  (not checked)",
+                r.name, "?", r.max
+            )
+            .ok();
         }
-    )
-    .ok();
+    }
+    let unchecked = output::unchecked(g);
+    let checked_max: f64 = g.criteria.iter().filter(|r| r.checked).map(|r| r.max).sum();
+    if unchecked.is_empty() {
+        writeln!(
+            out,
+            "  {:<40} {:>7} / {}{}",
+            "total",
+            g.total,
+            a.grading.max_points(),
+            if g.grade.is_empty() {
+                String::new()
+            } else {
+                format!("  (grade {})", g.grade)
+            }
+        )
+        .ok();
+    } else {
+        writeln!(
+            out,
+            "  {:<40} {:>7} / {checked_max}  (of the criteria checked)",
+            "total", g.total
+        )
+        .ok();
+        writeln!(
+            out,
+            "not checked: {} ({} of {} points): the class round robin, which only the grader \
+             plays (against the whole class); the points above are the grader's, whoever is \
+             in the class",
+            unchecked
+                .iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
+            a.grading.max_points() - checked_max,
+            a.grading.max_points()
+        )
+        .ok();
+    }
     writeln!(out, "\nverdict: {}", g.verdict).ok();
     if g.verdict != "ok" {
-        if !g.detail.is_empty() {
-            writeln!(out, "  {}", g.detail.replace('\n', "\n  ")).ok();
+        let opts = GradeOptions {
+            out: class.dir.clone(),
+            ..opts
+        };
+        for line in output::what_went_wrong(&opts, g, p, false).lines() {
+            if line.is_empty() {
+                writeln!(out).ok();
+            } else {
+                writeln!(out, "  {line}").ok();
+            }
         }
-        writeln!(out, "advice: {}", advice(&g.verdict)).ok();
     }
     writeln!(
         out,
@@ -204,6 +245,17 @@ pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Harne
         dir.join("feedback").join(format!("{id}.md")).display()
     )
     .ok();
+    if g.verdict != "ok" {
+        writeln!(
+            out,
+            "check again: {}",
+            output::check_command_line(
+                &args.submission.to_string_lossy(),
+                &args.assignment.to_string_lossy()
+            )
+        )
+        .ok();
+    }
     Ok(if g.verdict == "ok" {
         exit::OK
     } else {

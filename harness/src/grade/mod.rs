@@ -8,8 +8,12 @@
 //! 3. Every submission that built is started once (its handshake); those
 //!    that cannot start get that failure as their verdict.
 //! 4. The others play the assignment's games through the ordinary runner
-//!    (`OUT/games/`, resumable like `arena run`): one-player games as a
-//!    benchmark, two-player games against the opponents ([`Format::Versus`]).
+//!    (resumable like `arena run`), each in a run of their own
+//!    (`OUT/games/<label>/`, the same seeds for every student whoever else
+//!    is in the class): one-player games as a benchmark, two-player games
+//!    against the opponents ([`Format::Versus`]). With `class_round_robin`
+//!    the class then plays a round robin among itself in one more run
+//!    (`OUT/class-games/`), counted only by `opponent = "class"` criteria.
 //! 5. Their rows are scored ([`score`]) and written ([`output`]):
 //!    `grades.csv`, `feedback/<id>.md`, `class-summary.md`, optionally
 //!    Gradescope's `results.json`.
@@ -20,6 +24,7 @@ pub mod assignment;
 pub mod canary;
 pub mod commands;
 pub mod output;
+pub mod progress;
 pub mod pypkg;
 pub mod score;
 pub mod submission;
@@ -52,8 +57,11 @@ pub struct GradeOptions {
     pub anonymize: bool,
     /// Also write Gradescope's `results.json` per student.
     pub gradescope: bool,
-    /// Show a progress bar.
-    pub progress: bool,
+    /// How progress (games played) is shown.
+    pub progress: progress::ProgressMode,
+    /// `arena check`: the class round robin is not played and its criteria
+    /// are reported as not checked.
+    pub check: bool,
     /// Only the students of this shard (see [`student_shard`]).
     pub shard: Option<crate::schedule::Shard>,
 }
@@ -111,8 +119,11 @@ pub struct ClassResult {
     pub play_seconds: f64,
     /// Games played.
     pub games: usize,
-    /// Every game's rows.
+    /// The rows of every game against the assignment's opponents (or
+    /// alone, one-player games).
     pub rows: Vec<crate::report::EpisodeRow>,
+    /// The rows of every class round robin game.
+    pub class_rows: Vec<crate::report::EpisodeRow>,
 }
 
 /// A stable pseudonym for `id` within `assignment`.
@@ -354,7 +365,6 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     canary::check(&a, opts, &ids, out)?;
     writeln!(out, "preparing {} submission(s)", ids.len()).ok();
     let mut cfg: RunConfig = a.run.clone();
-    let opponents = cfg.agents.clone();
     let game = crate::games::find(cfg.game)?;
     // Prepare (copy, build, start-up check) `jobs` submissions at once.
     let jobs = opts.jobs.unwrap_or(cfg.concurrency).max(1);
@@ -388,117 +398,54 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     canary::uniform_failure(&prepared, opts)?;
     let playing: Vec<&Prepared> = prepared.iter().filter(|p| p.rejected.is_none()).collect();
     let prepare_seconds = t0.elapsed().as_secs_f64();
-    cfg.agents = playing
-        .iter()
-        .map(|p| agent_spec(&a, p, &work_dir(opts, &p.id)))
-        .chain(opponents.iter().cloned())
-        .collect();
-    let players = game.players(&cfg.levels[0], cfg.seed)?;
-    cfg.format = if players == 1 {
-        Format::Benchmark
-    } else if a.grading.class_round_robin {
-        Format::RoundRobin
-    } else {
-        Format::Versus {
-            challengers: playing.len(),
-        }
-    };
     if let Some(j) = opts.jobs {
         cfg.concurrency = j;
     }
-    let games_root = opts.out.join("games");
+    let players = game.players(&cfg.levels[0], cfg.seed)?;
+    let plan = plan_runs(&a, opts, &cfg, players, &playing)?;
     let t1 = std::time::Instant::now();
     let mut rows: Vec<crate::report::EpisodeRow> = Vec::new();
+    let mut class_rows: Vec<crate::report::EpisodeRow> = Vec::new();
     let mut games = 0;
     if !playing.is_empty() {
-        cfg.format
-            .check(players, cfg.agents.len())
-            .map_err(HarnessError::Config)?;
         writeln!(out, "playing: {} submission(s)", playing.len()).ok();
-        // One run per student (games/<label>/), so that a changed
-        // submission replays only its own games and an interrupted grading
-        // continues where it stopped; the whole class in one run when it
-        // plays a round robin among itself.
-        let runs: Vec<(PathBuf, RunConfig, bool)> = if a.grading.class_round_robin {
-            let fresh = playing.iter().any(|p| p.fresh);
-            vec![(games_root.join("class"), cfg.clone(), fresh)]
-        } else {
-            playing
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let mut c = cfg.clone();
-                    c.agents = std::iter::once(cfg.agents[i].clone())
-                        .chain(opponents.iter().cloned())
-                        .collect();
-                    if let Format::Versus { .. } = c.format {
-                        c.format = Format::Versus { challengers: 1 };
-                    }
-                    (games_root.join(&p.label), c, p.fresh)
-                })
-                .collect()
-        };
-        // Students' runs in parallel, one game at a time each, `jobs` at
-        // once (a class round robin: one run, `jobs` games at once).
-        let jobs = cfg.concurrency.max(1);
-        let parallel = runs.len() > 1;
-        let bar = opts.progress.then(|| {
-            let b = indicatif::ProgressBar::new(runs.len() as u64);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} submissions played, {elapsed} (ETA {eta})",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            b
-        });
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<Result<crate::run::RunOutput, HarnessError>>>> =
-            runs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.min(runs.len()) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some((dir, c, fresh)) = runs.get(i) else {
-                        break;
-                    };
-                    if crate::run::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
-                        break;
-                    }
-                    let mut c = c.clone();
-                    if parallel {
-                        c.concurrency = 1;
-                    }
-                    let mut reporters = crate::run::file_reporters(dir);
-                    // A submission built anew (changed) replays its games.
-                    let how = if *fresh {
-                        Resume::Restart
-                    } else {
-                        Resume::Auto
-                    };
-                    let r = crate::run::run_with(&c, dir, how, &mut reporters);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(r);
-                    }
-                    if let Some(b) = &bar {
-                        b.inc(1);
+        let total: usize = plan
+            .students
+            .iter()
+            .chain(&plan.class)
+            .map(|r| r.planned(players))
+            .sum();
+        let progress = progress::Progress::new(opts.progress, total);
+        let (stop_ticks, ticks) = std::sync::mpsc::channel::<()>();
+        let (mine, class) = std::thread::scope(|scope| {
+            if progress.wants_ticks() {
+                let progress = &progress;
+                scope.spawn(move || {
+                    while ticks.recv_timeout(std::time::Duration::from_secs(1))
+                        == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                    {
+                        progress.tick();
                     }
                 });
             }
+            // First every student's own run, `jobs` runs at once; then the
+            // class round robin, `jobs` games at once.
+            let mine = play(&plan.students, cfg.concurrency, &progress);
+            let class = plan
+                .class
+                .as_ref()
+                .map(|r| play(std::slice::from_ref(r), cfg.concurrency, &progress));
+            drop(stop_ticks);
+            (mine, class)
         });
-        if let Some(b) = &bar {
-            b.finish_and_clear();
-        }
-        for slot in results {
+        progress.finish();
+        let class_slots = class.into_iter().flatten().map(|r| (r, true));
+        for (slot, is_class) in mine.into_iter().map(|r| (r, false)).chain(class_slots) {
             // A run never started (Ctrl-C before its turn) or stopped early.
-            let result = match slot.into_inner().ok().flatten() {
-                Some(r) => Some(r?).filter(|r| r.complete),
-                None => None,
-            };
-            let Some(result) = result else {
+            let Some(result) = slot.transpose()?.filter(|r| r.complete) else {
                 return Err(HarnessError::Interrupted(format!(
                     "interrupted: finished games are kept in {}; run the same command again to continue",
-                    games_root.display()
+                    opts.out.display()
                 )));
             };
             games += result
@@ -507,19 +454,25 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
                 .map(|r| r.episode)
                 .collect::<std::collections::BTreeSet<_>>()
                 .len();
-            rows.extend(result.rows);
+            if is_class {
+                class_rows.extend(result.rows);
+            } else {
+                rows.extend(result.rows);
+            }
         }
     }
     let play_seconds = t1.elapsed().as_secs_f64();
     let grades: Vec<StudentGrade> = prepared
         .iter()
         .map(|p| match &p.rejected {
-            Some((v, d)) => score::grade_rejected(&p.id, &a.grading, v, d),
-            None => {
-                let mine: Vec<&crate::report::EpisodeRow> =
-                    rows.iter().filter(|r| r.agent == p.label).collect();
-                score::grade_played(&p.id, &a.grading, &mine)
-            }
+            Some((v, d)) => score::grade_rejected(&p.id, &a.grading, v, d, plan.class_played),
+            None => score::grade_played(
+                &p.id,
+                &a.grading,
+                &seat_rows(&rows, &p.label),
+                &seat_rows(&class_rows, &p.label),
+                plan.class_played,
+            ),
         })
         .collect();
     let result = ClassResult {
@@ -530,7 +483,172 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
         play_seconds,
         games,
         rows,
+        class_rows,
     };
-    output::write_all(&a, opts, &result, &result.rows)?;
+    output::write_all(&a, opts, &result)?;
     Ok(result)
+}
+
+/// The rows of `label`'s seat among `rows`.
+pub fn seat_rows<'r>(
+    rows: &'r [crate::report::EpisodeRow],
+    label: &str,
+) -> Vec<&'r crate::report::EpisodeRow> {
+    rows.iter().filter(|r| r.agent == label).collect()
+}
+
+/// The folder (in the output folder) of the class round robin's run.
+pub const CLASS_GAMES: &str = "class-games";
+
+/// One run of the ordinary runner within a grading.
+struct GradeRun {
+    /// Its folder.
+    dir: PathBuf,
+    /// Its config.
+    cfg: RunConfig,
+    /// Whether it is played again from the start (a submission built anew).
+    fresh: bool,
+    /// Whether a run of another config in `dir` is replaced rather than
+    /// refused (the class round robin, whose agents change with `--only`).
+    replace: bool,
+}
+
+impl GradeRun {
+    /// How many games its schedule plans.
+    fn planned(&self, players: usize) -> usize {
+        let c = &self.cfg;
+        c.format
+            .schedule()
+            .plan(crate::schedule::PlanInput {
+                levels: &c.levels,
+                openings: c.openings.as_ref(),
+                pairs: c.pairs,
+                agents: c.agents.len(),
+                players,
+                repetitions: c.repetitions,
+                seed: c.seed,
+            })
+            .len()
+    }
+}
+
+/// The runs of a grading.
+struct RunPlan {
+    /// One per student, in `games/<label>/`: the assignment's games, the
+    /// student in seat list position 0 and the opponents after, so that
+    /// every seed is the same whoever else is in the class.
+    students: Vec<GradeRun>,
+    /// The class round robin (`class_round_robin`, at least two students
+    /// playing), in `class-games/`.
+    class: Option<GradeRun>,
+    /// Whether the class round robin's games count (`class_round_robin`,
+    /// neither `arena check` nor a shard): else its criteria are unchecked.
+    class_played: bool,
+}
+
+fn plan_runs(
+    a: &Assignment,
+    opts: &GradeOptions,
+    cfg: &RunConfig,
+    players: usize,
+    playing: &[&Prepared],
+) -> Result<RunPlan, HarnessError> {
+    let opponents = &a.run.agents;
+    let rr = a.grading.class_round_robin;
+    let spec = |p: &Prepared| agent_spec(a, p, &work_dir(opts, &p.id));
+    // A two-player assignment of class games only has no games of its own.
+    let own_games = players == 1 || !opponents.is_empty() || !rr;
+    let mut students = Vec::new();
+    for p in playing.iter().filter(|_| own_games) {
+        let mut c = cfg.clone();
+        c.agents = std::iter::once(spec(p))
+            .chain(opponents.iter().cloned())
+            .collect();
+        c.format = if players == 1 {
+            Format::Benchmark
+        } else {
+            Format::Versus { challengers: 1 }
+        };
+        c.format
+            .check(players, c.agents.len())
+            .map_err(HarnessError::Config)?;
+        students.push(GradeRun {
+            dir: opts.out.join("games").join(&p.label),
+            cfg: c,
+            fresh: p.fresh,
+            replace: false,
+        });
+    }
+    let class_played = rr && !opts.check && opts.shard.is_none();
+    let class = (class_played && playing.len() >= 2).then(|| {
+        let mut c = cfg.clone();
+        c.agents = playing.iter().map(|p| spec(p)).collect();
+        c.format = Format::RoundRobin;
+        GradeRun {
+            dir: opts.out.join(CLASS_GAMES),
+            cfg: c,
+            fresh: playing.iter().any(|p| p.fresh),
+            replace: true,
+        }
+    });
+    Ok(RunPlan {
+        students,
+        class,
+        class_played,
+    })
+}
+
+/// Play `runs`, `jobs` at once (one game at a time each), or a single run
+/// `jobs` games at once; every finished game is counted in `progress`.
+/// `None` for a run not started (Ctrl-C before its turn).
+#[allow(clippy::type_complexity)]
+fn play(
+    runs: &[GradeRun],
+    jobs: usize,
+    progress: &progress::Progress,
+) -> Vec<Option<Result<crate::run::RunOutput, HarnessError>>> {
+    let jobs = jobs.max(1);
+    let parallel = runs.len() > 1;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<crate::run::RunOutput, HarnessError>>>> =
+        runs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(runs.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(run) = runs.get(i) else {
+                    break;
+                };
+                if crate::run::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
+                let mut c = run.cfg.clone();
+                c.concurrency = if parallel { 1 } else { jobs };
+                let go = |how: Resume| {
+                    let mut reporters = crate::run::file_reporters(&run.dir);
+                    reporters.push(Box::new(progress::GameCounter(progress)));
+                    crate::run::run_with(&c, &run.dir, how, &mut reporters)
+                };
+                // A submission built anew (changed) replays its games.
+                let r = match (
+                    run.fresh,
+                    go(if run.fresh {
+                        Resume::Restart
+                    } else {
+                        Resume::Auto
+                    }),
+                ) {
+                    (false, Err(HarnessError::Config(_))) if run.replace => go(Resume::Restart),
+                    (_, r) => r,
+                };
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|m| m.into_inner().ok().flatten())
+        .collect()
 }

@@ -4,7 +4,7 @@
 //! `gradescope/<id>/results.json`.
 
 use super::assignment::{Assignment, Measure};
-use super::score::StudentGrade;
+use super::score::{Failure, StudentGrade};
 use super::{ClassResult, GradeOptions, Prepared};
 use crate::error::{write_text, HarnessError};
 use crate::report::EpisodeRow;
@@ -16,8 +16,8 @@ pub fn write_all(
     a: &Assignment,
     opts: &GradeOptions,
     class: &ClassResult,
-    rows: &[EpisodeRow],
 ) -> Result<(), HarnessError> {
+    let (rows, class_rows) = (&class.rows, &class.class_rows);
     let dir = &opts.out;
     // A shard writes its own table; the run without --shard writes the class's.
     let table = match opts.shard {
@@ -29,7 +29,7 @@ pub fn write_all(
         for (g, p) in class.grades.iter().zip(&class.prepared) {
             write_text(
                 &dir.join("feedback").join(format!("{}.md", g.id)),
-                &feedback(a, opts, g, p, rows),
+                &feedback(a, opts, g, p, rows, class_rows),
             )?;
         }
         return Ok(());
@@ -49,12 +49,12 @@ pub fn write_all(
     for (g, p) in class.grades.iter().zip(&class.prepared) {
         write_text(
             &dir.join("feedback").join(format!("{}.md", g.id)),
-            &feedback(a, opts, g, p, rows),
+            &feedback(a, opts, g, p, rows, class_rows),
         )?;
         if opts.gradescope {
             write_text(
                 &dir.join("gradescope").join(&g.id).join("results.json"),
-                &gradescope(a, g, p),
+                &gradescope(a, opts, g, p),
             )?;
         }
     }
@@ -108,15 +108,16 @@ pub fn grades_csv(
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// What to do about a verdict, for students.
+/// What to do about a verdict, for students: said after the failures and
+/// the build's output, before the check command.
 pub fn advice(verdict: &str) -> &'static str {
     match verdict {
         "ok" => "Nothing to fix.",
         "no-entry" => "Put your agent at the top of your folder as main.py, main.cpp, Main.java or a Cargo project, or describe it in submission.toml (see agents/examples/README.md).",
         "language-not-allowed" => "Use one of the languages the assignment allows.",
         "bad-submission" => "Fix submission.toml: keys language, entry, build, run.",
-        "build-failed" => "Fix the compiler errors above; build it yourself with the same command.",
-        "crash" => "Your program exited or was killed during a game: read its stderr excerpt, and test it with the command below.",
+        "build-failed" => "Fix the errors in the build's output above, then run the check again (the command is at the end).",
+        "crash" => "Your program exited or was killed during a game: read the last lines of its stderr above, fix the cause, and run the check again (the command is at the end).",
         "timeout" => "Your program did not answer within the hard time limit: answer every request, flush stdout after each line, and stay within the act budget.",
         "bad-output" => "Print exactly one JSON line per request, nothing else on stdout (debug output goes to stderr).",
         "illegal-move" => "Choose only among the actions listed in `legal`.",
@@ -128,21 +129,204 @@ pub fn advice(verdict: &str) -> &'static str {
     }
 }
 
-fn stderr_excerpt(dir: &Path, episode: usize, label: &str) -> Option<String> {
-    let prefix = format!("ep{episode:04}-");
-    let mine = std::fs::read_dir(dir.join("games").join(label).join("logs"));
-    let rd = mine
-        .or_else(|_| std::fs::read_dir(dir.join("games").join("class").join("logs")))
-        .ok()?;
+/// `text` with the grader's folders of submission `id` (its copy, its
+/// original, the output folder) written as the student knows them: paths
+/// relative to their own folder.
+pub fn local_paths(opts: &GradeOptions, id: &str, text: &str) -> String {
+    let mut t = text.to_string();
+    for (dir, to) in [
+        (opts.out.join("work").join(id), "."),
+        (opts.submissions.join(id), "."),
+        (opts.out.clone(), "<grading folder>"),
+    ] {
+        let d = dir.to_string_lossy().into_owned();
+        if d.len() > 1 {
+            let inside = if to == "." {
+                String::new()
+            } else {
+                format!("{to}/")
+            };
+            t = t.replace(&format!("{d}/"), &inside).replace(&d, to);
+        }
+    }
+    t
+}
+
+/// A word of a shell command line, quoted when it needs to be.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/-+=:,@".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The assignment file as a student has it: its path within arena's
+/// source tree when it is one of arena's own files (e.g.
+/// `configs/assignments/connect4.toml`), else its file name (the file the
+/// instructor hands out).
+pub fn assignment_for_students(assignment: &Path) -> String {
+    let abs = std::fs::canonicalize(assignment).unwrap_or_else(|_| assignment.to_path_buf());
+    let checkout = abs
+        .ancestors()
+        .skip(1)
+        .find(|d| d.join("harness").join("Cargo.toml").is_file() && d.join("configs").is_dir());
+    match checkout.and_then(|root| abs.strip_prefix(root).ok()) {
+        Some(rel) => rel.to_string_lossy().into_owned(),
+        None => abs
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| assignment.to_string_lossy().into_owned()),
+    }
+}
+
+/// The command a student runs, from the root of their copy of arena (the
+/// README's route), to check `folder` against `assignment`.
+pub fn check_command_line(folder: &str, assignment: &str) -> String {
+    let folder = if folder.ends_with('/') {
+        folder.to_string()
+    } else {
+        format!("{folder}/")
+    };
+    format!(
+        "cargo run --release -- check {} --assignment {}",
+        shell_word(&folder),
+        shell_word(assignment)
+    )
+}
+
+/// The criteria a run did not check (class round robin ones, under
+/// `arena check` or a shard), by name.
+pub fn unchecked(g: &StudentGrade) -> Vec<&str> {
+    g.criteria
+        .iter()
+        .filter(|c| !c.checked)
+        .map(|c| c.name.as_str())
+        .collect()
+}
+
+/// The last lines of the stderr of `label` in a failed game (its run's
+/// `logs/`), with the grader's paths made local.
+fn stderr_excerpt(opts: &GradeOptions, f: &Failure, p: &Prepared) -> Option<String> {
+    // The runner's name for the log: ep<index>-seat<seat>-<label, with
+    // other characters than [A-Za-z0-9_-] as `_`>.stderr.log.
+    let safe: String = p
+        .label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let prefix = format!("ep{:04}-seat", f.episode);
+    let mine = |name: &str| {
+        name.strip_prefix(&prefix)
+            .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
+            .and_then(|rest| rest.strip_prefix('-'))
+            .and_then(|rest| rest.strip_suffix(".stderr.log"))
+            == Some(safe.as_str())
+    };
+    let run = if f.class {
+        opts.out.join(super::CLASS_GAMES)
+    } else {
+        opts.out.join("games").join(&p.label)
+    };
+    let rd = std::fs::read_dir(run.join("logs")).ok()?;
     for e in rd.filter_map(|e| e.ok()) {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&prefix) && name.contains(label) {
+        if mine(&name) {
             let text = std::fs::read_to_string(e.path()).ok()?;
             let ex = super::submission::excerpt(&text, 10);
-            return (!ex.is_empty()).then_some(ex);
+            return (!ex.is_empty()).then(|| local_paths(opts, &p.id, &ex));
         }
     }
     None
+}
+
+/// The last lines of a submission's build output (build failures), with
+/// the grader's paths made local.
+pub fn build_output(opts: &GradeOptions, id: &str, lines: usize) -> Option<String> {
+    let log = opts.out.join("builds").join(format!("{id}.log"));
+    let text = std::fs::read_to_string(log).ok()?;
+    let ex = super::submission::excerpt(&text, lines);
+    (!ex.is_empty()).then(|| local_paths(opts, id, &ex))
+}
+
+/// A block of verbatim text: fenced in Markdown, indented on a terminal.
+fn block(s: &mut String, text: &str, md: bool) {
+    if md {
+        let _ = writeln!(s, "```\n{text}\n```\n");
+    } else {
+        for l in text.lines() {
+            let _ = writeln!(s, "    {l}");
+        }
+    }
+}
+
+/// What went wrong, for students, in Markdown (`md`) or for a terminal:
+/// the verdict's detail (for a failed build its first line and the
+/// build's output), the first failures with the last lines of the
+/// program's stderr (each different excerpt once), then the advice.
+pub fn what_went_wrong(opts: &GradeOptions, g: &StudentGrade, p: &Prepared, md: bool) -> String {
+    let mut s = String::new();
+    let build = (g.verdict == "build-failed")
+        .then(|| build_output(opts, &g.id, 40))
+        .flatten();
+    let detail = local_paths(opts, &g.id, g.detail.trim());
+    match &build {
+        Some(b) => {
+            let first = detail.lines().next().unwrap_or_default();
+            let first = first.trim_end_matches(':');
+            let _ = writeln!(s, "{first}; the build's output (last lines):\n");
+            block(&mut s, b, md);
+        }
+        None if detail.is_empty() => {}
+        None if md => block(&mut s, &detail, md),
+        None => {
+            let _ = writeln!(s, "{detail}\n");
+        }
+    }
+    let mut shown: Vec<String> = Vec::new();
+    for f in g.failures.iter().take(if md { 3 } else { 1 }) {
+        if md {
+            let _ = writeln!(
+                s,
+                "- {} (level {}{}): `{}` — {}\n",
+                f.game(),
+                f.level,
+                if f.opponent.is_empty() {
+                    String::new()
+                } else {
+                    format!(", against {}", f.opponent)
+                },
+                f.outcome,
+                local_paths(opts, &g.id, &f.detail)
+            );
+        }
+        match stderr_excerpt(opts, f, p) {
+            Some(ex) if !shown.contains(&ex) => {
+                let _ = writeln!(s, "Your program's stderr in {} (last lines):\n", f.game());
+                block(&mut s, &ex, md);
+                shown.push(ex);
+            }
+            _ => {}
+        }
+    }
+    if md {
+        let _ = writeln!(s, "{}", advice(&g.verdict));
+    } else {
+        if !s.is_empty() && !s.ends_with("\n\n") {
+            s.push('\n');
+        }
+        let _ = writeln!(s, "advice: {}\n", advice(&g.verdict));
+    }
+    s
 }
 
 fn fmt_value(m: &Measure, v: Option<f64>) -> String {
@@ -154,6 +338,28 @@ fn fmt_value(m: &Measure, v: Option<f64>) -> String {
     }
 }
 
+fn game_table(s: &mut String, title: &str, rows: &[&EpisodeRow]) {
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\n## {title}\n");
+    let _ = writeln!(
+        s,
+        "| episode | level | opponent | result | outcome | steps |"
+    );
+    let _ = writeln!(s, "|---:|---|---|---|---|---:|");
+    for r in rows.iter().take(50) {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            r.episode, r.level, r.opponent, r.result, r.outcome, r.steps
+        );
+    }
+    if rows.len() > 50 {
+        let _ = writeln!(s, "\n({} more)", rows.len() - 50);
+    }
+}
+
 /// The student's feedback file.
 pub fn feedback(
     a: &Assignment,
@@ -161,6 +367,7 @@ pub fn feedback(
     g: &StudentGrade,
     p: &Prepared,
     rows: &[EpisodeRow],
+    class_rows: &[EpisodeRow],
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# {} — feedback for `{}`\n", a.run.name, g.id);
@@ -187,10 +394,18 @@ pub fn feedback(
         }
     }
     if let Some(b) = &p.build {
-        let _ = writeln!(s, "- Build: `{b}`");
+        let _ = writeln!(
+            s,
+            "- Build, in your folder: `{}`",
+            local_paths(opts, &g.id, b)
+        );
     }
     if !p.run.is_empty() {
-        let _ = writeln!(s, "- Run: `{}`", p.run.join(" "));
+        let _ = writeln!(
+            s,
+            "- Run, in your folder: `{}`",
+            local_paths(opts, &g.id, &p.run.join(" "))
+        );
     }
     let _ = writeln!(
         s,
@@ -204,21 +419,44 @@ pub fn feedback(
     );
     if !a.run.agents.is_empty() {
         let opp: Vec<&str> = a.run.agents.iter().map(|x| x.label.as_str()).collect();
-        let _ = writeln!(s, "- Opponents: {}", opp.join(", "));
+        let _ = writeln!(
+            s,
+            "- Opponents: {} (the same games, seeds included, for every student)",
+            opp.join(", ")
+        );
+    }
+    if a.grading.class_round_robin {
+        let _ = writeln!(
+            s,
+            "- Class round robin: every student also plays every other; those games \
+             count only for the criteria marked *class*, whose points depend on the class"
+        );
     }
     let _ = writeln!(s, "\n## Points\n");
     let _ = writeln!(s, "| criterion | games | measured | points |");
     let _ = writeln!(s, "|---|---:|---|---:|");
     for (c, r) in a.grading.criteria.iter().zip(&g.criteria) {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} / {} |",
-            c.name,
-            r.games,
-            fmt_value(&c.measure, r.value),
-            r.points,
-            r.max
-        );
+        let name = if c.class {
+            format!("{} (*class*)", c.name)
+        } else {
+            c.name.clone()
+        };
+        if r.checked {
+            let _ = writeln!(
+                s,
+                "| {name} | {} | {} | {} / {} |",
+                r.games,
+                fmt_value(&c.measure, r.value),
+                r.points,
+                r.max
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "| {name} | | not checked: the class's games are played by the grader | ? / {} |",
+                r.max
+            );
+        }
     }
     let _ = writeln!(
         s,
@@ -228,63 +466,39 @@ pub fn feedback(
     );
     if g.verdict != "ok" {
         let _ = writeln!(s, "\n## What went wrong\n");
-        if !g.detail.is_empty() {
-            let _ = writeln!(s, "```\n{}\n```\n", g.detail.trim());
-        }
-        let _ = writeln!(s, "{}\n", advice(&g.verdict));
-        for f in g.failures.iter().take(3) {
-            let _ = writeln!(
-                s,
-                "- episode {} (level {}{}): `{}` — {}",
-                f.episode,
-                f.level,
-                if f.opponent.is_empty() {
-                    String::new()
-                } else {
-                    format!(", against {}", f.opponent)
-                },
-                f.outcome,
-                f.detail
-            );
-            if let Some(ex) = stderr_excerpt(&opts.out, f.episode, &p.label) {
-                let _ = writeln!(
-                    s,
-                    "\n  Your program's stderr (last lines):\n\n```\n{ex}\n```"
-                );
-            }
-        }
-        let build_log = opts.out.join("builds").join(format!("{}.log", g.id));
-        if g.verdict == "build-failed" && build_log.is_file() {
-            let _ = writeln!(s, "Build log: `{}`", build_log.display());
-        }
+        s.push_str(&what_went_wrong(opts, g, p, true));
     }
-    let played = rows.iter().filter(|r| r.agent == p.label).count();
-    if played > 0 {
-        let _ = writeln!(s, "\n## Games\n");
-        let _ = writeln!(
-            s,
-            "| episode | level | opponent | result | outcome | steps |"
-        );
-        let _ = writeln!(s, "|---:|---|---|---|---|---:|");
-        for r in rows.iter().filter(|r| r.agent == p.label).take(50) {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} |",
-                r.episode, r.level, r.opponent, r.result, r.outcome, r.steps
-            );
-        }
-    }
+    game_table(&mut s, "Games", &super::seat_rows(rows, &p.label));
+    game_table(
+        &mut s,
+        "Class round robin games",
+        &super::seat_rows(class_rows, &p.label),
+    );
+    let assignment = assignment_for_students(&opts.assignment);
+    let inside = assignment.contains('/');
     let _ = writeln!(
         s,
-        "\n## Reproduce locally\n\n```\narena check {} --assignment {}\n```",
-        opts.submissions.join(&g.id).display(),
-        opts.assignment.display()
+        "\n## Check it yourself\n\nFrom the root of your copy of arena (as its README says), with \
+         this folder there as `{}/`{}:\n\n```sh\n{}\n```\n\nIt builds and plays exactly the games \
+         above (the same seeds, limits and sandbox) and prints the same points{}.",
+        g.id,
+        if inside {
+            String::new()
+        } else {
+            format!(" and the assignment file `{assignment}` (from your instructor) next to it")
+        },
+        check_command_line(&g.id, &assignment),
+        if a.grading.class_round_robin {
+            " but for the *class* criteria: only the grader plays the class round robin"
+        } else {
+            ""
+        }
     );
     s
 }
 
 /// Gradescope's `results.json` for one student.
-pub fn gradescope(a: &Assignment, g: &StudentGrade, p: &Prepared) -> String {
+pub fn gradescope(a: &Assignment, opts: &GradeOptions, g: &StudentGrade, p: &Prepared) -> String {
     let tests: Vec<serde_json::Value> = a
         .grading
         .criteria
@@ -301,7 +515,7 @@ pub fn gradescope(a: &Assignment, g: &StudentGrade, p: &Prepared) -> String {
         .collect();
     let mut output = format!("verdict: {}", g.verdict);
     if !g.detail.is_empty() {
-        output.push_str(&format!("\n{}", g.detail));
+        output.push_str(&format!("\n{}", local_paths(opts, &g.id, &g.detail)));
     }
     if g.verdict != "ok" {
         output.push_str(&format!("\n{}", advice(&g.verdict)));
@@ -309,6 +523,10 @@ pub fn gradescope(a: &Assignment, g: &StudentGrade, p: &Prepared) -> String {
     if let Some(l) = &p.language {
         output.push_str(&format!("\nlanguage: {l}"));
     }
+    output.push_str(&format!(
+        "\ncheck it yourself, from the root of your copy of arena: {}",
+        check_command_line(&g.id, &assignment_for_students(&opts.assignment))
+    ));
     let v = serde_json::json!({
         "score": g.total,
         "output": output,
@@ -381,4 +599,52 @@ pub fn class_summary(a: &Assignment, class: &ClassResult, anonymize: bool) -> St
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn students_read_their_own_paths_and_a_command_that_runs_on_their_machine() {
+        let opts = GradeOptions {
+            assignment: "lab.toml".into(),
+            submissions: "/home/prof/class".into(),
+            only: vec![],
+            out: "/home/prof/out".into(),
+            jobs: None,
+            anonymize: false,
+            gradescope: false,
+            progress: super::super::progress::ProgressMode::Off,
+            check: false,
+            shard: None,
+        };
+        let t = local_paths(
+            &opts,
+            "erin",
+            "File \"/home/prof/out/work/erin/main.py\", in /home/prof/out/work/erin; \
+             /home/prof/class/erin/x.txt; /home/prof/out/games",
+        );
+        assert_eq!(t, "File \"main.py\", in .; x.txt; <grading folder>/games");
+        assert_eq!(
+            check_command_line("erin", "lab.toml"),
+            "cargo run --release -- check erin/ --assignment lab.toml"
+        );
+        assert_eq!(
+            check_command_line("my agent/", "lab.toml"),
+            "cargo run --release -- check 'my agent/' --assignment lab.toml"
+        );
+        // One of arena's own assignments: its path in the source tree.
+        let shipped =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/assignments/connect4.toml");
+        assert_eq!(
+            assignment_for_students(&shipped),
+            "configs/assignments/connect4.toml"
+        );
+        // The instructor's own file: its name.
+        let tmp = tempfile::tempdir().unwrap();
+        let own = tmp.path().join("lab 3.toml");
+        std::fs::write(&own, "").unwrap();
+        assert_eq!(assignment_for_students(&own), "lab 3.toml");
+    }
 }

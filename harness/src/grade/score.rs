@@ -18,6 +18,10 @@ pub struct CriterionResult {
     pub points: f64,
     /// Points possible.
     pub max: f64,
+    /// Whether its games were played: false for a class round robin
+    /// criterion when the class's games are not (`arena check`, a shard);
+    /// then its points are 0 and say nothing.
+    pub checked: bool,
 }
 
 /// The first game a submission did not finish normally.
@@ -33,6 +37,20 @@ pub struct Failure {
     pub outcome: String,
     /// Its detail.
     pub detail: String,
+    /// Whether it was a class round robin game (else a game against the
+    /// assignment's opponents, or a one-player game).
+    pub class: bool,
+}
+
+impl Failure {
+    /// "episode 3" or "class game 3": which run the episode index is of.
+    pub fn game(&self) -> String {
+        if self.class {
+            format!("class game {}", self.episode)
+        } else {
+            format!("episode {}", self.episode)
+        }
+    }
 }
 
 /// One student's grade.
@@ -139,46 +157,83 @@ pub fn evaluate(c: &Criterion, rows: &[&EpisodeRow]) -> CriterionResult {
         value,
         points: points_for(c, value),
         max: c.points,
+        checked: true,
     }
 }
 
-/// Grade a student who played: `rows` are the rows of their seat in every
-/// game they played.
-pub fn grade_played(id: &str, grading: &Grading, rows: &[&EpisodeRow]) -> StudentGrade {
-    let criteria: Vec<CriterionResult> =
-        grading.criteria.iter().map(|c| evaluate(c, rows)).collect();
-    let mut sorted: Vec<&&EpisodeRow> = rows.iter().collect();
-    sorted.sort_by_key(|r| r.episode);
-    let failures: Vec<Failure> = sorted
+/// Grade a student who played: `versus` are the rows of their seat in
+/// every game against the assignment's opponents (or alone, one-player
+/// games), `class` in every class round robin game. Criteria with
+/// `opponent = "class"` count only `class` (marked unchecked when
+/// `class_played` is false), every other criterion only `versus`. The
+/// verdict is the first failure of `versus`, else of `class`.
+pub fn grade_played(
+    id: &str,
+    grading: &Grading,
+    versus: &[&EpisodeRow],
+    class: &[&EpisodeRow],
+    class_played: bool,
+) -> StudentGrade {
+    let criteria: Vec<CriterionResult> = grading
+        .criteria
         .iter()
-        .filter(|r| r.outcome != "normal")
-        .map(|r| Failure {
-            episode: r.episode,
-            level: r.level.clone(),
-            opponent: r.opponent.clone(),
-            outcome: r.outcome.clone(),
-            detail: r.detail.clone(),
+        .map(|c| {
+            if !c.class {
+                evaluate(c, versus)
+            } else if class_played {
+                evaluate(c, class)
+            } else {
+                CriterionResult {
+                    checked: false,
+                    ..evaluate(c, &[])
+                }
+            }
         })
         .collect();
+    let failures_of = |rows: &[&EpisodeRow], class: bool| {
+        let mut sorted: Vec<&&EpisodeRow> = rows.iter().collect();
+        sorted.sort_by_key(|r| r.episode);
+        sorted
+            .into_iter()
+            .filter(|r| r.outcome != "normal")
+            .map(|r| Failure {
+                episode: r.episode,
+                level: r.level.clone(),
+                opponent: r.opponent.clone(),
+                outcome: r.outcome.clone(),
+                detail: r.detail.clone(),
+                class,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut failures = failures_of(versus, false);
+    failures.extend(failures_of(class, true));
+    let games = versus.len() + class.len();
     let (verdict, detail) = match failures.first() {
         None => ("ok".to_string(), String::new()),
         Some(f) => (
             f.outcome.clone(),
             format!(
-                "{} of {} games not finished normally; first: episode {} ({}): {}",
+                "{} of {games} games not finished normally; first: {} ({}): {}",
                 failures.len(),
-                rows.len(),
-                f.episode,
+                f.game(),
                 f.level,
                 f.detail
             ),
         ),
     };
-    finish(id, grading, verdict, detail, criteria, rows.len(), failures)
+    finish(id, grading, verdict, detail, criteria, games, failures)
 }
 
-/// Grade a student who could not play (no entry, build failed, cannot start).
-pub fn grade_rejected(id: &str, grading: &Grading, verdict: &str, detail: &str) -> StudentGrade {
+/// Grade a student who could not play (no entry, build failed, cannot
+/// start); class round robin criteria are unchecked unless `class_played`.
+pub fn grade_rejected(
+    id: &str,
+    grading: &Grading,
+    verdict: &str,
+    detail: &str,
+    class_played: bool,
+) -> StudentGrade {
     let criteria = grading
         .criteria
         .iter()
@@ -188,6 +243,7 @@ pub fn grade_rejected(id: &str, grading: &Grading, verdict: &str, detail: &str) 
             value: None,
             points: 0.0,
             max: c.points,
+            checked: class_played || !c.class,
         })
         .collect();
     finish(
@@ -251,6 +307,7 @@ mod tests {
             measure,
             level: None,
             opponent: None,
+            class: false,
             points: 10.0,
             target,
             all_or_nothing: all,
@@ -293,12 +350,55 @@ mod tests {
         a.episode = 7;
         let mut b = row("0", "", "win", 3, "normal");
         b.episode = 2;
-        let g1 = grade_played("s", &g, &[&a, &b]);
+        let g1 = grade_played("s", &g, &[&a, &b], &[], true);
         assert_eq!(g1.verdict, "timeout");
         assert_eq!(g1.total, 5.0);
         assert_eq!(g1.grade, "A");
         assert!(g1.detail.contains("episode 7"), "{}", g1.detail);
-        let g2 = grade_rejected("t", &g, "build-failed", "x");
+        let g2 = grade_rejected("t", &g, "build-failed", "x", true);
         assert_eq!((g2.total, g2.grade.as_str()), (0.0, ""));
+    }
+
+    #[test]
+    fn class_games_count_only_for_class_criteria_and_fail_after_the_others() {
+        let mut any = crit(Measure::WinRate, 1.0, false);
+        any.name = "all".into();
+        let mut class = crit(Measure::WinRate, 1.0, false);
+        class.class = true;
+        let g = Grading {
+            sandbox: crate::external::Sandbox::None,
+            protocol: crate::external::ProtocolKind::Jsonl,
+            languages: vec![],
+            limits: Default::default(),
+            build_time: std::time::Duration::from_secs(1),
+            build_memory_mb: 1,
+            class_round_robin: true,
+            criteria: vec![any, class],
+            grades: vec![],
+        };
+        let mut lost = row("0", "uct", "loss", 9, "normal");
+        lost.episode = 1;
+        let mut won = row("0", "uct", "win", 9, "normal");
+        won.episode = 0;
+        let mut crash = row("0", "ann", "loss", 2, "crash");
+        crash.episode = 0;
+        let beat = row("0", "ben", "win", 9, "normal");
+        let full = grade_played("s", &g, &[&lost, &won], &[&crash, &beat], true);
+        let pts: Vec<(usize, f64, bool)> = full
+            .criteria
+            .iter()
+            .map(|c| (c.games, c.points, c.checked))
+            .collect();
+        assert_eq!(pts, [(2, 5.0, true), (2, 5.0, true)]);
+        assert_eq!((full.verdict.as_str(), full.games), ("crash", 4));
+        assert!(full.detail.contains("class game 0"), "{}", full.detail);
+        // Without the class's games: the same points for everything else.
+        let own = grade_played("s", &g, &[&lost, &won], &[], false);
+        assert_eq!(own.criteria[0], full.criteria[0]);
+        assert_eq!(
+            (own.criteria[1].checked, own.criteria[1].points),
+            (false, 0.0)
+        );
+        assert_eq!(own.verdict, "ok");
     }
 }
