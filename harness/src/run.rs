@@ -419,6 +419,10 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
             write!(out, "{}", crate::stats::ratings_table(&ratings)).map_err(io)?;
         }
     }
+    if let Some(t) = crate::stats::tally::tally_of_meta(&meta, &rows) {
+        writeln!(out).map_err(io)?;
+        writeln!(out, "{}", t.line()).map_err(io)?;
+    }
     Ok(())
 }
 
