@@ -387,13 +387,7 @@ fn standard_errors(t: &Tables, g: &GroupFit, anchor: Anchor) -> Vec<Option<f64>>
         let p = 1.0 / (1.0 + (theta(j) - theta(i)).exp());
         t.n[i][j] * p * (1.0 - p)
     };
-    let diag = |i: usize| -> f64 {
-        g.group
-            .iter()
-            .filter(|&&j| j != i)
-            .map(|&j| w(i, j))
-            .sum()
-    };
+    let diag = |i: usize| -> f64 { g.group.iter().filter(|&&j| j != i).map(|&j| w(i, j)).sum() };
     let shift = match anchor {
         Anchor::Mean => 1.0 / k as f64,
         Anchor::Agent(_) => 0.0,
@@ -417,8 +411,6 @@ fn standard_errors(t: &Tables, g: &GroupFit, anchor: Anchor) -> Vec<Option<f64>>
     }
     out
 }
-
-
 
 fn check(agents: usize, encounters: &[Encounter], opts: &BtOptions) -> Result<(), BtError> {
     for (index, e) in encounters.iter().enumerate() {

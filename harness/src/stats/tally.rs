@@ -327,7 +327,10 @@ mod tests {
             pair: Some(pair),
             ..EpisodeRow::default()
         };
-        for (e, r) in ["win", "draw", "win", "loss", "win", "win"].iter().enumerate() {
+        for (e, r) in ["win", "draw", "win", "loss", "win", "win"]
+            .iter()
+            .enumerate()
+        {
             t.add(&[row(e, e / 2, r)]);
         }
         let rec = t.record();
@@ -337,7 +340,10 @@ mod tests {
         assert_eq!((back.agent.as_str(), back.opponent.as_str()), ("a b", "c"));
         assert_eq!((back.model.as_str(), back.elo1), ("normalized", 50.0));
         assert!((back.llr - rec.llr).abs() < 0.005 && (back.lower - rec.lower).abs() < 0.005);
-        assert_eq!((back.games, back.pairs, back.verdict), (6, Some(3), rec.verdict.clone()));
+        assert_eq!(
+            (back.games, back.pairs, back.verdict),
+            (6, Some(3), rec.verdict.clone())
+        );
 
         // meta.json: the fields, an earlier version's line, or nothing.
         let json = serde_json::json!({ "sprt": rec }).to_string();

@@ -262,7 +262,10 @@ fn a_prior_keeps_separated_agents_finite() {
     for x in &fit.ratings {
         let (lo, hi) = x.interval.unwrap();
         let v = x.rating.unwrap();
-        assert!(lo.is_finite() && hi.is_finite() && lo < v && v < hi, "{x:?}");
+        assert!(
+            lo.is_finite() && hi.is_finite() && lo < v && v < hi,
+            "{x:?}"
+        );
     }
     // Two separate leagues: the prior does not join them.
     let mut enc = games(0, 1, 2, 0, 1);

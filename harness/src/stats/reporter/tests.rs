@@ -131,12 +131,18 @@ fn pair_rows_count_wdl_and_pentanomial() {
     );
     let t = trinomial(Wdl::new(2, 2, 2)).unwrap();
     assert_eq!(r.elo, Some(r4(t.elo)));
-    assert_eq!((r.elo_lo, r.elo_hi), (Some(r4(t.elo_lo)), Some(r4(t.elo_hi))));
+    assert_eq!(
+        (r.elo_lo, r.elo_hi),
+        (Some(r4(t.elo_lo)), Some(r4(t.elo_hi)))
+    );
     let p = pentanomial(Pentanomial::new([1, 0, 0, 2, 0])).unwrap();
     assert_eq!(r.nelo, Some(r4(p.nelo)));
     assert_eq!(
         (r.nelo_lo, r.nelo_hi),
-        (Some(r4(p.nelo - p.nelo_error)), Some(r4(p.nelo + p.nelo_error)))
+        (
+            Some(r4(p.nelo - p.nelo_error)),
+            Some(r4(p.nelo + p.nelo_error))
+        )
     );
     assert_eq!(
         (r.penta_elo_lo, r.penta_elo_hi),
@@ -220,8 +226,15 @@ fn bradley_terry_rows_without_a_prior() {
     let out = ratings_rows(&agents, &rows, &RatingsOptions::default()).unwrap();
     let bt: Vec<&RatingRow> = out.iter().filter(|r| r.kind == KIND_BT).collect();
     for r in &bt {
-        let (x, lo, hi) = (r.rating.unwrap(), r.rating_lo.unwrap(), r.rating_hi.unwrap());
-        assert!(lo.is_finite() && hi.is_finite() && lo < x && x < hi, "{r:?}");
+        let (x, lo, hi) = (
+            r.rating.unwrap(),
+            r.rating_lo.unwrap(),
+            r.rating_hi.unwrap(),
+        );
+        assert!(
+            lo.is_finite() && hi.is_finite() && lo < x && x < hi,
+            "{r:?}"
+        );
     }
     assert!(bt[0].rating > bt[1].rating && bt[1].rating > bt[2].rating);
 
