@@ -204,8 +204,9 @@ fn solve(mut m: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         b.swap(c, p);
         for r in c + 1..k {
             let f = m[r][c] / m[c][c];
-            for j in c..k {
-                m[r][j] -= f * m[c][j];
+            let pivot = m[c].clone();
+            for (x, p) in m[r].iter_mut().zip(&pivot).skip(c) {
+                *x -= f * p;
             }
             b[r] -= f * b[c];
         }

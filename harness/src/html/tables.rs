@@ -235,7 +235,7 @@ pub fn ratings_section(rows: &[RatingRow]) -> String {
             };
             h.push_str(&num("rating", &rating));
             let interval = match (r.rating, r.rating_lo, r.rating_hi) {
-                (Some(x), None, None) if x == 0.0 => "the anchor (0 by definition)".to_string(),
+                (Some(0.0), None, None) => "the anchor (0 by definition)".to_string(),
                 _ => String::new(),
             };
             if interval.is_empty() {
