@@ -56,9 +56,10 @@ pub struct RunMeta {
     /// waiting for a CPU; or a virtual machine's host took the time).
     #[serde(default)]
     pub starved_acts: u64,
-    /// The SPRT's end state (`SPRT a vs b ...: H1 accepted`), when there is one.
-    #[serde(default)]
-    pub sprt: Option<String>,
+    /// The SPRT's end state, as fields (earlier versions wrote its line
+    /// only: read back into fields), when there is one.
+    #[serde(default, deserialize_with = "crate::stats::tally::deserialize_sprt")]
+    pub sprt: Option<crate::stats::tally::SprtRecord>,
     /// Episodes replayed because of an infrastructure error (not counted
     /// in any table), with what happened.
     pub infrastructure_errors: Vec<String>,
@@ -324,7 +325,7 @@ impl crate::reporters::Reporter for MetaWriter {
                 let decided = sprt
                     .as_ref()
                     .is_some_and(|t| t.status().decision != crate::stats::SprtDecision::Continue);
-                self.meta.sprt = sprt.map(|t| t.line());
+                self.meta.sprt = sprt.map(|t| t.record());
                 self.meta.status = match (complete, decided) {
                     (true, _) => "finished",
                     (false, true) => "sprt-stopped",

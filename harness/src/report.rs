@@ -68,7 +68,7 @@ pub struct EpisodeRow {
     pub outcome: String,
     /// Final score.
     pub score: f64,
-    /// Ticks played.
+    /// Steps: the ticks the game was played for.
     pub steps: u32,
     /// Init + all acts, ms (on the judging clock).
     pub total_ms: f64,
@@ -182,7 +182,7 @@ pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
 }
 
 /// One row of `summary.csv`.
-#[derive(Debug, Serialize, Clone, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
 pub struct SummaryRow {
     /// Agent label.
     pub agent: String,
@@ -204,7 +204,7 @@ pub struct SummaryRow {
     pub win_rate_hi: f64,
     /// Mean final score.
     pub mean_score: f64,
-    /// Mean ticks.
+    /// Mean steps (ticks played) per episode.
     pub mean_steps: f64,
     /// Mean act time over all acts, ms.
     pub mean_act_ms: f64,
@@ -344,7 +344,7 @@ pub fn summary(keys: &RunKeys, rows: &[EpisodeRow]) -> Vec<SummaryRow> {
 }
 
 /// One row of `crosstable.csv` (two-player games).
-#[derive(Debug, Serialize, Clone, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
 pub struct CrossRow {
     /// Agent label.
     pub agent: String,

@@ -453,17 +453,17 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
         report::write_csv(&dir.join("crosstable.csv"), &cross)?;
         writeln!(out).map_err(io)?;
         write!(out, "{}", report::crosstable_table(&cross)).map_err(io)?;
-        // The same ratings as the run's (same bootstrap seed: the master seed).
-        let opts = crate::stats::RatingsOptions {
-            seed: meta.seed,
-            ..Default::default()
-        };
+        let opts = crate::stats::RatingsOptions::default();
         let ratings = crate::stats::ratings_rows(&keys.labels, &rows, &opts)?;
         report::write_csv(&dir.join("ratings.csv"), &ratings)?;
         if !ratings.is_empty() {
             writeln!(out).map_err(io)?;
             write!(out, "{}", crate::stats::ratings_table(&ratings)).map_err(io)?;
         }
+    }
+    if let Some(t) = crate::stats::tally::tally_of_meta(&meta, &rows) {
+        writeln!(out).map_err(io)?;
+        writeln!(out, "{}", t.line()).map_err(io)?;
     }
     Ok(())
 }

@@ -2,8 +2,10 @@
 //! headless `chromium` opens them from `file://` (no network), and the test
 //! checks there are no console errors, that the viewer at tick k draws the
 //! state `arena trace` prints at tick k (read from the DOM's `data-state`),
-//! and that the last tick shows the outcome. Screenshots are saved under
-//! `target/tmp/report-browser/` (`.ci/setup-browser.sh` installs chromium).
+//! and that the last tick shows the outcome; and that a two-player report's
+//! Summary and Ratings tables say what `summary.csv` and `ratings.csv`
+//! hold. Screenshots are saved under `target/tmp/report-browser/`
+//! (`.ci/setup-browser.sh` installs chromium).
 
 mod common;
 mod tools;
@@ -254,6 +256,16 @@ fn report_and_viewer_work_in_a_browser() {
             "{game}: outcome `{outcome}`"
         );
         assert!(dom.contains("Outcome after"), "{game}");
+        // The last frame states the result, not who is to move.
+        let panel = dom
+            .split_once("id=\"v-score\">")
+            .and_then(|(_, rest)| rest.split_once("</div>"))
+            .map(|(text, _)| text)
+            .unwrap_or_default();
+        assert!(
+            panel.starts_with("game over: ") && !panel.contains("to move"),
+            "{game}: `{panel}`"
+        );
 
         // The report of the run opens, with its plots and a viewer link.
         if game == "connect4" || game == "bait" {
@@ -284,4 +296,197 @@ fn report_and_viewer_work_in_a_browser() {
         }
     }
     println!("screenshots: {}", shots.display());
+}
+
+/// The rows of `csv` text as maps from column name to cell (read by
+/// header, independently of arena's row types).
+fn csv_maps(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let head: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            head.iter()
+                .cloned()
+                .zip(rec.iter().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+/// The `<tr>` elements of the table with id `id` in `dom`, as their
+/// opening tag and their `data-col` cells (column name to text).
+fn table_rows(dom: &str, id: &str) -> Vec<(String, std::collections::HashMap<String, String>)> {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let end = start + dom[start..].find("</table>").unwrap();
+    let body = &dom[start..end];
+    let body = &body[body.find("<tbody>").expect("a tbody")..];
+    let mut out = Vec::new();
+    for tr in body.split("<tr").skip(1) {
+        let tag = tr[..tr.find('>').unwrap()].to_string();
+        let mut cells = std::collections::HashMap::new();
+        for td in tr.split("<td").skip(1) {
+            let Some(at) = td.find("data-col=\"") else {
+                continue;
+            };
+            let name = &td[at + 10..];
+            let name = &name[..name.find('"').unwrap()];
+            let text = &td[td.find('>').unwrap() + 1..td.find("</td>").unwrap()];
+            cells.insert(name.to_string(), text.replace("&amp;", "&"));
+        }
+        out.push((tag, cells));
+    }
+    out
+}
+
+/// `(lo, hi)` of an interval cell `[lo, hi]` (`+12.3` form).
+fn interval(text: &str) -> Option<(f64, f64)> {
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+    let (lo, hi) = inner.split_once(", ")?;
+    Some((lo.parse().ok()?, hi.parse().ok()?))
+}
+
+// A three-agent round robin where one agent answers nonsense (every game
+// lost to bad output, a separated Bradley–Terry case): the report's
+// Summary shows the terminal's failure columns as summary.csv has them,
+// and its Ratings tables have a row per line of ratings.csv, none blank,
+// with their intervals.
+#[test]
+fn report_tables_say_what_the_csv_files_hold() {
+    let Some(chrome) = chromium() else {
+        tools::skip("chromium is not installed (.ci/setup-browser.sh installs it)");
+        return;
+    };
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "name = \"ratings-browser\"\ngame = \"connect4\"\nlevels = [\"start\"]\nrepetitions = 2\nseed = 7\n\
+         [time]\nact = \"500ms\"\nact_hard = \"1s\"\n\
+         [[agents]]\nagent = \"random\"\nname = \"random-a\"\n\
+         [[agents]]\nagent = \"random\"\nname = \"random-b\"\n\
+         [[agents]]\nname = \"garbage\"\ncommand = [\"sh\", \"-c\", \"while read l; do echo nonsense; done\"]\n",
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let (code, stdout, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--allow-broken",
+    ]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    let report = format!("file://{}", run.join("report.html").display());
+    let (dom, stderr) = browse(&chrome, &report, &["--dump-dom"]);
+    assert_clean("ratings report", &dom, &stderr);
+
+    // Summary: the failure columns, as the terminal and summary.csv count them.
+    let summary = csv_maps(&run.join("summary.csv"));
+    let shown = table_rows(&dom, "summary-table");
+    assert_eq!(shown.len(), summary.len(), "a row per line of summary.csv");
+    let n = |m: &std::collections::HashMap<String, String>, c: &str| -> u64 {
+        m[c].parse().unwrap_or_else(|_| panic!("{c}: {:?}", m[c]))
+    };
+    let mut failures = 0;
+    for (want, (tag, cells)) in summary.iter().zip(&shown) {
+        assert!(
+            tag.contains(&format!("data-agent=\"{}\"", want["agent"]))
+                && tag.contains(&format!("data-level=\"{}\"", want["level"])),
+            "{tag} {want:?}"
+        );
+        assert_eq!(n(cells, "dq"), n(want, "disqualifications"), "{want:?}");
+        assert_eq!(n(cells, "crash"), n(want, "crashes"), "{want:?}");
+        assert_eq!(n(cells, "illegal"), n(want, "illegal_moves"), "{want:?}");
+        let fail = n(want, "bad_output") + n(want, "other_failures");
+        assert_eq!(n(cells, "fail"), fail, "{want:?}");
+        assert_eq!(n(cells, "episodes"), n(want, "episodes"), "{want:?}");
+        failures += fail;
+    }
+    assert!(failures > 0, "the nonsense agent's games count as failures");
+    // The CLI's table says the same.
+    let cli_fail = stdout
+        .lines()
+        .find(|l| l.starts_with("garbage ") && l.contains(" all "))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap();
+    assert_eq!(cli_fail, "8", "{stdout}");
+
+    // Ratings: pairs apart from agents, a row per line, none blank.
+    let ratings = csv_maps(&run.join("ratings.csv"));
+    let pair_lines: Vec<_> = ratings.iter().filter(|r| r["kind"] == "pair").collect();
+    let bt_lines: Vec<_> = ratings
+        .iter()
+        .filter(|r| r["kind"] == "bradley-terry")
+        .collect();
+    assert_eq!((pair_lines.len(), bt_lines.len()), (3, 3), "{ratings:?}");
+    let pairs = table_rows(&dom, "ratings-pairs");
+    assert_eq!(pairs.len(), pair_lines.len());
+    for ((tag, cells), want) in pairs.iter().zip(&pair_lines) {
+        assert!(
+            tag.contains(&format!("data-opponent=\"{}\"", want["opponent"])),
+            "{tag}"
+        );
+        for col in ["games", "score", "elo", "elo_interval", "los"] {
+            assert!(!cells[col].is_empty(), "{col} blank in {tag}: {cells:?}");
+        }
+        match interval(&cells["elo_interval"]) {
+            Some((lo, hi)) => {
+                let csv_lo: f64 = want["elo_lo"].parse().unwrap();
+                let csv_hi: f64 = want["elo_hi"].parse().unwrap();
+                assert!(
+                    (lo - csv_lo).abs() <= 0.051 && (hi - csv_hi).abs() <= 0.051,
+                    "{cells:?} {want:?}"
+                );
+            }
+            // An infinite Elo or end, in words.
+            None => assert!(
+                want["elo"].contains("inf")
+                    || want["elo_lo"].contains("inf")
+                    || want["elo_hi"].contains("inf"),
+                "{cells:?} {want:?}"
+            ),
+        }
+    }
+    let agents = table_rows(&dom, "ratings-bt");
+    assert_eq!(agents.len(), bt_lines.len());
+    for ((tag, cells), want) in agents.iter().zip(&bt_lines) {
+        assert!(
+            tag.contains(&format!("data-agent=\"{}\"", want["agent"])),
+            "{tag}"
+        );
+        let rating: f64 = cells["rating"]
+            .parse()
+            .unwrap_or_else(|_| panic!("{cells:?}"));
+        let (lo, hi) = interval(&cells["rating_interval"]).unwrap_or_else(|| panic!("{cells:?}"));
+        assert!(
+            lo < rating && rating < hi,
+            "estimate inside its interval: {cells:?}"
+        );
+        let csv_lo: f64 = want["rating_lo"].parse().unwrap();
+        assert!((lo - csv_lo).abs() <= 0.051, "{cells:?} {want:?}");
+    }
+    // The agent that lost every game is rated, finite, last.
+    assert!(agents[2].0.contains("garbage") && !agents[2].1["rating"].contains('∞'));
+    assert!(
+        dom.contains("none: every game won"),
+        "infinite pair Elo in words"
+    );
+
+    let (_, stderr) = browse(
+        &chrome,
+        &report,
+        &[
+            "--window-size=1200,2200",
+            &format!(
+                "--screenshot={}",
+                shots.join("ratings-report.png").display()
+            ),
+        ],
+    );
+    assert!(console_lines(&stderr).is_empty(), "{stderr}");
 }

@@ -3,19 +3,28 @@
 //! results folder, so `arena report DIR` and the [`HtmlReport`] reporter at
 //! the end of `arena run` write the same page.
 //!
-//! Contents: the run's metadata; the summary; the cross-table as a heat
-//! map; win rates per agent and level with Wilson intervals; ratings with
-//! their intervals (from `ratings.csv`, where present); act-time
-//! histograms per agent against the soft and hard limits; reliability
-//! (overruns, disqualifications, crashes, leaked processes); the episode
-//! list, whose links open each episode in the bundled replay viewer
-//! ([`viewer`]). Plots are inline SVG drawn by `plotters` (`plots.rs`).
+//! The tables are read as the typed rows their writers write
+//! ([`EpisodeRow`], [`SummaryRow`], [`CrossRow`], [`RatingRow`]); a file
+//! that does not read as such rows is named in its section, never shown
+//! as zeros.
+//!
+//! Contents: the run's metadata; the summary (the terminal's columns); the
+//! cross-table as a heat map; win rates per agent and level with Wilson
+//! intervals; ratings ([`tables::ratings_section`]: pairs apart from
+//! agents, infinite values in words); act-time histograms per agent
+//! against the soft and hard limits; reliability; the episode list, whose
+//! links open each episode in the bundled replay viewer ([`viewer`]).
+//! Plots are inline SVG drawn by `plotters` (`plots.rs`).
 
 mod plots;
+pub mod tables;
 pub mod viewer;
 
 use crate::error::HarnessError;
+use crate::report::{CrossRow, EpisodeRow, SummaryRow};
 use crate::reporters::{Event, Reporter};
+use crate::stats::reporter::RatingRow;
+use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -31,53 +40,29 @@ pub const EMBED_BUDGET: usize = 64 << 20;
 
 const REPORT_JS: &str = include_str!("report.js");
 
-/// A CSV file read as text cells, looked up by column name (tolerant of
-/// missing and extra columns).
-struct Table {
-    cols: HashMap<String, usize>,
-    rows: Vec<Vec<String>>,
+/// The rows of the CSV file `path` as `T`: `None` when it does not exist,
+/// `Some(Err(why))` when it does not read as such rows.
+fn read_rows<T: DeserializeOwned>(path: &Path) -> Option<Result<Vec<T>, String>> {
+    if !path.is_file() {
+        return None;
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let rows = csv::Reader::from_path(path)
+        .map_err(|e| e.to_string())
+        .and_then(|mut r| {
+            r.deserialize()
+                .collect::<Result<Vec<T>, _>>()
+                .map_err(|e| e.to_string())
+        })
+        .map_err(|e| {
+            format!("{name} does not read as arena's {name} ({e}); `arena summarize DIR` writes it again from the journal")
+        });
+    Some(rows)
 }
 
-impl Table {
-    /// `None` when the file does not exist.
-    fn read(path: &Path) -> Result<Option<Table>, HarnessError> {
-        if !path.is_file() {
-            return Ok(None);
-        }
-        let err = |source| HarnessError::Csv {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut r = csv::ReaderBuilder::new()
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_path(path)
-            .map_err(err)?;
-        let cols = r
-            .headers()
-            .map_err(err)?
-            .iter()
-            .enumerate()
-            .map(|(i, h)| (h.to_ascii_lowercase(), i))
-            .collect();
-        let mut rows = Vec::new();
-        for rec in r.records() {
-            rows.push(rec.map_err(err)?.iter().map(str::to_string).collect());
-        }
-        Ok(Some(Table { cols, rows }))
-    }
-
-    fn get<'a>(&self, row: &'a [String], col: &str) -> &'a str {
-        self.cols
-            .get(col)
-            .and_then(|&i| row.get(i))
-            .map(String::as_str)
-            .unwrap_or("")
-    }
-
-    fn num(&self, row: &[String], col: &str) -> f64 {
-        self.get(row, col).parse().unwrap_or(0.0)
-    }
+/// A note in place of a table that could not be read.
+fn unreadable(why: &str) -> String {
+    format!("<p class=\"note bad\">{}</p>\n", esc(why))
 }
 
 /// Write `dir/report.html` from the files in `dir`; returns its path and
@@ -115,11 +100,12 @@ pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessErro
 /// The page for the results in `dir`, embedding at most `budget` bytes of
 /// replays; also the number of replays left out.
 pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError> {
-    let episodes = Table::read(&dir.join("episodes.csv"))?
-        .ok_or_else(|| HarnessError::Config(format!("{}: no episodes.csv", dir.display())))?;
-    let summary = Table::read(&dir.join("summary.csv"))?;
-    let cross = Table::read(&dir.join("crosstable.csv"))?;
-    let ratings = Table::read(&dir.join("ratings.csv"))?;
+    let episodes: Vec<EpisodeRow> = read_rows(&dir.join("episodes.csv"))
+        .ok_or_else(|| HarnessError::Config(format!("{}: no episodes.csv", dir.display())))?
+        .map_err(|why| HarnessError::Config(format!("{}: {why}", dir.display())))?;
+    let summary = read_rows::<SummaryRow>(&dir.join("summary.csv"));
+    let cross = read_rows::<CrossRow>(&dir.join("crosstable.csv"));
+    let ratings = read_rows::<RatingRow>(&dir.join("ratings.csv"));
     let config: toml::Table = std::fs::read_to_string(dir.join("config.toml"))
         .ok()
         .and_then(|t| t.parse().ok())
@@ -134,26 +120,23 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
     // Agents in order of first appearance; episodes grouped.
     let mut agents: Vec<String> = Vec::new();
     let mut levels: Vec<String> = Vec::new();
-    let mut by_episode: BTreeMap<usize, Vec<&Vec<String>>> = BTreeMap::new();
-    for row in &episodes.rows {
-        let a = episodes.get(row, "agent").to_string();
-        if !agents.contains(&a) {
-            agents.push(a);
+    let mut by_episode: BTreeMap<usize, Vec<&EpisodeRow>> = BTreeMap::new();
+    for row in &episodes {
+        if !agents.contains(&row.agent) {
+            agents.push(row.agent.clone());
         }
-        let l = episodes.get(row, "level").to_string();
-        if !levels.contains(&l) {
-            levels.push(l);
+        if !levels.contains(&row.level) {
+            levels.push(row.level.clone());
         }
-        let ep = episodes.num(row, "episode") as usize;
-        by_episode.entry(ep).or_default().push(row);
+        by_episode.entry(row.episode).or_default().push(row);
     }
-    let first = episodes.rows.first();
+    let first = episodes.first();
     let cfg_str = |k: &str| config.get(k).and_then(|v| v.as_str()).map(str::to_string);
     let run = cfg_str("name")
-        .or_else(|| first.map(|r| episodes.get(r, "run").to_string()))
+        .or_else(|| first.map(|r| r.run.clone()))
         .unwrap_or_default();
     let game = first
-        .map(|r| episodes.get(r, "game").to_string())
+        .map(|r| r.game.clone())
         .or_else(|| cfg_str("game"))
         .unwrap_or_default();
     let seed = config
@@ -180,7 +163,10 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
         env!("CARGO_PKG_VERSION")
     ));
     let mut nav = vec![("summary", "Summary")];
-    if cross.as_ref().is_some_and(|c| !c.rows.is_empty()) {
+    if cross
+        .as_ref()
+        .is_some_and(|c| c.as_ref().map_or(true, |c| !c.is_empty()))
+    {
         nav.push(("crosstable", "Cross-table"));
     }
     nav.push(("winrates", "Win rates"));
@@ -201,39 +187,47 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
     // Summary.
     h.push_str("<section id=\"summary\"><h2>Summary</h2>\n");
     match &summary {
-        Some(s) => h.push_str(&summary_table(s)),
+        Some(Ok(s)) => h.push_str(&tables::summary_table(s)),
+        Some(Err(why)) => h.push_str(&unreadable(why)),
         None => h.push_str("<p class=\"note\">No summary.csv in this folder.</p>"),
     }
     h.push_str("</section>\n");
 
     // Cross-table heat map.
-    if let Some(c) = cross.as_ref().filter(|c| !c.rows.is_empty()) {
-        let n = agents.len();
-        let idx = |a: &str| agents.iter().position(|x| x == a);
-        let mut cells = vec![vec![None; n]; n];
-        let mut games = vec![vec![0usize; n]; n];
-        for row in &c.rows {
-            if let (Some(i), Some(j)) = (idx(c.get(row, "agent")), idx(c.get(row, "opponent"))) {
-                cells[i][j] = Some(c.num(row, "points_rate"));
-                games[i][j] = c.num(row, "games") as usize;
+    match &cross {
+        Some(Ok(c)) if !c.is_empty() => {
+            let n = agents.len();
+            let idx = |a: &str| agents.iter().position(|x| x == a);
+            let mut cells = vec![vec![None; n]; n];
+            let mut games = vec![vec![0usize; n]; n];
+            for row in c {
+                if let (Some(i), Some(j)) = (idx(&row.agent), idx(&row.opponent)) {
+                    cells[i][j] = Some(row.points_rate);
+                    games[i][j] = row.games;
+                }
             }
+            h.push_str("<section id=\"crosstable\"><h2>Cross-table</h2>\n<p class=\"note\">Points rate (win 1, draw &frac12;) of the row agent against the column agent; n = games.</p>\n");
+            h.push_str(&plot_or_note(plots::heatmap(&agents, &cells, &games)));
+            h.push_str("</section>\n");
         }
-        h.push_str("<section id=\"crosstable\"><h2>Cross-table</h2>\n<p class=\"note\">Points rate (win 1, draw &frac12;) of the row agent against the column agent; n = games.</p>\n");
-        h.push_str(&plot_or_note(plots::heatmap(&agents, &cells, &games)));
-        h.push_str("</section>\n");
+        Some(Err(why)) => {
+            h.push_str("<section id=\"crosstable\"><h2>Cross-table</h2>\n");
+            h.push_str(&unreadable(why));
+            h.push_str("</section>\n");
+        }
+        _ => {}
     }
 
     // Win rates with Wilson intervals.
     h.push_str("<section id=\"winrates\"><h2>Win rates</h2>\n<p class=\"note\">Per agent and level, with 95% Wilson intervals.</p>\n");
-    if let Some(s) = &summary {
+    if let Some(Ok(s)) = &summary {
         let rows: Vec<plots::Interval> = s
-            .rows
             .iter()
             .map(|r| plots::Interval {
-                label: format!("{} @ {}", s.get(r, "agent"), s.get(r, "level")),
-                value: s.num(r, "win_rate"),
-                lo: s.num(r, "win_rate_lo"),
-                hi: s.num(r, "win_rate_hi"),
+                label: format!("{} @ {}", r.agent, r.level),
+                value: r.win_rate,
+                lo: r.win_rate_lo,
+                hi: r.win_rate_hi,
             })
             .collect();
         h.push_str(&plot_or_note(plots::intervals(
@@ -244,16 +238,28 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
     }
     h.push_str("</section>\n");
 
-    // Ratings (another tool's ratings.csv: agent,rating,ci_low,ci_high).
-    if let Some(r) = &ratings {
-        h.push_str(&ratings_section(r));
+    // Ratings.
+    match &ratings {
+        Some(Ok(r)) => h.push_str(&tables::ratings_section(r)),
+        Some(Err(why)) => h.push_str(&format!(
+            "<section id=\"ratings\"><h2>Ratings</h2>\n{}</section>\n",
+            unreadable(why)
+        )),
+        None => {}
     }
 
     // Act times.
     h.push_str(&times_section(&embedded, &episodes, &agents, &config));
 
     // Reliability.
-    h.push_str(&reliability_section(&episodes, &agents));
+    match &summary {
+        Some(Ok(s)) => h.push_str(&tables::reliability_section(s)),
+        Some(Err(why)) => h.push_str(&format!(
+            "<section id=\"reliability\"><h2>Reliability</h2>\n{}</section>\n",
+            unreadable(why)
+        )),
+        None => h.push_str("<section id=\"reliability\"><h2>Reliability</h2>\n<p class=\"note\">No summary.csv in this folder.</p></section>\n"),
+    }
 
     // Episodes, with links into the viewer.
     let with_replay: std::collections::HashSet<usize> =
@@ -264,20 +270,20 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
             let r0 = rows[0];
             json!({
                 "episode": ep,
-                "level": episodes.get(r0, "level"),
-                "seed": episodes.get(r0, "seed"),
-                "steps": episodes.num(r0, "steps"),
+                "level": r0.level,
+                "seed": r0.seed.to_string(),
+                "steps": r0.steps,
                 "replay": with_replay.contains(ep),
                 "seats": rows.iter().map(|r| json!({
-                    "agent": episodes.get(r, "agent"),
-                    "result": episodes.get(r, "result"),
-                    "outcome": episodes.get(r, "outcome"),
-                    "score": episodes.num(r, "score"),
+                    "agent": r.agent,
+                    "result": r.result,
+                    "outcome": r.outcome,
+                    "score": r.score,
                 })).collect::<Vec<_>>(),
             })
         })
         .collect();
-    h.push_str("<section id=\"episodes\"><h2>Episodes</h2>\n<div class=\"pager\"><input id=\"ep-filter\" placeholder=\"filter (agent, level, outcome...)\"> <button id=\"ep-prev\">&lt; prev</button><button id=\"ep-next\">next &gt;</button> <span id=\"ep-info\" class=\"note\"></span></div>\n<table class=\"t\"><thead><tr><th>episode</th><th>level</th><th>seed</th><th>seats</th><th>result</th><th>failures</th><th>score</th><th>ticks</th><th>replay</th></tr></thead><tbody id=\"ep-body\"></tbody></table>\n");
+    h.push_str("<section id=\"episodes\"><h2>Episodes</h2>\n<div class=\"pager\"><input id=\"ep-filter\" placeholder=\"filter (agent, level, outcome...)\"> <button id=\"ep-prev\">&lt; prev</button><button id=\"ep-next\">next &gt;</button> <span id=\"ep-info\" class=\"note\"></span></div>\n<table class=\"t\"><thead><tr><th>episode</th><th>level</th><th>seed</th><th>seats</th><th>result</th><th>failures</th><th>score</th><th>steps</th><th>replay</th></tr></thead><tbody id=\"ep-body\"></tbody></table>\n");
     if embedded.blobs.is_empty() {
         h.push_str("<p class=\"note\">No replays in this folder (config key <code>replays = false</code>, or an older run).</p>\n");
     }
@@ -300,67 +306,9 @@ fn plot_or_note(svg: Result<String, String>) -> String {
     }
 }
 
-fn summary_table(s: &Table) -> String {
-    let mut h = String::from("<table class=\"t\"><thead><tr><th>agent</th><th>level</th><th>episodes</th><th>W</th><th>D</th><th>L</th><th>win rate (95% CI)</th><th>mean score</th><th>mean ticks</th><th>mean act ms</th><th>max act ms</th><th>overruns</th><th>DQ</th><th>other failures</th></tr></thead><tbody>\n");
-    for r in &s.rows {
-        let g = |c: &str| esc(s.get(r, c));
-        let bold = s.get(r, "level") == "all";
-        h.push_str(&format!(
-            "<tr{}><td>{}</td><td>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.2} ({:.2}&ndash;{:.2})</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td></tr>\n",
-            if bold { " style=\"font-weight:600\"" } else { "" },
-            g("agent"), g("level"), g("episodes"), g("wins"), g("draws"), g("losses"),
-            s.num(r, "win_rate"), s.num(r, "win_rate_lo"), s.num(r, "win_rate_hi"),
-            g("mean_score"), g("mean_steps"), g("mean_act_ms"), g("max_act_ms"),
-            g("overruns"), g("disqualifications"), g("other_failures"),
-        ));
-    }
-    h.push_str("</tbody></table>\n");
-    h
-}
-
-fn ratings_section(r: &Table) -> String {
-    let mut h = String::from("<section id=\"ratings\"><h2>Ratings</h2>\n<p class=\"note\">From <code>ratings.csv</code> in this folder, with the intervals it gives.</p>\n");
-    let num = |row: &[String], c: &str| r.get(row, c).parse::<f64>().ok();
-    let mut rows = Vec::new();
-    h.push_str("<table class=\"t\"><thead><tr><th>agent</th><th>rating</th><th>CI low</th><th>CI high</th></tr></thead><tbody>\n");
-    for row in &r.rows {
-        let agent = r.get(row, "agent");
-        let rating = num(row, "rating");
-        let (lo, hi) = (num(row, "ci_low"), num(row, "ci_high"));
-        h.push_str(&format!(
-            "<tr><td>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td></tr>\n",
-            esc(agent),
-            esc(r.get(row, "rating")),
-            esc(r.get(row, "ci_low")),
-            esc(r.get(row, "ci_high"))
-        ));
-        if let Some(v) = rating {
-            rows.push(plots::Interval {
-                label: agent.to_string(),
-                value: v,
-                lo: lo.unwrap_or(v).min(v),
-                hi: hi.unwrap_or(v).max(v),
-            });
-        }
-    }
-    h.push_str("</tbody></table>\n");
-    if !rows.is_empty() {
-        let lo = rows.iter().map(|x| x.lo).fold(f64::INFINITY, f64::min);
-        let hi = rows.iter().map(|x| x.hi).fold(f64::NEG_INFINITY, f64::max);
-        let pad = ((hi - lo) * 0.05).max(1.0);
-        h.push_str(&plot_or_note(plots::intervals(
-            &rows,
-            (lo - pad, hi + pad),
-            "rating",
-        )));
-    }
-    h.push_str("</section>\n");
-    h
-}
-
 fn times_section(
     embedded: &Embedded,
-    episodes: &Table,
+    episodes: &[EpisodeRow],
     agents: &[String],
     config: &toml::Table,
 ) -> String {
@@ -401,11 +349,11 @@ fn times_section(
         };
         let (soft, hard) = (lim("act", 40.0), lim("act_hard", 50.0));
         h.push_str("<p class=\"note\">No replays here: each episode's longest act (episodes.csv), against the run's limits.</p>\n");
-        for r in &episodes.rows {
-            per.entry(episodes.get(r, "agent"))
+        for r in episodes {
+            per.entry(r.agent.as_str())
                 .or_insert((Vec::new(), soft, hard))
                 .0
-                .push(episodes.num(r, "max_act_ms"));
+                .push(r.max_act_ms);
         }
     }
     h.push_str("<div class=\"plots\">\n");
@@ -416,49 +364,6 @@ fn times_section(
         }
     }
     h.push_str("</div></section>\n");
-    h
-}
-
-fn reliability_section(episodes: &Table, agents: &[String]) -> String {
-    let mut h = String::from("<section id=\"reliability\"><h2>Reliability</h2>\n<table class=\"t\"><thead><tr><th>agent</th><th>episodes</th><th>overruns</th><th>disqualified</th><th>crashes</th><th>other failures</th><th>leaked processes</th><th>max act ms</th></tr></thead><tbody>\n");
-    for a in agents {
-        let rows: Vec<&Vec<String>> = episodes
-            .rows
-            .iter()
-            .filter(|r| episodes.get(r, "agent") == a)
-            .collect();
-        let count = |f: &dyn Fn(&str) -> bool| {
-            rows.iter()
-                .filter(|r| f(episodes.get(r, "outcome")))
-                .count()
-        };
-        let sum = |c: &str| rows.iter().map(|r| episodes.num(r, c)).sum::<f64>();
-        let dq = count(&|o| o == "disqualified" || o == "timeout");
-        let crash = count(&|o| o == "crash");
-        let other = count(&|o| !matches!(o, "normal" | "disqualified" | "timeout" | "crash"));
-        let cell = |n: f64| {
-            if n > 0.0 {
-                format!("<td class=\"num bad\">{n}</td>")
-            } else {
-                format!("<td class=num>{n}</td>")
-            }
-        };
-        let max_act = rows
-            .iter()
-            .map(|r| episodes.num(r, "max_act_ms"))
-            .fold(0.0, f64::max);
-        h.push_str(&format!(
-            "<tr><td>{}</td><td class=num>{}</td>{}{}{}{}{}<td class=num>{max_act:.2}</td></tr>\n",
-            esc(a),
-            rows.len(),
-            cell(sum("overruns")),
-            cell(dq as f64),
-            cell(crash as f64),
-            cell(other as f64),
-            cell(sum("leaked")),
-        ));
-    }
-    h.push_str("</tbody></table></section>\n");
     h
 }
 

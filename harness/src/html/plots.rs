@@ -27,6 +27,8 @@ pub struct Interval {
 
 /// Points with horizontal error bars, one row per [`Interval`], over the
 /// x range `x` (widened to fit every interval); `x_desc` names the axis.
+/// Rows with a value or an end that is not finite are left out (the
+/// caller says them in words): nothing is drawn at an axis edge.
 pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<String, String> {
     let label_w = rows
         .iter()
@@ -36,9 +38,12 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
         .clamp(4, 40) as u32
         * 7
         + 10;
-    // Only finite ends count for the range: an agent that won or lost
-    // everything has a rating of ±∞ (drawn at the edge), and plotters loops
-    // forever over an infinite axis.
+    let rows: Vec<&Interval> = rows
+        .iter()
+        .filter(|r| [r.lo, r.value, r.hi].iter().all(|v| v.is_finite()))
+        .collect();
+    // Only finite bounds count for the range (plotters loops forever over
+    // an infinite axis).
     let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in rows
         .iter()
@@ -55,16 +60,7 @@ pub fn intervals(rows: &[Interval], x: (f64, f64), x_desc: &str) -> Result<Strin
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
-    let rows: Vec<Interval> = rows
-        .iter()
-        .filter(|r| !r.value.is_nan())
-        .map(|r| Interval {
-            label: r.label.clone(),
-            value: r.value.clamp(x0, x1),
-            lo: if r.lo.is_nan() { r.value } else { r.lo }.clamp(x0, x1),
-            hi: if r.hi.is_nan() { r.value } else { r.hi }.clamp(x0, x1),
-        })
-        .collect();
+
     let n = rows.len().max(1);
     let h = 50 + 22 * n as u32;
     let mut svg = String::new();
@@ -329,8 +325,9 @@ mod tests {
     }
 
     #[test]
-    fn infinite_ratings_are_drawn_at_the_edge() {
-        // An agent that won every game: rating +inf (this once looped forever).
+    fn rows_that_are_not_finite_are_not_drawn() {
+        // An infinite value or end is left out (this once looped forever,
+        // then was drawn at the axis edge).
         let row = |label: &str, value: f64, lo: f64, hi: f64| Interval {
             label: label.into(),
             value,
@@ -339,11 +336,12 @@ mod tests {
         };
         let rows = vec![
             row("won all", f64::INFINITY, f64::INFINITY, f64::INFINITY),
-            row("lost all", f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0),
+            row("open below", -20.0, f64::NEG_INFINITY, 0.0),
             row("some", 10.0, -5.0, 25.0),
         ];
         let s = intervals(&rows, (f64::NEG_INFINITY, f64::INFINITY), "rating").unwrap();
-        assert!(s.contains("won all") && s.contains("lost all"), "{s}");
+        assert!(s.contains("some"), "{s}");
+        assert!(!s.contains("won all") && !s.contains("open below"), "{s}");
         let only_inf = vec![row("x", f64::INFINITY, f64::INFINITY, f64::INFINITY)];
         assert!(intervals(&only_inf, (f64::NAN, f64::NAN), "rating").is_ok());
     }

@@ -252,13 +252,32 @@
       }).join(", ");
     }
     if (game === "xiangqi") return (st.side || "") + " to move" + (st.in_check ? ", in check" : "");
-    if (game === "connect4") return (st.to_move || "") + " to move";
+    if (game === "connect4") return (st.to_move ? st.to_move + " to move" : "");
     var parts = [];
     if (st.score !== undefined) parts.push("score " + st.score);
     if (st.food !== undefined) parts.push("food " + st.food + "/" + st.capacity);
     if (st.boxes_on_goals !== undefined) parts.push("boxes on goals " + st.boxes_on_goals);
     if (st.has_key) parts.push("has the key");
     return parts.join(", ");
+  }
+
+  // The last frame: the result in words instead of who is to move.
+  function resultText(r, st) {
+    var seats = r.seats;
+    var why = st && st.reason ? " (" + st.reason + ")" : "";
+    var failed = seats.filter(function (x) { return x.outcome && x.outcome !== "normal"; })
+      .map(function (x) { return x.agent + " " + x.outcome; });
+    var tail = (failed.length ? "; " + failed.join(", ") : "") + why;
+    if (seats.length === 1) {
+      return "game over: " + seats[0].result + ", score " + seats[0].score + tail;
+    }
+    var winners = seats.map(function (x, k) { return { s: x, k: k }; })
+      .filter(function (x) { return x.s.result === "win"; });
+    if (winners.length === 1) {
+      return "game over: " + winners[0].s.agent + " (seat " + winners[0].k + ") won" + tail;
+    }
+    if (seats.every(function (x) { return x.result === "draw"; })) return "game over: draw" + tail;
+    return "game over: " + seats.map(function (x) { return x.agent + " " + x.result; }).join(", ") + tail;
   }
 
   function timeBar(ms, lim) {
@@ -287,10 +306,10 @@
     $("v-state").textContent = JSON.stringify(st);
     $("v-scrub").max = String(n);
     $("v-scrub").value = String(t);
-    $("v-tick").textContent = "tick " + t + " / " + n;
+    $("v-tick").textContent = "step " + t + " / " + n;
     var tk = t > 0 ? r.ticks[t - 1] : null;
-    $("v-actions").textContent = tk ? "actions of tick " + (t - 1) + ": " + tk.actions : "start position";
-    $("v-score").textContent = scoreOf(st, r.game);
+    $("v-actions").textContent = tk ? "actions of step " + t + ": " + tk.actions : "start position";
+    $("v-score").textContent = t === n ? resultText(r, st) : scoreOf(st, r.game);
     var tb = $("v-seats");
     tb.textContent = "";
     var head = el("tr");
@@ -310,7 +329,7 @@
     var outc = $("v-outcome");
     outc.textContent = "";
     if (t === n) {
-      outc.appendChild(el("div", { "class": "otitle" }, "Outcome after " + n + " ticks"));
+      outc.appendChild(el("div", { "class": "otitle" }, "Outcome after " + n + " steps"));
       r.seats.forEach(function (seat, s) {
         var line = "seat " + s + " " + seat.agent + ": " + seat.result + " (" + seat.outcome + "), score " + seat.score;
         if (seat.detail) line += " - " + seat.detail;
@@ -364,7 +383,7 @@
   var sel = $("v-episode");
   data.index.forEach(function (e, i) {
     sel.appendChild(el("option", { value: String(i) },
-      "episode " + e.episode + ": " + e.level + " - " + e.seats.join(" vs ") + " (" + e.steps + " ticks)"));
+      "episode " + e.episode + ": " + e.level + " - " + e.seats.join(" vs ") + " (" + e.steps + " steps)"));
   });
   sel.addEventListener("change", function () { stop(); location.hash = "episode=" + data.index[Number(sel.value)].episode; });
   $("v-first").addEventListener("click", function () { stop(); step(-1e9); });

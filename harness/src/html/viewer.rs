@@ -190,10 +190,10 @@ pub fn section(embedded: &Embedded, standalone: bool) -> String {
 <div class="vbody"><canvas id="v-board" width="10" height="10"></canvas>
 <div class="vside"><div id="v-tick"></div><div id="v-actions"></div><div id="v-score"></div>
 <table id="v-seats"></table><div id="v-outcome"></div></div></div>
-<div class="vcontrols"><button id="v-first" title="first tick">|&lt;</button><button id="v-prev" title="previous tick (left arrow)">&lt;</button><button id="v-play" title="play / pause (space)">play</button><button id="v-next" title="next tick (right arrow)">&gt;</button><button id="v-last" title="last tick">&gt;|</button>
-<input type="range" id="v-scrub" min="0" max="0" value="0" aria-label="tick">
-<label>speed <select id="v-speed"><option value="1">1 tick/s</option><option value="4" selected>4 ticks/s</option><option value="10">10 ticks/s</option><option value="30">30 ticks/s</option></select></label></div>
-<p class="note">Keys: left / right arrow step, space plays. The URL fragment <code>#episode=N&amp;tick=K</code> (K a number or <code>end</code>) selects an episode and a tick.</p>
+<div class="vcontrols"><button id="v-first" title="first step (the start)">|&lt;</button><button id="v-prev" title="previous step (left arrow)">&lt;</button><button id="v-play" title="play / pause (space)">play</button><button id="v-next" title="next step (right arrow)">&gt;</button><button id="v-last" title="last step (the result)">&gt;|</button>
+<input type="range" id="v-scrub" min="0" max="0" value="0" aria-label="step">
+<label>speed <select id="v-speed"><option value="1">1 step/s</option><option value="4" selected>4 steps/s</option><option value="10">10 steps/s</option><option value="30">30 steps/s</option></select></label></div>
+<p class="note">Keys: left / right arrow step, space plays. The URL fragment <code>#episode=N&amp;tick=K</code> (K a number or <code>end</code>) selects an episode and the state after K steps.</p>
 <pre id="v-state" hidden></pre>
 </section>
 "#,

@@ -100,10 +100,7 @@ impl Reporter for TerminalSummary<'_> {
             writeln!(self.out).map_err(io)?;
             write!(self.out, "{}", report::crosstable_table(crosstable)).map_err(io)?;
             let labels: Vec<String> = cfg.agents.iter().map(|a| a.label.clone()).collect();
-            let opts = crate::stats::RatingsOptions {
-                seed: cfg.seed,
-                ..Default::default()
-            };
+            let opts = crate::stats::RatingsOptions::default();
             if let Ok(r) = crate::stats::ratings_rows(&labels, rows, &opts) {
                 if !r.is_empty() {
                     writeln!(self.out).map_err(io)?;

@@ -1,18 +1,19 @@
 //! The statistics of a tournament, as pure functions, and the reporter
 //! that writes them (`ratings.csv`).
 //!
-//! - [`elo`]: per pair of agents, Elo ± 95 % interval, nElo, LOS and draw
-//!   ratio from W/D/L (trinomial) or from game pairs (pentanomial), with
-//!   fastchess's formulas;
-//! - [`bt`]: Bradley–Terry ratings of 3+ agents at once (Hunter's MM),
-//!   with seeded bootstrap intervals;
+//! - [`elo`]: per pair of agents, Elo with its 95 % interval, nElo, LOS
+//!   and draw ratio from W/D/L (trinomial) or from game pairs
+//!   (pentanomial), with fastchess's formulas;
+//! - [`bt`]: Bradley–Terry ratings of 3+ agents at once (Hunter's MM)
+//!   under a prior of virtual draws, with intervals from the posterior's
+//!   curvature;
 //! - [`sprt`]: the sequential probability ratio test (fishtest/fastchess
 //!   GSPRT, logistic or normalized Elo), and its config section;
 //! - [`reporter`]: `ratings.csv` and its terminal table, from the episode
 //!   rows of a two-player run.
 //!
-//! The formulas and where each reference figure of the tests comes from
-//! are in `shared/research/harness-anchors.md` §5 and in each test.
+//! The formulas, units and references are in `docs/statistics.md`; where
+//! each reference figure of the tests comes from is in each test.
 
 pub mod bt;
 pub mod elo;

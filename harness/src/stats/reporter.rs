@@ -3,12 +3,17 @@
 //!
 //! Rows ([`RatingRow`], column `kind`):
 //! - `pair`: one per pair of agents that met (config order: `agent` is the
-//!   earlier one), from `agent`'s side: W/D/L, score, draw ratio, Elo ±
-//!   95 % interval and LOS (trinomial), and when games are paired the
-//!   pentanomial counts with Elo ± interval, nElo ± interval and LOS;
+//!   earlier one), from `agent`'s side: W/D/L, score, draw ratio, Elo with
+//!   its 95 % interval `[elo_lo, elo_hi]` and LOS (trinomial), and when
+//!   games are paired the pentanomial counts with Elo, nElo (each with its
+//!   `[lo, hi]`) and LOS;
 //! - `bradley-terry`: one per agent when the run has 3+ agents: its
-//!   Bradley–Terry rating with a bootstrap 95 % interval, anchored to the
-//!   mean (or to an agent, [`RatingsCsv::anchor`]).
+//!   Bradley–Terry rating with its 95 % interval `[rating_lo, rating_hi]`,
+//!   under a prior of virtual draws, anchored to the mean (or to an agent,
+//!   [`RatingsCsv::anchor`]).
+//!
+//! Every interval is written and printed as its two ends; the formulas are
+//! in `docs/statistics.md`.
 //!
 //! A *pair* is two episodes with the same level and repetition and the
 //! same two agents in swapped seats (what the round robin plays); episodes
@@ -16,15 +21,15 @@
 //! agent's own rows of `episodes.csv`; a result other than win, draw or
 //! loss (`none`: the game did not end) is left out.
 //!
-//! Infinite values (a 100 % score) are written `inf` / `-inf`; values that
-//! do not apply are empty.
+//! Infinite values (a 100 % score, or an interval end past a score of 0 or
+//! 1) are written `inf` / `-inf`; values that do not apply are empty.
 
 use crate::error::HarnessError;
 use crate::report::{self, EpisodeRow};
 use crate::reporters::{Event, Reporter};
-use crate::stats::bt::{self, Anchor, BtOptions, Encounter, DEFAULT_RESAMPLES};
+use crate::stats::bt::{self, Anchor, BtOptions, Encounter, DEFAULT_PRIOR};
 use crate::stats::elo::{self, GameResult, Pentanomial, Wdl};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -34,7 +39,7 @@ pub const KIND_PAIR: &str = "pair";
 pub const KIND_BT: &str = "bradley-terry";
 
 /// One row of `ratings.csv` (see the module doc; `None` is an empty cell).
-#[derive(Debug, Serialize, Clone, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
 pub struct RatingRow {
     /// [`KIND_PAIR`] or [`KIND_BT`].
     pub kind: String,
@@ -60,8 +65,6 @@ pub struct RatingRow {
     pub elo_lo: Option<f64>,
     /// Upper end of its 95 % interval.
     pub elo_hi: Option<f64>,
-    /// Half width of its 95 % interval.
-    pub elo_error: Option<f64>,
     /// Likelihood of superiority of `agent`, trinomial, in `[0, 1]`.
     pub los: Option<f64>,
     /// Complete game pairs (pair rows; 0 when none).
@@ -78,20 +81,24 @@ pub struct RatingRow {
     pub penta_ww: Option<u64>,
     /// Elo difference from the pairs.
     pub penta_elo: Option<f64>,
-    /// Half width of its 95 % interval.
-    pub penta_elo_error: Option<f64>,
+    /// Lower end of its 95 % interval.
+    pub penta_elo_lo: Option<f64>,
+    /// Upper end of its 95 % interval.
+    pub penta_elo_hi: Option<f64>,
     /// Normalized Elo from the pairs.
     pub nelo: Option<f64>,
-    /// Half width of its 95 % interval.
-    pub nelo_error: Option<f64>,
+    /// Lower end of its 95 % interval.
+    pub nelo_lo: Option<f64>,
+    /// Upper end of its 95 % interval.
+    pub nelo_hi: Option<f64>,
     /// Likelihood of superiority from the pairs.
     pub penta_los: Option<f64>,
     /// Bradley–Terry rating (Bradley–Terry rows); empty when not
     /// identifiable (see [`crate::stats::bt`]).
     pub rating: Option<f64>,
-    /// Lower end of its bootstrap 95 % interval.
+    /// Lower end of its 95 % interval (empty for the anchor agent).
     pub rating_lo: Option<f64>,
-    /// Upper end of its bootstrap 95 % interval.
+    /// Upper end of its 95 % interval.
     pub rating_hi: Option<f64>,
 }
 
@@ -110,7 +117,6 @@ impl RatingRow {
             elo: None,
             elo_lo: None,
             elo_hi: None,
-            elo_error: None,
             los: None,
             pairs: None,
             penta_ll: None,
@@ -119,9 +125,11 @@ impl RatingRow {
             penta_wd: None,
             penta_ww: None,
             penta_elo: None,
-            penta_elo_error: None,
+            penta_elo_lo: None,
+            penta_elo_hi: None,
             nelo: None,
-            nelo_error: None,
+            nelo_lo: None,
+            nelo_hi: None,
             penta_los: None,
             rating: None,
             rating_lo: None,
@@ -135,19 +143,16 @@ impl RatingRow {
 pub struct RatingsOptions {
     /// Agent whose Bradley–Terry rating is 0; `None`: the mean is 0.
     pub anchor: Option<String>,
-    /// Bootstrap resamples of the Bradley–Terry intervals.
-    pub resamples: usize,
-    /// Bootstrap seed.
-    pub seed: u64,
+    /// Virtual draws per pair of agents that met, in the Bradley–Terry fit.
+    pub prior: f64,
 }
 
 impl Default for RatingsOptions {
-    /// Mean anchor, [`DEFAULT_RESAMPLES`] resamples, seed 0.
+    /// Mean anchor, [`DEFAULT_PRIOR`] virtual draws.
     fn default() -> Self {
         RatingsOptions {
             anchor: None,
-            resamples: DEFAULT_RESAMPLES,
-            seed: 0,
+            prior: DEFAULT_PRIOR,
         }
     }
 }
@@ -239,7 +244,6 @@ fn pair_row(a: &str, b: &str, m: &Meeting) -> RatingRow {
         row.elo = Some(r4(e.elo));
         row.elo_lo = Some(r4(e.elo_lo));
         row.elo_hi = Some(r4(e.elo_hi));
-        row.elo_error = Some(r4(e.elo_error));
         row.los = Some(r4(e.los));
     }
     row.pairs = Some(m.penta.pairs());
@@ -251,9 +255,11 @@ fn pair_row(a: &str, b: &str, m: &Meeting) -> RatingRow {
         row.penta_wd = Some(wd);
         row.penta_ww = Some(ww);
         row.penta_elo = Some(r4(e.elo));
-        row.penta_elo_error = Some(r4(e.elo_error));
+        row.penta_elo_lo = Some(r4(e.elo_lo));
+        row.penta_elo_hi = Some(r4(e.elo_hi));
         row.nelo = Some(r4(e.nelo));
-        row.nelo_error = Some(r4(e.nelo_error));
+        row.nelo_lo = Some(r4(e.nelo - e.nelo_error));
+        row.nelo_hi = Some(r4(e.nelo + e.nelo_error));
         row.penta_los = Some(r4(e.los));
     }
     row
@@ -297,8 +303,7 @@ pub fn ratings_rows(
     if agents.len() >= 3 {
         let options = BtOptions {
             anchor,
-            resamples: opts.resamples,
-            seed: opts.seed,
+            prior: opts.prior,
             ..BtOptions::default()
         };
         let fit = bt::bradley_terry(agents.len(), &encounters, &options)
@@ -316,22 +321,29 @@ pub fn ratings_rows(
 }
 
 /// An Elo value for the terminal: `+12.3`, `+inf`, `-inf`.
-fn show_elo(x: f64) -> String {
+pub fn show_elo(x: f64) -> String {
     if x == f64::INFINITY {
         "+inf".into()
     } else if x == f64::NEG_INFINITY {
         "-inf".into()
+    } else if (x * 10.0).round() == 0.0 {
+        "+0.0".into() // not "-0.0"
     } else {
         format!("{x:+.1}")
     }
 }
 
-/// `value ± error`, or `-` when absent.
-fn show_pm(value: Option<f64>, error: Option<f64>) -> String {
-    match (value, error) {
-        (Some(v), Some(e)) if e.is_finite() => format!("{} ± {e:.1}", show_elo(v)),
-        (Some(v), Some(_)) => format!("{} ± inf", show_elo(v)),
-        (Some(v), None) => show_elo(v),
+/// A value with its 95 % interval as written in `ratings.csv`:
+/// `+12.3 [-4.0, +28.9]`; `+inf (won all)` / `-inf (lost all)` for an
+/// infinite value; `-` when absent.
+pub fn show_interval(value: Option<f64>, lo: Option<f64>, hi: Option<f64>) -> String {
+    match (value, lo, hi) {
+        (Some(v), _, _) if v == f64::INFINITY => "+inf (won all)".into(),
+        (Some(v), _, _) if v == f64::NEG_INFINITY => "-inf (lost all)".into(),
+        (Some(v), Some(lo), Some(hi)) => {
+            format!("{} [{}, {}]", show_elo(v), show_elo(lo), show_elo(hi))
+        }
+        (Some(v), _, _) => show_elo(v),
         _ => "-".into(),
     }
 }
@@ -342,13 +354,14 @@ fn show_pct(x: Option<f64>) -> String {
 }
 
 /// The rows as aligned text: the pairs, then (if any) the Bradley–Terry
-/// ratings; empty string without rows.
+/// ratings; empty string without rows. Intervals are shown as written.
 pub fn ratings_table(rows: &[RatingRow]) -> String {
     let mut out = String::new();
     let header = |cols: &[&str]| cols.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let pairs: Vec<&RatingRow> = rows.iter().filter(|r| r.kind == KIND_PAIR).collect();
     if !pairs.is_empty() {
-        let mut lines = vec![header(&[
+        let paired = pairs.iter().any(|r| r.pairs.unwrap_or(0) > 0);
+        let mut head = vec![
             "agent",
             "opponent",
             "games",
@@ -356,14 +369,16 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
             "D",
             "L",
             "score",
-            "Elo (95% CI)",
+            "Elo [95% CI]",
             "LOS",
-            "pairs",
-            "nElo (95% CI)",
-        ])];
+        ];
+        if paired {
+            head.extend(["pairs", "nElo [95% CI]"]);
+        }
+        let mut lines = vec![header(&head)];
         for r in pairs {
             let n = |x: Option<u64>| x.map(|x| x.to_string()).unwrap_or_default();
-            lines.push(vec![
+            let mut line = vec![
                 r.agent.clone(),
                 r.opponent.clone(),
                 r.games.to_string(),
@@ -371,11 +386,14 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
                 n(r.draws),
                 n(r.losses),
                 r.score.map(|s| format!("{s:.3}")).unwrap_or_default(),
-                show_pm(r.elo, r.elo_error),
+                show_interval(r.elo, r.elo_lo, r.elo_hi),
                 show_pct(r.los),
-                n(r.pairs),
-                show_pm(r.nelo, r.nelo_error),
-            ]);
+            ];
+            if paired {
+                line.push(n(r.pairs));
+                line.push(show_interval(r.nelo, r.nelo_lo, r.nelo_hi));
+            }
+            lines.push(line);
         }
         out.push_str(&report::align(&lines));
     }
@@ -384,18 +402,16 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        let mut lines = vec![header(&["agent", "rating (95% CI)", "games", "score"])];
+        let mut lines = vec![header(&[
+            "agent",
+            "Bradley-Terry [95% CI]",
+            "games",
+            "score",
+        ])];
         for r in bt {
-            let rating = match (r.rating, r.rating_lo, r.rating_hi) {
-                (Some(x), Some(lo), Some(hi)) => {
-                    format!("{} ({} .. {})", show_elo(x), show_elo(lo), show_elo(hi))
-                }
-                (Some(x), _, _) => show_elo(x),
-                _ => "-".into(),
-            };
             lines.push(vec![
                 r.agent.clone(),
-                rating,
+                show_interval(r.rating, r.rating_lo, r.rating_hi),
                 r.games.to_string(),
                 r.score.map(|s| format!("{s:.3}")).unwrap_or_default(),
             ]);
@@ -406,21 +422,21 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
 }
 
 /// `ratings.csv`, written when a two-player run finishes (nothing for
-/// one-player runs). The bootstrap seed is the run's master seed.
+/// one-player runs).
 pub struct RatingsCsv {
     path: PathBuf,
     anchor: Option<String>,
-    resamples: usize,
+    prior: f64,
 }
 
 impl RatingsCsv {
     /// Writes `dir/ratings.csv`; Bradley–Terry anchored to the mean,
-    /// [`DEFAULT_RESAMPLES`] resamples.
+    /// [`DEFAULT_PRIOR`] virtual draws.
     pub fn new(dir: &Path) -> Self {
         RatingsCsv {
             path: dir.join("ratings.csv"),
             anchor: None,
-            resamples: DEFAULT_RESAMPLES,
+            prior: DEFAULT_PRIOR,
         }
     }
 
@@ -431,9 +447,10 @@ impl RatingsCsv {
         self
     }
 
-    /// Bootstrap resamples of the Bradley–Terry intervals.
-    pub fn resamples(mut self, resamples: usize) -> Self {
-        self.resamples = resamples;
+    /// Virtual draws per pair of agents that met in the Bradley–Terry fit
+    /// (0: the plain maximum likelihood).
+    pub fn prior(mut self, prior: f64) -> Self {
+        self.prior = prior;
         self
     }
 }
@@ -452,8 +469,7 @@ impl Reporter for RatingsCsv {
         let agents: Vec<String> = cfg.agents.iter().map(|a| a.label.clone()).collect();
         let opts = RatingsOptions {
             anchor: self.anchor.clone(),
-            resamples: self.resamples,
-            seed: cfg.seed,
+            prior: self.prior,
         };
         let out = ratings_rows(&agents, rows, &opts)?;
         report::write_csv(&self.path, &out)

@@ -5,7 +5,102 @@
 use super::elo::{GameResult, Pentanomial, Wdl};
 use super::sprt::{sprt_status, SprtConfig, SprtCounts, SprtDecision, SprtStatus};
 use crate::report::EpisodeRow;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
+
+/// The SPRT as `meta.json` keeps it (key `sprt`): the test, where it
+/// stands and its one-line form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtRecord {
+    /// The tested agent (H1: stronger than `opponent` by `elo1`).
+    pub agent: String,
+    /// The agent it is tested against.
+    pub opponent: String,
+    /// `normalized` or `logistic`: how `elo0` and `elo1` are read.
+    pub model: String,
+    /// Elo under H0 (nElo for `normalized`, logistic Elo for `logistic`).
+    pub elo0: f64,
+    /// Elo under H1, in the same unit.
+    pub elo1: f64,
+    /// Type I error.
+    pub alpha: f64,
+    /// Type II error.
+    pub beta: f64,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// `ln(β/(1−α))`: at or below it H0 is accepted.
+    pub lower: f64,
+    /// `ln((1−β)/α)`: at or above it H1 is accepted.
+    pub upper: f64,
+    /// Games counted.
+    pub games: u64,
+    /// Game pairs counted (pentanomial), when the games are paired.
+    #[serde(default)]
+    pub pairs: Option<u64>,
+    /// `H0 accepted`, `H1 accepted` or `inconclusive`.
+    pub verdict: String,
+    /// The line `arena run` and `arena summarize` print.
+    pub line: String,
+}
+
+/// Reads the `sprt` key of `meta.json`: the fields of a [`SprtRecord`],
+/// or the one line earlier versions wrote (its figures read back from the
+/// text; a line that does not parse is dropped), or nothing.
+pub fn deserialize_sprt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SprtRecord>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Fields(SprtRecord),
+        Line(String),
+    }
+    Ok(match Option::<Stored>::deserialize(d)? {
+        None => None,
+        Some(Stored::Fields(r)) => Some(r),
+        Some(Stored::Line(l)) => parse_line(&l),
+    })
+}
+
+/// The figures of a line of [`SprtTally::line`]'s form, `SPRT a vs b
+/// [elo0, elo1] (model Elo): LLR x (bounds lo, hi), n games (m pairs):
+/// verdict`, or of earlier versions' (`(model)`, no pairs); α and β are
+/// not in the line: NaN.
+pub fn parse_line(line: &str) -> Option<SprtRecord> {
+    let rest = line.strip_prefix("SPRT ")?;
+    let (names, rest) = rest.split_once(" [")?;
+    let (agent, opponent) = names.split_once(" vs ")?;
+    let (elos, rest) = rest.split_once("] (")?;
+    let (elo0, elo1) = elos.split_once(", ")?;
+    let (model, rest) = rest.split_once("): LLR ")?;
+    let model = model.strip_suffix(" Elo").unwrap_or(model);
+    let (llr, rest) = rest.split_once(" (bounds ")?;
+    let (bounds, rest) = rest.split_once("), ")?;
+    let (lower, upper) = bounds.split_once(", ")?;
+    let (games, rest) = rest.split_once(" games")?;
+    let (pairs, verdict) = match rest.strip_prefix(" (") {
+        Some(p) => {
+            let (p, v) = p.split_once(" pairs): ")?;
+            (Some(p.trim().parse().ok()?), v)
+        }
+        None => (None, rest.strip_prefix(": ")?),
+    };
+    let num = |s: &str| s.trim().parse::<f64>().ok();
+    Some(SprtRecord {
+        agent: agent.to_string(),
+        opponent: opponent.to_string(),
+        model: model.to_string(),
+        elo0: num(elo0)?,
+        elo1: num(elo1)?,
+        alpha: f64::NAN,
+        beta: f64::NAN,
+        llr: num(llr)?,
+        lower: num(lower)?,
+        upper: num(upper)?,
+        games: games.trim().parse().ok()?,
+        pairs,
+        verdict: verdict.trim().to_string(),
+        line: line.to_string(),
+    })
+}
 
 /// The SPRT of agent `a` (H1: stronger by `elo1`) against agent `b`.
 #[derive(Clone, Debug)]
@@ -61,6 +156,27 @@ impl SprtTally {
         self.wdl.games()
     }
 
+    /// The test as `meta.json` keeps it.
+    pub fn record(&self) -> SprtRecord {
+        let s = self.status();
+        SprtRecord {
+            agent: self.a.clone(),
+            opponent: self.b.clone(),
+            model: self.cfg.model.clone(),
+            elo0: self.cfg.elo0,
+            elo1: self.cfg.elo1,
+            alpha: self.cfg.alpha,
+            beta: self.cfg.beta,
+            llr: s.llr,
+            lower: s.lower,
+            upper: s.upper,
+            games: self.games(),
+            pairs: self.paired.then(|| self.penta.pairs()),
+            verdict: verdict(s.decision).to_string(),
+            line: self.line(),
+        }
+    }
+
     /// The test's state: LLR, bounds, decision.
     pub fn status(&self) -> SprtStatus {
         let counts = if self.paired {
@@ -76,11 +192,17 @@ impl SprtTally {
         })
     }
 
-    /// One line: `SPRT a vs b [elo0, elo1]: LLR x (bounds lo, hi), n games: verdict`.
+    /// One line: `SPRT a vs b [elo0, elo1] (model Elo): LLR x (bounds lo,
+    /// hi), n games (m pairs): verdict` (the pairs when they are counted).
     pub fn line(&self) -> String {
         let s = self.status();
+        let pairs = if self.paired {
+            format!(" ({} pairs)", self.penta.pairs())
+        } else {
+            String::new()
+        };
         format!(
-            "SPRT {} vs {} [{}, {}] ({}): LLR {:.2} (bounds {:.2}, {:.2}), {} games: {}",
+            "SPRT {} vs {} [{}, {}] ({} Elo): LLR {:.2} (bounds {:.2}, {:.2}), {} games{pairs}: {}",
             self.a,
             self.b,
             self.cfg.elo0,
@@ -142,6 +264,26 @@ pub fn tally_of_rows(cfg: &crate::config::RunConfig, rows: &[EpisodeRow]) -> Opt
     Some(t)
 }
 
+/// The tally of the SPRT of a run from its `meta.json` (the config's
+/// fingerprint, with its `sprt` and `pairs`, and the agents' labels) over
+/// its `rows` (sorted by episode and seat), as [`tally_of_rows`] makes it;
+/// `None` when the run has no SPRT.
+pub fn tally_of_meta(meta: &crate::meta::RunMeta, rows: &[EpisodeRow]) -> Option<SprtTally> {
+    let sprt: SprtConfig = serde_json::from_value(meta.config.get("sprt")?.clone()).ok()?;
+    sprt.validate().ok()?;
+    let paired = meta
+        .config
+        .get("pairs")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    let label = |i: usize| meta.keys.labels.get(i).map_or("", String::as_str);
+    let mut t = SprtTally::new(&sprt, label(0), label(1), paired);
+    for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
+        t.add(ep);
+    }
+    Some(t)
+}
+
 impl crate::reporters::Reporter for SprtMonitor {
     fn report(
         &mut self,
@@ -154,5 +296,67 @@ impl crate::reporters::Reporter for SprtMonitor {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    struct Meta {
+        #[serde(default, deserialize_with = "deserialize_sprt")]
+        sprt: Option<SprtRecord>,
+    }
+
+    #[test]
+    fn the_line_reads_back_and_old_meta_json_still_reads() {
+        let cfg = SprtConfig {
+            elo0: 0.0,
+            elo1: 50.0,
+            alpha: 0.05,
+            beta: 0.1,
+            model: "normalized".into(),
+        };
+        let mut t = SprtTally::new(&cfg, "a b", "c", true);
+        let row = |episode: usize, pair: usize, result: &str| EpisodeRow {
+            episode,
+            agent: "a b".into(),
+            opponent: "c".into(),
+            result: result.into(),
+            pair: Some(pair),
+            ..EpisodeRow::default()
+        };
+        for (e, r) in ["win", "draw", "win", "loss", "win", "win"]
+            .iter()
+            .enumerate()
+        {
+            t.add(&[row(e, e / 2, r)]);
+        }
+        let rec = t.record();
+        assert_eq!((rec.games, rec.pairs), (6, Some(3)));
+        assert!(rec.line.contains("(normalized Elo)") && rec.line.contains("6 games (3 pairs)"));
+        let back = parse_line(&rec.line).unwrap();
+        assert_eq!((back.agent.as_str(), back.opponent.as_str()), ("a b", "c"));
+        assert_eq!((back.model.as_str(), back.elo1), ("normalized", 50.0));
+        assert!((back.llr - rec.llr).abs() < 0.005 && (back.lower - rec.lower).abs() < 0.005);
+        assert_eq!(
+            (back.games, back.pairs, back.verdict),
+            (6, Some(3), rec.verdict.clone())
+        );
+
+        // meta.json: the fields, an earlier version's line, or nothing.
+        let json = serde_json::json!({ "sprt": rec }).to_string();
+        let m: Meta = serde_json::from_str(&json).unwrap();
+        assert_eq!(m.sprt.unwrap().llr, rec.llr);
+        let old = r#"{"sprt": "SPRT depth3 vs depth2 [0, 50] (normalized): LLR 2.96 (bounds -2.94, 2.94), 84 games: H1 accepted"}"#;
+        let m: Meta = serde_json::from_str(old).unwrap();
+        let r = m.sprt.unwrap();
+        assert_eq!((r.llr, r.upper, r.games), (2.96, 2.94, 84));
+        assert_eq!((r.verdict.as_str(), r.pairs), ("H1 accepted", None));
+        for none in [r#"{"sprt": null}"#, "{}", r#"{"sprt": "not a line"}"#] {
+            let m: Meta = serde_json::from_str(none).unwrap();
+            assert!(m.sprt.is_none(), "{none}");
+        }
     }
 }

@@ -16,10 +16,11 @@ fn games(a: usize, b: usize, wins: u32, draws: u32, losses: u32) -> Vec<Encounte
     v
 }
 
+/// The plain maximum-likelihood ratings (no prior).
 fn point(agents: usize, enc: &[Encounter], anchor: Anchor) -> Vec<Option<f64>> {
     let opts = BtOptions {
         anchor,
-        resamples: 0,
+        prior: 0.0,
         ..BtOptions::default()
     };
     let fit = bradley_terry(agents, enc, &opts).unwrap();
@@ -139,7 +140,6 @@ fn empty_and_unplayed_agents() {
         .ratings
         .iter()
         .all(|r| r.rating.is_none() && r.interval.is_none()));
-    assert_eq!(fit.resamples, 0);
     // Agent 2 never played.
     let r = point(3, &games(0, 1, 1, 0, 1), Anchor::Mean);
     assert_eq!(r[2], None);
@@ -179,6 +179,10 @@ fn bad_input_is_an_error() {
         bradley_terry(2, &[e(0, 1, f64::NAN, 1)], &o),
         Err(BtError::BadPoints(0))
     );
+    assert_eq!(
+        bradley_terry(2, &[], &BtOptions { prior: -1.0, ..o }),
+        Err(BtError::BadPrior(-1.0))
+    );
     let o = BtOptions {
         anchor: Anchor::Agent(5),
         ..o
@@ -190,59 +194,84 @@ fn bad_input_is_an_error() {
 }
 
 #[test]
-fn bootstrap_is_seeded_and_brackets_the_estimate() {
+fn intervals_bracket_the_estimate_and_shrink_with_games() {
     let mut enc = games(0, 1, 30, 20, 10);
     enc.extend(games(1, 2, 25, 20, 15));
     enc.extend(games(0, 2, 35, 15, 10));
-    let opts = BtOptions {
-        resamples: 200,
-        seed: 7,
+    let fit = bradley_terry(3, &enc, &BtOptions::default()).unwrap();
+    let width = |f: &BtFit, i: usize| {
+        let (lo, hi) = f.ratings[i].interval.unwrap();
+        let x = f.ratings[i].rating.unwrap();
+        assert!(lo < x && x < hi, "{:?}", f.ratings[i]);
+        assert!(((x - lo) - (hi - x)).abs() < 1e-9, "symmetric");
+        hi - lo
+    };
+    let w = width(&fit, 0);
+    assert!(w < 300.0, "{w}");
+    assert_eq!(fit.ratings[0].games, 120);
+    assert_eq!(fit.ratings[0].points, 30.0 + 10.0 + 35.0 + 7.5);
+    // Four times the games: about half the width.
+    let four: Vec<Encounter> = enc.iter().flat_map(|e| [*e; 4]).collect();
+    let fit4 = bradley_terry(3, &four, &BtOptions::default()).unwrap();
+    let ratio = width(&fit4, 0) / w;
+    assert!((ratio - 0.5).abs() < 0.02, "{ratio}");
+    // Anchored to agent 1: no interval for the anchor, the others have one.
+    let anchored = BtOptions {
+        anchor: Anchor::Agent(1),
         ..BtOptions::default()
     };
-    let a = bradley_terry(3, &enc, &opts).unwrap();
-    let b = bradley_terry(3, &enc, &opts).unwrap();
-    assert_eq!(a, b);
-    assert_eq!(a.resamples, 200);
-    for r in &a.ratings {
-        let (lo, hi) = r.interval.unwrap();
-        let x = r.rating.unwrap();
-        assert!(lo < x && x < hi, "{r:?}");
-        assert!(hi - lo < 300.0, "{r:?}");
-    }
-    let c = bradley_terry(3, &enc, &BtOptions { seed: 8, ..opts }).unwrap();
-    assert_ne!(a.ratings[0].interval, c.ratings[0].interval);
-    assert_eq!(a.ratings[0].games, 120);
-    assert_eq!(a.ratings[0].points, 30.0 + 10.0 + 35.0 + 7.5);
+    let fit = bradley_terry(3, &enc, &anchored).unwrap();
+    assert_eq!(fit.ratings[1].rating, Some(0.0));
+    assert_eq!(fit.ratings[1].interval, None);
+    width(&fit, 0);
+    width(&fit, 2);
 }
 
-// Bootstrap with a perfect winner: its interval is [+∞, +∞]. A
-// resample where agent 1 also beat agent 2 every time is a chain of
-// three single groups; the mean anchor then takes the middle one.
+// Two agents, no prior: the variance of R_a − R_b is that of the Elo of
+// the score by the delta method, (400/ln 10)² / (n·s·(1−s)).
 #[test]
-fn bootstrap_of_a_perfect_winner() {
-    let mut enc = games(0, 1, 5, 0, 0);
-    enc.extend(games(0, 2, 5, 0, 0));
-    enc.extend(games(1, 2, 6, 0, 4));
+fn two_agent_interval_is_the_delta_method() {
+    let enc = games(0, 1, 7, 2, 3);
     let opts = BtOptions {
-        resamples: 100,
+        anchor: Anchor::Agent(1),
+        prior: 0.0,
         ..BtOptions::default()
     };
-    let fit = bradley_terry(3, &enc, &opts).unwrap();
-    assert_eq!(
-        fit.ratings[0].interval,
-        Some((f64::INFINITY, f64::INFINITY))
-    );
+    let fit = bradley_terry(2, &enc, &opts).unwrap();
+    let (lo, hi) = fit.ratings[0].interval.unwrap();
+    let s: f64 = 8.0 / 12.0;
+    let se = 400.0 / std::f64::consts::LN_10 / (12.0 * s * (1.0 - s)).sqrt();
+    assert!(((hi - lo) / 2.0 - crate::stats::elo::Z95 * se).abs() < 1e-6);
+}
+
+// With the prior, separation gives finite ratings in the right order,
+// each strictly inside its interval.
+#[test]
+fn a_prior_keeps_separated_agents_finite() {
     let chain = [
         games(0, 1, 3, 0, 0),
         games(1, 2, 3, 0, 0),
         games(0, 2, 3, 0, 0),
     ]
     .concat();
-    let r = point(3, &chain, Anchor::Mean);
-    assert_eq!(
-        r,
-        vec![Some(f64::INFINITY), Some(0.0), Some(f64::NEG_INFINITY)]
-    );
+    let fit = bradley_terry(3, &chain, &BtOptions::default()).unwrap();
+    assert!(fit.converged);
+    let r: Vec<f64> = fit.ratings.iter().map(|r| r.rating.unwrap()).collect();
+    assert!(r[0] > r[1] && r[1] > r[2], "{r:?}");
+    assert!(r.iter().sum::<f64>().abs() < 1e-6);
+    for x in &fit.ratings {
+        let (lo, hi) = x.interval.unwrap();
+        let v = x.rating.unwrap();
+        assert!(
+            lo.is_finite() && hi.is_finite() && lo < v && v < hi,
+            "{x:?}"
+        );
+    }
+    // Two separate leagues: the prior does not join them.
+    let mut enc = games(0, 1, 2, 0, 1);
+    enc.extend(games(2, 3, 2, 1, 0));
+    let fit = bradley_terry(4, &enc, &BtOptions::default()).unwrap();
+    assert!(fit.ratings[0].rating.is_some() && fit.ratings[2].rating.is_none());
 }
 
 proptest::proptest! {
@@ -258,7 +287,7 @@ proptest::proptest! {
             .collect();
         let opts = BtOptions {
             anchor: if anchor == 4 { Anchor::Mean } else { Anchor::Agent(anchor) },
-            resamples: 20,
+            prior: if anchor % 2 == 0 { 2.0 } else { 0.0 },
             ..BtOptions::default()
         };
         let fit = bradley_terry(4, &enc, &opts).unwrap();

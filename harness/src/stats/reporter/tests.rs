@@ -89,9 +89,10 @@ fn labels(xs: &[&str]) -> Vec<String> {
     xs.iter().map(|s| s.to_string()).collect()
 }
 
-fn no_bootstrap() -> RatingsOptions {
+/// The plain maximum likelihood (no virtual draws).
+fn no_prior() -> RatingsOptions {
     RatingsOptions {
-        resamples: 0,
+        prior: 0.0,
         ..RatingsOptions::default()
     }
 }
@@ -105,7 +106,7 @@ fn pair_rows_count_wdl_and_pentanomial() {
         (_, 0) => "win",
         _ => "draw",
     });
-    let out = ratings_rows(&labels(&["a", "b"]), &rows, &no_bootstrap()).unwrap();
+    let out = ratings_rows(&labels(&["a", "b"]), &rows, &no_prior()).unwrap();
     assert_eq!(out.len(), 1, "two agents: no Bradley–Terry rows");
     let r = &out[0];
     assert_eq!(
@@ -130,9 +131,23 @@ fn pair_rows_count_wdl_and_pentanomial() {
     );
     let t = trinomial(Wdl::new(2, 2, 2)).unwrap();
     assert_eq!(r.elo, Some(r4(t.elo)));
-    assert_eq!(r.elo_error, Some(r4(t.elo_error)));
+    assert_eq!(
+        (r.elo_lo, r.elo_hi),
+        (Some(r4(t.elo_lo)), Some(r4(t.elo_hi)))
+    );
     let p = pentanomial(Pentanomial::new([1, 0, 0, 2, 0])).unwrap();
     assert_eq!(r.nelo, Some(r4(p.nelo)));
+    assert_eq!(
+        (r.nelo_lo, r.nelo_hi),
+        (
+            Some(r4(p.nelo - p.nelo_error)),
+            Some(r4(p.nelo + p.nelo_error))
+        )
+    );
+    assert_eq!(
+        (r.penta_elo_lo, r.penta_elo_hi),
+        (Some(r4(p.elo_lo)), Some(r4(p.elo_hi)))
+    );
     assert_eq!(r.penta_los, Some(r4(p.los)));
 }
 
@@ -144,7 +159,7 @@ fn unpaired_and_unfinished_games() {
     rows.extend(episode(2, "other", 0, "a", "b", "win"));
     // Did not end: left out.
     rows.extend(episode(3, "start", 1, "a", "b", "none"));
-    let out = ratings_rows(&labels(&["a", "b"]), &rows, &no_bootstrap()).unwrap();
+    let out = ratings_rows(&labels(&["a", "b"]), &rows, &no_prior()).unwrap();
     let r = &out[0];
     assert_eq!(
         (r.games, r.wins, r.draws, r.losses),
@@ -157,7 +172,7 @@ fn unpaired_and_unfinished_games() {
 #[test]
 fn no_pairs_leaves_pentanomial_empty_and_no_games_no_row() {
     let rows = episode(0, "start", 0, "a", "b", "loss");
-    let out = ratings_rows(&labels(&["a", "b", "c"]), &rows, &no_bootstrap()).unwrap();
+    let out = ratings_rows(&labels(&["a", "b", "c"]), &rows, &no_prior()).unwrap();
     let pairs: Vec<_> = out.iter().filter(|r| r.kind == KIND_PAIR).collect();
     assert_eq!(pairs.len(), 1, "only a–b met");
     assert_eq!(pairs[0].pairs, Some(0));
@@ -168,11 +183,13 @@ fn no_pairs_leaves_pentanomial_empty_and_no_games_no_row() {
         .find(|r| r.kind == KIND_BT && r.agent == "c")
         .unwrap();
     assert_eq!((c.games, c.rating, c.score), (0, None, None));
-    assert!(ratings_rows(&[], &[], &no_bootstrap()).unwrap().is_empty());
+    assert!(ratings_rows(&[], &[], &no_prior()).unwrap().is_empty());
 }
 
+// Without a prior, the plain maximum likelihood: an agent that won
+// everything is +inf and the others are rated among themselves.
 #[test]
-fn bradley_terry_rows_with_three_agents() {
+fn bradley_terry_rows_without_a_prior() {
     // strong beats everyone; mid and weak split: mid wins seat 0, draws seat 1.
     let rows = round_robin(
         &["strong", "mid", "weak"],
@@ -183,11 +200,7 @@ fn bradley_terry_rows_with_three_agents() {
             _ => "draw",
         },
     );
-    let opts = RatingsOptions {
-        resamples: 50,
-        seed: 3,
-        ..RatingsOptions::default()
-    };
+    let opts = no_prior();
     let agents = labels(&["strong", "mid", "weak"]);
     let out = ratings_rows(&agents, &rows, &opts).unwrap();
     assert_eq!(out.iter().filter(|r| r.kind == KIND_PAIR).count(), 3);
@@ -205,12 +218,29 @@ fn bradley_terry_rows_with_three_agents() {
         (mid - weak - elo::score_to_elo(0.75)).abs() < 0.01,
         "{mid} {weak}"
     );
-    assert!(bt[1].rating_lo.unwrap() <= mid && mid <= bt[1].rating_hi.unwrap());
-    assert_eq!(out, ratings_rows(&agents, &rows, &opts).unwrap(), "seeded");
+    assert!(bt[1].rating_lo.unwrap() < mid && mid < bt[1].rating_hi.unwrap());
+    assert_eq!((bt[0].rating_lo, bt[0].rating_hi), (None, None));
+
+    // With the default prior every rating is finite, strictly inside its
+    // interval, and the order is kept.
+    let out = ratings_rows(&agents, &rows, &RatingsOptions::default()).unwrap();
+    let bt: Vec<&RatingRow> = out.iter().filter(|r| r.kind == KIND_BT).collect();
+    for r in &bt {
+        let (x, lo, hi) = (
+            r.rating.unwrap(),
+            r.rating_lo.unwrap(),
+            r.rating_hi.unwrap(),
+        );
+        assert!(
+            lo.is_finite() && hi.is_finite() && lo < x && x < hi,
+            "{r:?}"
+        );
+    }
+    assert!(bt[0].rating > bt[1].rating && bt[1].rating > bt[2].rating);
 
     let anchored = RatingsOptions {
         anchor: Some("weak".into()),
-        ..no_bootstrap()
+        ..no_prior()
     };
     let out = ratings_rows(&agents, &rows, &anchored).unwrap();
     let weak = out
@@ -220,7 +250,7 @@ fn bradley_terry_rows_with_three_agents() {
     assert_eq!(weak.rating, Some(0.0));
     let bad = RatingsOptions {
         anchor: Some("nobody".into()),
-        ..no_bootstrap()
+        ..no_prior()
     };
     let err = ratings_rows(&agents, &rows, &bad).unwrap_err();
     assert!(err.to_string().contains("anchor `nobody`"), "{err}");
@@ -237,20 +267,31 @@ fn terminal_table() {
             _ => "loss",
         },
     );
-    let out = ratings_rows(&labels(&["strong", "mid", "weak"]), &rows, &no_bootstrap()).unwrap();
+    let out = ratings_rows(&labels(&["strong", "mid", "weak"]), &rows, &no_prior()).unwrap();
     let table = ratings_table(&out);
     let lines: Vec<&str> = table.lines().collect();
     assert!(
-        lines[0].starts_with("agent") && lines[0].contains("Elo (95% CI)"),
+        lines[0].starts_with("agent") && lines[0].contains("Elo [95% CI]"),
         "{table}"
     );
-    assert!(table.contains("+inf ± inf"), "{table}");
-    assert!(table.contains("rating (95% CI)"), "{table}");
+    assert!(table.contains("+inf (won all)"), "{table}");
+    assert!(table.contains("Bradley-Terry [95% CI]"), "{table}");
+    // mid against weak: 1 win, 1 loss in 2 pairs: Elo 0 with its interval
+    // as written.
+    let mw = out
+        .iter()
+        .find(|r| r.agent == "mid" && r.opponent == "weak")
+        .unwrap();
+    let want = format!(
+        "+0.0 [{}, {}]",
+        show_elo(mw.elo_lo.unwrap()),
+        show_elo(mw.elo_hi.unwrap())
+    );
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("mid ") && l.contains("+0.0 ± ")),
-        "{table}"
+            .any(|l| l.starts_with("mid ") && l.contains(&want)),
+        "{want}\n{table}"
     );
     assert_eq!(ratings_table(&[]), "");
 }
@@ -284,7 +325,7 @@ fn reporter_writes_ratings_csv_on_run_finished() {
         players: 2,
         complete: true,
     };
-    let mut rep = RatingsCsv::new(dir.path()).resamples(20);
+    let mut rep = RatingsCsv::new(dir.path());
     rep.report(&Event::Cancelled).unwrap();
     assert!(!dir.path().join("ratings.csv").exists());
     rep.report(&finished).unwrap();
@@ -303,7 +344,7 @@ fn reporter_writes_ratings_csv_on_run_finished() {
     // r2 lost every game to r3: that pair's Elo is -inf.
     assert!(text.contains("inf"), "{text}");
     // The same on the anchor: r2 at 0.
-    let mut rep = RatingsCsv::new(dir.path()).anchor("r2").resamples(0);
+    let mut rep = RatingsCsv::new(dir.path()).anchor("r2").prior(0.0);
     rep.report(&finished).unwrap();
     let text = std::fs::read_to_string(dir.path().join("ratings.csv")).unwrap();
     assert!(
@@ -339,7 +380,7 @@ fn ratings_from_a_real_run() {
     let cfg = three_agent_config(dir.path());
     let out = dir.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
-    let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(RatingsCsv::new(&out).resamples(10))];
+    let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(RatingsCsv::new(&out))];
     let result =
         crate::run::run_with(&cfg, &out, crate::resume::Resume::Auto, &mut reporters).unwrap();
     assert!(result.complete);
