@@ -137,8 +137,8 @@ class Session:
         self.max_steps = start["max_steps"]
         for name, given, sent in (("seed", seed, self.seed), ("max_steps", max_steps, self.max_steps)):
             if given is not None and given != sent:
-                print("arena.agent: %s=%r given, the game's is %r (start message): playing the game's"
-                      % (name, given, sent), file=sys.stderr)
+                print("arena.agent: %s=%r ignored: this game's %s is %r (from the start message)"
+                      % (name, given, name, sent), file=sys.stderr)
         try:
             self.state = load(self.game, start["level"], self.seed, self.max_steps)
         except ValueError as e:
