@@ -1,7 +1,8 @@
-"""Forward-model speed seen from Python: clone + advance per second.
+"""Forward-model speed seen from Python: clone + advance per second, and
+``arena.agent``'s cost per act.
 
     python python/bench.py [--seconds S]       (the `arena` package installed:
-                                                python/build.sh, then the venv
+    python python/bench.py --agent [--legacy]   python/build.sh, then the venv
                                                 target/python-venv)
 
 For Bait (levels 0-4) and Xiangqi (start and a middle-game position), the
@@ -10,7 +11,16 @@ actions; for Bait also the same with ``PyBait`` below, a minimal
 pure-Python re-implementation of Bait's step (checked against the package
 on random playouts before it is timed). Then the Rust figures of
 ``arena bench bait`` and ``arena bench xiangqi`` (the binary at $ARENA_BIN,
-default target/release/arena). python/README.md records a run.
+default target/release/arena).
+
+``--agent``: ``arena.agent.run`` fed, from memory, the messages the harness
+writes in random games of five games (one seat's side of each game: the
+start, an act per decision, the end); per act, the time from reading the
+line to the call of ``act`` (parsing it and rebuilding the state: what the
+agent's budget loses), as median and 90th percentile. ``--legacy`` leaves
+out the keys ``seed``, ``max_steps`` and ``moves``, as an arena before them
+wrote the messages, to time an ``arena.agent`` of that time.
+python/README.md records runs.
 """
 
 import argparse
@@ -150,10 +160,99 @@ def rate(s, actions, seconds):
             return n / seconds
 
 
+#: (game, level, seat, max_steps) of the --agent games: two puzzles, Snake
+#: (simultaneous) and two alternating games (seat 1 in one).
+AGENT_GAMES = [
+    ("bait", "1", 0, 200),
+    ("sokoban", "microban:3", 0, 200),
+    ("snake", "seed:5", 0, None),
+    ("connect4", "start", 1, None),
+    ("xiangqi", "start", 0, 100),
+]
+
+
+def conversation(game, level, seat, max_steps, seed, rng, legacy):
+    """The text the harness writes to `seat` in a random game, and the
+    action the seat answers at each tick it is asked."""
+    import json
+
+    s = arena.load(game, level, seed, max_steps)
+    n = s.num_players()
+    start = {"type": "start", "protocol": arena.PROTOCOL, "game": game, "level": level,
+             "seed": seed, "max_steps": max_steps, "seat": seat, "players": n,
+             "time": {"act_ms": 40.0, "act_hard_ms": 50.0, "init_ms": 1000.0, "init_hard_ms": 1250.0},
+             "state": json.loads(s.to_json(seat))}
+    lines, answers, moves = [start], {}, []
+    while not s.is_over():
+        active = s.active_seats()
+        # Random moves, avoiding (in a few tries) those that end the game,
+        # so that Snake's games last more than a tick or two.
+        for _ in range(8):
+            joint = [rng.choice(s.legal_actions(k)) if k in active else None for k in range(n)]
+            t = s.clone()
+            t.advance(joint)
+            if not t.is_over():
+                break
+        if seat in active:
+            lines.append({"type": "act", "tick": s.tick(), "moves": moves, "state": json.loads(s.to_json(seat)),
+                          "legal": s.legal_actions(seat), "remaining_ms": 40.0})
+            answers[s.tick()] = joint[seat]
+            moves = []
+        moves.append(joint)
+        s.advance(joint)
+    lines.append({"type": "end", "result": s.result(seat), "score": s.score(seat), "tick": s.tick(),
+                  "moves": moves, "state": json.loads(s.to_json(seat))})
+    if legacy:
+        for m in lines:
+            for k in ("seed", "max_steps", "moves"):
+                m.pop(k, None)
+    return "".join(json.dumps(m) + "\n" for m in lines), answers
+
+
+def agent_overhead(games, legacy):
+    """[(game, level, sorted per-act milliseconds from reading an act line
+    to calling act)]."""
+    import io
+
+    import arena.agent
+
+    out = []
+    for game, level, seat, max_steps in AGENT_GAMES:
+        rng = random.Random(game)
+        samples = []
+        for g in range(games):
+            text, answers = conversation(game, level, seat, max_steps, 1000 + g, rng, legacy)
+
+            def act(state, timer, answers=answers):
+                samples.append(timer.elapsed_ms())
+                return answers[timer.tick]
+
+            arena.agent.run(act, max_steps=max_steps, stdin=io.StringIO(text), stdout=io.StringIO())
+        out.append((game, level, sorted(samples)))
+    return out
+
+
+def print_agent_overhead(games, legacy):
+    import arena.agent
+
+    print("arena.agent (%s), messages %s" % (
+        arena.agent.__file__, "without seed, max_steps, moves" if legacy else "as the harness writes them"))
+    print("per act, from reading the line to calling act, ms; %d random games each" % games)
+    print("%-10s %-12s %6s %8s %8s" % ("game", "level", "acts", "median", "p90"))
+    for game, level, t in agent_overhead(games, legacy):
+        print("%-10s %-12s %6d %8.3f %8.3f" % (game, level, len(t), t[len(t) // 2], t[len(t) * 9 // 10]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--agent", action="store_true", help="time arena.agent per act instead")
+    ap.add_argument("--legacy", action="store_true", help="with --agent: messages without seed, max_steps, moves")
+    ap.add_argument("--games", type=int, default=30, help="with --agent: random games per game")
     args = ap.parse_args()
+    if args.agent:
+        print_agent_overhead(args.games, args.legacy)
+        return
     print("PyBait checked against arena on %d random steps" % check_pybait())
     print("\nclone + advance per second, Python %d.%d, one thread" % sys.version_info[:2])
     print("%-10s %-8s %14s %14s" % ("game", "position", "arena (Rust)", "pure Python"))

@@ -67,10 +67,12 @@ fn act(c: &mut dyn Contestant<Bait>, state: &Bait) -> Duration {
 fn jsonl<G: harness::view::GameView>(
     level: &str,
 ) -> Box<dyn harness::external::protocol::Protocol<G>> {
-    Box::new(harness::external::jsonl::Jsonl {
-        level: level.to_string(),
-        limits: TimeLimits::default(),
-    })
+    Box::new(harness::external::jsonl::Jsonl::new(
+        level,
+        TimeLimits::default(),
+        0,
+        None,
+    ))
 }
 
 fn main() {
@@ -94,7 +96,7 @@ fn main() {
         mounts: Vec::new(),
     };
     let state = Bait::level(1).expect("level 1");
-    let msg_len = harness::external::jsonl::act_message(&state, 0, Duration::ZERO).len();
+    let msg_len = harness::external::jsonl::act_message(&state, 0, &[], Duration::ZERO).len();
 
     let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), Clock::Wall, "bench");
     let mut ext =

@@ -86,6 +86,14 @@ pub trait Contestant<G: Game>: Send {
     /// [`Failure`] with [`Outcome::Disqualified`] (in-process) or
     /// [`Outcome::Timeout`] (subprocess) when the deadline passes.
     fn wait(&mut self, deadline: Instant) -> Reply<G::Action>;
+    /// The joint action `joint` (one entry per seat: the answer, the
+    /// fallback played for a late answer, or an inactive seat's fallback)
+    /// is played in `state` (the state before it). Called for every
+    /// contestant of the episode, once per tick, before the state advances.
+    /// Default: nothing.
+    fn played(&mut self, state: &G, joint: &[G::Action]) {
+        let _ = (state, joint);
+    }
     /// Tell the agent the game is over (best effort, bounded wait).
     fn end(&mut self, state: &G, seat: Seat);
     /// The agent's counters (best effort).

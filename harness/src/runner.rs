@@ -308,6 +308,8 @@ fn make_contestant<G: ArenaGame>(
                 spec: ext,
                 label: &spec.label,
                 level: &ep.level,
+                seed: ep.seed,
+                max_steps: cfg.max_steps,
                 limits: spec.time,
                 log,
                 keep,
@@ -333,10 +335,14 @@ fn make_contestant<G: ArenaGame>(
 pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
     let spec = &cfg.agents[agent];
     let level = cfg.levels.first().cloned().unwrap_or_default();
-    let state = G::load_level(&level, cfg.seed).map_err(|e| Failure {
+    let mut state = G::load_level(&level, cfg.seed).map_err(|e| Failure {
         outcome: Outcome::SpawnFailed,
         detail: e.to_string(),
     })?;
+    // The start message then describes a state the agent can rebuild.
+    if let Some(m) = cfg.max_steps {
+        state.set_max_steps(m);
+    }
     let ep = Episode {
         index: 0,
         level,
@@ -481,6 +487,9 @@ pub fn play_episode<G: ArenaGame>(
         }
         if failed.iter().any(Option::is_some) {
             break;
+        }
+        for c in contestants.iter_mut().flatten() {
+            c.played(&state, &joint);
         }
         state.advance(&joint);
         moves.push(names.join("/"));

@@ -1,12 +1,14 @@
 """An arena-jsonl/2 agent that checks the `arena` package against the harness.
 
-At every act: the state arena.agent.Session rebuilt must give exactly the
-harness's `state` (the same JSON text), the same `legal` list (same order),
-tick and fallback-free replay; at the end, the same result and score. It
-plays a random legal move (seeded by the game's first state and the tick,
-so a run is reproducible). Any mismatch raises: the episode's outcome is
-`crash` and the reason is in the agent's stderr log. A checked game ends
-with the line `parity ok: acts=N result=R` on stderr.
+At every act: the state arena.agent.Session keeps (by applying the moves
+the messages list) must give exactly the harness's `state` (the same JSON
+text), the same `legal` list (same order) and tick; at the end, the same
+result and score. The start message's `max_steps` must be the config's
+(the first argument, if any). It plays a random legal move (seeded by the
+game, the seat and the tick, so a run is reproducible). Any mismatch
+raises: the episode's outcome is `crash` and the reason is in the agent's
+stderr log. A checked game ends with the line `parity ok: acts=N result=R
+seed=S` on stderr (S: the episode seed the agent was given).
 """
 
 import json
@@ -59,16 +61,23 @@ def end(state, msg):
         raise AssertionError("score %s != %s" % (state.score(seat), msg["score"]))
     if not state.is_over():
         raise AssertionError("the harness ended a game that is not over here")
-    print("parity ok: acts=%d result=%s" % (acts, msg["result"]), file=sys.stderr)
+    print("parity ok: acts=%d result=%s seed=%d" % (acts, msg["result"], session_seed[0]), file=sys.stderr)
 
 
 session_seat = [0]
+session_seed = [None]
+
+# The config's max_steps, which the start message must carry.
+max_steps = int(sys.argv[1]) if len(sys.argv) > 1 else None
 
 
 def init(state, timer):
     session_seat[0] = timer.seat
+    session_seed[0] = timer.seed
+    if timer.max_steps != max_steps:
+        raise AssertionError("max_steps %r in the start message, %r in the config" % (timer.max_steps, max_steps))
+    if not isinstance(timer.seed, int):
+        raise AssertionError("no seed in the start message: %r" % timer.seed)
 
 
-# The config's max_steps, which the start message does not carry (yet).
-max_steps = int(sys.argv[1]) if len(sys.argv) > 1 else None
-arena.agent.run(act, init=init, end=end, max_steps=max_steps)
+arena.agent.run(act, init=init, end=end)

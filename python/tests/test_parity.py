@@ -8,10 +8,15 @@ the package installed and the `arena` binary built (``ARENA_BIN``, default
 - random playouts of every game (several levels and seeds) give, line by
   line, the same states as ``arena trace`` fed the same actions, and
   legal moves, results and the position identity behave at every tick;
-- `arena run` plays every game with ``parity_agent.py``, an arena-jsonl/2
-  agent on ``arena.agent``, which checks at every act that its rebuilt
-  state, legal moves and tick are the harness's own (JSON text equality),
-  and at the end the result and score.
+- `arena run` plays every game (Snake's `random` map included) with
+  ``parity_agent.py``, an arena-jsonl/2 agent on ``arena.agent``, which
+  checks at every act that the state it keeps by applying the messages'
+  moves, its legal moves and tick are the harness's own (JSON text
+  equality), and at the end the result and score; the seed it was given
+  is the episode's (``moves.jsonl``);
+- ``arena.agent`` on messages written here: a start without ``seed`` (an
+  older arena) is refused, a late answer's fallback is applied, and a
+  mismatch names the tick and what differs.
 """
 
 import csv
@@ -154,11 +159,12 @@ def parity_config(game, levels, max_steps, folder):
 
 def test_jsonl_agent_rebuilds_the_harness_state():
     # Without max_steps the games run to their own ends (Bait 2000 ticks,
-    # Xiangqi 400 plies); Bait and Xiangqi also once with max_steps.
+    # Xiangqi 400 plies); Bait and Xiangqi also once with max_steps. Snake's
+    # `random` map is drawn from the episode seed the start message carries.
     runs = []
     for game, levels in registry().items():
-        chosen = [l for l in pick_levels(game, levels) if l != "random"]
-        runs.append((game, chosen, None))
+        runs.append((game, pick_levels(game, levels), None))
+    assert "random" in runs[[g for g, _, _ in runs].index("snake")][1]
     runs.append(("bait", ["0", "1"], 60))
     runs.append(("xiangqi", ["start"], 30))
     episodes = 0
@@ -174,11 +180,18 @@ def test_jsonl_agent_rebuilds_the_harness_state():
         mine = [r for r in rows if r["agent"] == "parity"]
         assert mine, "the parity agent played no episode"
         logs = os.path.join(out, "logs")
-        texts = [open(os.path.join(logs, n)).read() for n in sorted(os.listdir(logs)) if n.endswith("-parity.stderr.log")]
+        names = [n for n in sorted(os.listdir(logs)) if n.endswith("-parity.stderr.log")]
+        texts = [open(os.path.join(logs, n)).read() for n in names]
         failures = [r["outcome"] + ": " + r["detail"] for r in rows if r["outcome"] != "normal"]
         failures += [t[-2000:] for t in texts if "parity ok" not in t]
         assert not failures, "%s %s: %s" % (game, levels, "\n".join(failures))
         assert len(texts) == len(mine), "%d parity logs for %d episodes" % (len(texts), len(mine))
+        # The seed the agent was given is its episode's.
+        with open(os.path.join(out, "moves.jsonl")) as f:
+            seeds = {e["episode"]: e["seed"] for e in map(json.loads, f)}
+        for name, text in zip(names, texts):
+            given = int(re.search(r"parity ok: .* seed=(\d+)", text).group(1))
+            assert given == seeds[int(name[2:6])], (name, given, seeds)
         episodes += len(mine)
     print("jsonl parity: %d episodes" % episodes)
 
@@ -198,7 +211,7 @@ def test_bait_view_is_row_first_and_the_agent_names_its_protocol():
     assert v["avatar"] == [1, 2], v
     # arena.agent's ready names the version; a start of another version is refused.
     start = {"type": "start", "protocol": arena.PROTOCOL, "game": "bait", "level": "0",
-             "seat": 0, "players": 1, "time": {}, "state": v}
+             "seed": 0, "max_steps": None, "seat": 0, "players": 1, "time": {}, "state": v}
     out = io.StringIO()
     arena.agent.run(lambda state, timer: "NIL", stdin=io.StringIO(json.dumps(start) + "\n"), stdout=out)
     assert json.loads(out.getvalue()) == {"type": "ready", "protocol": "arena-jsonl/2"}
@@ -210,6 +223,63 @@ def test_bait_view_is_row_first_and_the_agent_names_its_protocol():
         assert "arena speaks arena-jsonl/1, this arena package arena-jsonl/2" in str(e), e
     else:
         raise AssertionError("a start message of arena-jsonl/1 was accepted")
+
+def _agent_run(lines, act):
+    """arena.agent.run on `lines` (dicts); what it wrote, as dicts."""
+    import io
+
+    import arena.agent
+
+    out = io.StringIO()
+    arena.agent.run(act, stdin=io.StringIO("".join(json.dumps(m) + "\n" for m in lines)), stdout=out)
+    return [json.loads(l) for l in out.getvalue().splitlines()]
+
+
+def test_agent_applies_the_messages_moves_and_names_a_mismatch():
+    import arena.agent
+
+    s = arena.load("snake", "random", 12345, 30)
+    view = lambda s, seat: json.loads(s.to_json(seat))  # noqa: E731
+    start = {"type": "start", "protocol": arena.PROTOCOL, "game": "snake", "level": "random",
+             "seed": 12345, "max_steps": 30, "seat": 1, "players": 2, "time": {}, "state": view(s, 1)}
+    acts = []
+    # Seat 1 answered "0" late: its fallback was played, and is listed.
+    joint = ["1", s.fallback_action(1)]
+    s.advance(joint)
+    act = {"type": "act", "tick": 1, "moves": [joint], "state": view(s, 1), "legal": s.legal_actions(1),
+           "remaining_ms": 40.0}
+
+    def record(state, timer):
+        acts.append((state.to_json(1), timer.seed, timer.max_steps, timer.tick))
+        return "0"
+
+    out = _agent_run([start, act], record)
+    assert out == [{"type": "ready", "protocol": arena.PROTOCOL}, {"action": "0", "tick": 1}], out
+    assert acts == [(s.to_json(1), 12345, 30, 1)], acts
+    # Another seed draws another map: the start is refused, saying what differs.
+    try:
+        _agent_run([dict(start, seed=1)], record)
+    except arena.agent.RebuildError as e:
+        assert "differs from the harness's start state" in str(e) and "`obstacle`" in str(e), e
+    else:
+        raise AssertionError("a start state of another map was accepted")
+    # A move list that does not give the message's state: the tick is named.
+    wrong = dict(act, moves=[["2", joint[1]]])
+    try:
+        _agent_run([start, wrong], record)
+    except arena.agent.RebuildError as e:
+        assert str(e).startswith("tick 1: after the moves [[\"2\"") and "`bodies`" in str(e), e
+    else:
+        raise AssertionError("a wrong move list was accepted")
+    # An arena older than these keys is refused at the start, by name.
+    old = {k: v for k, v in start.items() if k not in ("seed", "max_steps")}
+    try:
+        _agent_run([old], record)
+    except arena.agent.RebuildError as e:
+        assert "the start message has no `seed` or `max_steps`" in str(e), e
+    else:
+        raise AssertionError("a start message without seed was accepted")
+
 
 def _world_readable(path):
     """Open `path` and the folders above it to others (a sandboxed agent

@@ -234,6 +234,10 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
         }
     }
 
+    fn played(&mut self, state: &G, joint: &[G::Action]) {
+        self.protocol.played(state, joint);
+    }
+
     fn end(&mut self, state: &G, seat: Seat) {
         if let Some(p) = self.process.as_mut() {
             if self.broken.is_none() {
@@ -294,10 +298,12 @@ mod tests {
             writable_workdir: false,
             mounts: Vec::new(),
         };
-        let protocol = Box::new(crate::external::jsonl::Jsonl {
-            level: "1".into(),
-            limits: TimeLimits::default(),
-        });
+        let protocol = Box::new(crate::external::jsonl::Jsonl::new(
+            "1",
+            TimeLimits::default(),
+            0,
+            None,
+        ));
         Subprocess::spawn(&spec, protocol, None, limits).expect("sh starts")
     }
 

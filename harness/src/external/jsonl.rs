@@ -8,7 +8,10 @@
 //!
 //! Version 2 differs from 1 in one thing: Bait's `avatar` is `[row,
 //! column]` (it was `[column, row]`), so every position of every game's
-//! view is row first.
+//! view is row first. Keys added within version 2: the start message's
+//! `seed` and `max_steps`, and the `moves` of `act` and `end` (the joint
+//! actions played since the seat's previous message, so that an agent can
+//! replay the game on its own copy of the rules).
 
 use super::protocol::{Protocol, Step};
 use crate::outcome::Outcome;
@@ -33,16 +36,44 @@ const CHANGES: &[(&str, &str)] = &[(
 /// `arena-jsonl/2` as a [`Protocol`].
 pub struct Jsonl {
     /// The level spec sent in the start message.
-    pub level: String,
+    level: String,
     /// The time limits sent in the start message.
-    pub limits: TimeLimits,
+    limits: TimeLimits,
+    /// The episode's seed, sent in the start message.
+    seed: u64,
+    /// The config's `max_steps`, sent in the start message.
+    max_steps: Option<u32>,
+    /// The joint actions played since the last message to the agent, as
+    /// sent in `moves`.
+    moves: Vec<Value>,
+}
+
+impl Jsonl {
+    /// The conversation of an agent in an episode on `level` (loaded with
+    /// `seed`, and `max_steps` applied), judged by `limits`.
+    pub fn new(level: &str, limits: TimeLimits, seed: u64, max_steps: Option<u32>) -> Self {
+        Jsonl {
+            level: level.to_string(),
+            limits,
+            seed,
+            max_steps,
+            moves: Vec::new(),
+        }
+    }
 }
 
 impl<G: GameView> Protocol<G> for Jsonl {
     fn request(&mut self, phase: Phase, state: &G, seat: Seat, remaining: Duration) -> Vec<String> {
         vec![match phase {
-            Phase::Init => start_message(state, &self.level, seat, &self.limits),
-            Phase::Act => act_message(state, seat, remaining),
+            Phase::Init => {
+                let episode = Episode {
+                    level: &self.level,
+                    seed: self.seed,
+                    max_steps: self.max_steps,
+                };
+                start_message(state, &episode, seat, &self.limits)
+            }
+            Phase::Act => act_message(state, seat, &std::mem::take(&mut self.moves), remaining),
         }]
     }
 
@@ -59,9 +90,30 @@ impl<G: GameView> Protocol<G> for Jsonl {
         }
     }
 
-    fn end(&mut self, state: &G, seat: Seat) -> Vec<String> {
-        vec![end_message(state, seat)]
+    fn played(&mut self, state: &G, joint: &[G::Action]) {
+        self.moves.push(joint_names(state, joint));
     }
+
+    fn end(&mut self, state: &G, seat: Seat) -> Vec<String> {
+        vec![end_message(state, seat, &std::mem::take(&mut self.moves))]
+    }
+}
+
+/// A joint action as the `moves` of a message list it: one entry per
+/// seat, the action's name for a seat active in `state` (the state it was
+/// played in), `null` for the others.
+pub fn joint_names<G: GameView>(state: &G, joint: &[G::Action]) -> Value {
+    joint
+        .iter()
+        .enumerate()
+        .map(|(s, &a)| {
+            if state.is_active(s) {
+                Value::String(state.action_name(a))
+            } else {
+                Value::Null
+            }
+        })
+        .collect()
 }
 
 /// The names of `seat`'s legal actions in `state`.
@@ -77,10 +129,20 @@ fn round_ms(d: Duration) -> f64 {
     (ms(d) * 1000.0).round() / 1000.0
 }
 
+/// What the start message says about the episode besides the game.
+pub struct Episode<'a> {
+    /// The level spec.
+    pub level: &'a str,
+    /// The seed the level was loaded with.
+    pub seed: u64,
+    /// The config's `max_steps`, if any.
+    pub max_steps: Option<u32>,
+}
+
 /// The start message.
 pub fn start_message<G: GameView>(
     state: &G,
-    level: &str,
+    episode: &Episode<'_>,
     seat: Seat,
     limits: &TimeLimits,
 ) -> String {
@@ -88,7 +150,9 @@ pub fn start_message<G: GameView>(
         "type": "start",
         "protocol": VERSION,
         "game": G::NAME,
-        "level": level,
+        "level": episode.level,
+        "seed": episode.seed,
+        "max_steps": episode.max_steps,
         "seat": seat,
         "players": state.num_players(),
         "time": {
@@ -102,11 +166,18 @@ pub fn start_message<G: GameView>(
     .to_string()
 }
 
-/// The request for one decision.
-pub fn act_message<G: GameView>(state: &G, seat: Seat, remaining: Duration) -> String {
+/// The request for one decision; `moves`: the joint actions played since
+/// the seat's previous message (see [`joint_names`]).
+pub fn act_message<G: GameView>(
+    state: &G,
+    seat: Seat,
+    moves: &[Value],
+    remaining: Duration,
+) -> String {
     json!({
         "type": "act",
         "tick": state.tick(),
+        "moves": moves,
         "state": state.state_json(seat),
         "legal": legal_names(state, seat),
         "remaining_ms": round_ms(remaining),
@@ -114,13 +185,14 @@ pub fn act_message<G: GameView>(state: &G, seat: Seat, remaining: Duration) -> S
     .to_string()
 }
 
-/// The end message.
-pub fn end_message<G: GameView>(state: &G, seat: Seat) -> String {
+/// The end message; `moves` as in [`act_message`].
+pub fn end_message<G: GameView>(state: &G, seat: Seat, moves: &[Value]) -> String {
     json!({
         "type": "end",
         "result": state.result(seat).as_str(),
         "score": state.score(seat),
         "tick": state.tick(),
+        "moves": moves,
         "state": state.state_json(seat),
     })
     .to_string()
@@ -253,15 +325,23 @@ mod tests {
     #[test]
     fn messages_have_the_documented_shape() {
         let s = Bait::level(0).unwrap();
+        let episode = Episode {
+            level: "0",
+            seed: u64::MAX,
+            max_steps: None,
+        };
         let start: Value =
-            serde_json::from_str(&start_message(&s, "0", 0, &TimeLimits::default())).unwrap();
+            serde_json::from_str(&start_message(&s, &episode, 0, &TimeLimits::default())).unwrap();
         assert_eq!(start["type"], "start");
         assert_eq!(start["protocol"], "arena-jsonl/2");
         assert_eq!(start["game"], "bait");
         assert_eq!(start["time"]["act_ms"], 40.0);
         assert_eq!(start["time"]["act_hard_ms"], 50.0);
+        // The seed is a whole 64-bit number, not a float's approximation.
+        assert_eq!(start["seed"].as_u64(), Some(u64::MAX));
+        assert!(start["max_steps"].is_null());
         let act: Value =
-            serde_json::from_str(&act_message(&s, 0, Duration::from_millis(39))).unwrap();
+            serde_json::from_str(&act_message(&s, 0, &[], Duration::from_millis(39))).unwrap();
         assert_eq!(act["type"], "act");
         assert_eq!(act["tick"], 0);
         assert_eq!(act["remaining_ms"], 39.0);
@@ -272,9 +352,55 @@ mod tests {
             .map(|v| v.as_str().unwrap())
             .collect();
         assert_eq!(legal, ["LEFT", "RIGHT", "DOWN", "UP"]);
-        let end: Value = serde_json::from_str(&end_message(&s, 0)).unwrap();
+        assert_eq!(act["moves"], json!([]));
+        let end: Value = serde_json::from_str(&end_message(&s, 0, &[])).unwrap();
         assert_eq!(end["type"], "end");
         assert_eq!(end["result"], s.result(0).as_str());
+    }
+
+    /// The `moves` of the act or end message in `lines`.
+    fn moves_of(lines: Vec<String>) -> Value {
+        assert_eq!(lines.len(), 1);
+        serde_json::from_str::<Value>(&lines[0]).unwrap()["moves"].clone()
+    }
+
+    #[test]
+    fn the_joint_actions_played_go_with_the_next_message_once() {
+        use crate::games::ArenaGame;
+        use games::connect4::Connect4;
+        use games::snake::Snake;
+        let limits = TimeLimits::default();
+        // Alternating: the seat that did not move is null; an act lists
+        // every joint action since the seat's previous message.
+        let mut p = Jsonl::new("start", limits, 9, Some(40));
+        let mut s = Connect4::new();
+        let start: Value = serde_json::from_str(
+            &Protocol::<Connect4>::request(&mut p, Phase::Init, &s, 1, Duration::ZERO)[0],
+        )
+        .unwrap();
+        assert_eq!(
+            (start["seed"].as_u64(), start["max_steps"].as_u64()),
+            (Some(9), Some(40))
+        );
+        for col in ["4", "3"] {
+            let mover = (0..2).find(|&k| s.is_active(k)).unwrap();
+            let mut joint: Vec<_> = (0..2).map(|k| s.fallback_action(k)).collect();
+            joint[mover] = s.parse_action(mover, col).unwrap();
+            p.played(&s, &joint);
+            s.advance(&joint);
+        }
+        let act =
+            |p: &mut Jsonl, s: &Connect4| moves_of(p.request(Phase::Act, s, 0, Duration::ZERO));
+        assert_eq!(act(&mut p, &s), json!([["4", null], [null, "3"]]));
+        assert_eq!(act(&mut p, &s), json!([]), "sent once");
+        // Simultaneous: every seat's name, the fallback where it was played.
+        let mut p = Jsonl::new("seed:5", limits, 0, None);
+        let mut s = Snake::load_level("seed:5", 0).unwrap();
+        let joint = [s.parse_action(0, "2").unwrap(), s.fallback_action(1)];
+        p.played(&s, &joint);
+        s.advance(&joint);
+        let fallback = s.action_name(joint[1]);
+        assert_eq!(moves_of(p.end(&s, 1)), json!([["2", fallback]]));
     }
 
     #[test]

@@ -29,6 +29,12 @@ pub trait Protocol<G: GameView>: Send {
         seat: Seat,
         line: &str,
     ) -> Result<Step<G::Action>, Failure>;
+    /// The joint action `joint` is played in `state` (see
+    /// [`crate::player::Contestant::played`]); nothing is written now.
+    /// Default: nothing.
+    fn played(&mut self, state: &G, joint: &[G::Action]) {
+        let _ = (state, joint);
+    }
     /// The lines that end the game (the harness then closes stdin).
     fn end(&mut self, state: &G, seat: Seat) -> Vec<String>;
     /// Whether a line the agent writes when not asked is a protocol error

@@ -35,6 +35,10 @@ pub struct ExternalCtx<'a> {
     pub label: &'a str,
     /// The level spec of the episode.
     pub level: &'a str,
+    /// The episode's seed (the one its level was loaded with).
+    pub seed: u64,
+    /// The config's `max_steps`, if any.
+    pub max_steps: Option<u32>,
     /// Its time limits.
     pub limits: TimeLimits,
     /// Where its stderr goes (`None`: not kept).
@@ -48,10 +52,12 @@ pub struct ExternalCtx<'a> {
 pub fn jsonl_contestant<G: ArenaGame>(
     ctx: ExternalCtx<'_>,
 ) -> Result<Box<dyn Contestant<G>>, Failure> {
-    let protocol = Box::new(crate::external::jsonl::Jsonl {
-        level: ctx.level.to_string(),
-        limits: ctx.limits,
-    });
+    let protocol = Box::new(crate::external::jsonl::Jsonl::new(
+        ctx.level,
+        ctx.limits,
+        ctx.seed,
+        ctx.max_steps,
+    ));
     Ok(Box::new(Subprocess::<G>::spawn(
         ctx.spec, protocol, ctx.log, ctx.limits,
     )?))
