@@ -54,9 +54,25 @@ fn needs_tools() -> bool {
     true
 }
 
+/// The `arena` Python package the grader shows Python submissions
+/// (`python/build.sh` installs it in target/python/site, beside the
+/// `arena` binary's folder).
+fn needs_python_package() -> bool {
+    if harness::grade::pypkg::PythonPackage::find().is_none()
+        && !Path::new(env!("CARGO_BIN_EXE_arena"))
+            .parent()
+            .and_then(|d| d.parent())
+            .is_some_and(|t| t.join("python/site/arena/__init__.py").is_file())
+    {
+        tools::skip("the arena Python package is not built (python/build.sh)");
+        return false;
+    }
+    true
+}
+
 #[test]
 fn a_mock_class_gets_its_expected_verdicts_and_points() {
-    if !needs_tools() {
+    if !needs_tools() || !needs_python_package() {
         return;
     }
     let tmp = tempfile::Builder::new()
@@ -64,6 +80,10 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
         .tempdir()
         .unwrap();
     let root = tmp.path();
+    // Private, as an instructor's home or `mktemp -d`: the sandbox's uid
+    // cannot search it.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700)).unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -151,6 +171,30 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
     assert_eq!(gs["tests"].as_array().unwrap().len(), 3);
     let summary = std::fs::read_to_string(out.join("class-summary.md")).unwrap();
     assert!(summary.contains("| build-failed | 2 |"), "{summary}");
+    // The sibling reader printed whatever it could read: no output of the
+    // grading holds py-abc's secret, but py-abc's own copy.
+    let own = out.join("work/py-abc");
+    let mut leaks = Vec::new();
+    let mut stack = vec![out.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.starts_with(&own) {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else if std::fs::read(&p)
+                .unwrap()
+                .windows(mock_class::SECRET.len())
+                .any(|w| w == mock_class::SECRET.as_bytes())
+            {
+                leaks.push(p);
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "the secret is in {leaks:?}");
+    assert!(!stdout.contains(mock_class::SECRET));
     // A second run resumes: nothing is built or played again, same grades.
     let again = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([

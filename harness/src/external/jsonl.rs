@@ -139,6 +139,21 @@ pub struct Episode<'a> {
     pub max_steps: Option<u32>,
 }
 
+/// The largest level file whose text the start message carries.
+const LEVEL_TEXT_MAX: u64 = 1 << 20;
+
+/// The text of level spec `level` when it names a level file (at most
+/// [`LEVEL_TEXT_MAX`] bytes), so that an agent that cannot see the file (a
+/// sandbox shows it only its own folder) can load the same level; `None`
+/// for built-in levels.
+fn level_text(level: &str) -> Option<String> {
+    let path = std::path::Path::new(level);
+    let meta = std::fs::metadata(path).ok()?;
+    (meta.is_file() && meta.len() <= LEVEL_TEXT_MAX)
+        .then(|| std::fs::read_to_string(path).ok())
+        .flatten()
+}
+
 /// The start message.
 pub fn start_message<G: GameView>(
     state: &G,
@@ -151,6 +166,7 @@ pub fn start_message<G: GameView>(
         "protocol": VERSION,
         "game": G::NAME,
         "level": episode.level,
+        "level_text": level_text(episode.level),
         "seed": episode.seed,
         "max_steps": episode.max_steps,
         "seat": seat,

@@ -42,6 +42,26 @@ B = 60
 C = 30
 "#;
 
+/// A line in `py-abc`'s source that no output of the grading may hold
+/// (`sibling-reader` tries to read that file and print it).
+pub const SECRET: &str = "SECRET-5f1e9c-of-py-abc";
+
+/// A Python agent on the `arena` package: each act tries every legal
+/// action on a clone of the state and plays one that wins.
+const ON_PACKAGE: &str = r#"import arena.agent
+
+def act(state, timer):
+    legal = state.legal_actions(timer.seat)
+    for a in legal:
+        t = state.clone()
+        t.advance(a)
+        if t.is_over() and t.result(timer.seat) == "win":
+            return a
+    return legal[0]
+
+arena.agent.run(act)
+"#;
+
 /// A Python agent: `known` levels are solved; `prelude` runs first;
 /// `on_act` runs before each answer (with `lvl` the level's letter).
 fn python(known: &str, prelude: &str, on_act: &str) -> String {
@@ -164,7 +184,15 @@ fn class(class_dir: &Path, port: u16) -> Vec<Student> {
         st("py-ab", py("ab"), "ok", 20.0),
         st("py-ac", py("ac"), "ok", 20.0),
         st("py-bc", py("bc"), "ok", 20.0),
-        st("py-abc", py("abc"), "ok", 30.0),
+        st(
+            "py-abc",
+            vec![("main.py", python("abc", &format!("# {SECRET}"), ""))],
+            "ok",
+            30.0,
+        ),
+        // On the `arena` package (graded sandboxes show the grader's
+        // build): one-move levels, found with the forward model.
+        st("py-package", vec![("main.py", ON_PACKAGE.into())], "ok", 30.0),
         st("cpp-abc", vec![("main.cpp", cpp("abc"))], "ok", 30.0),
         st("cpp-a", vec![("main.cpp", cpp("a"))], "ok", 10.0),
         st("cpp-bc", vec![("agent.cpp", cpp("bc"))], "ok", 20.0),
@@ -195,6 +223,12 @@ fn class(class_dir: &Path, port: u16) -> Vec<Student> {
             "hang",
             vec![("main.py", python("abc", "", "while lvl == 'b':\n    pass"))],
             "disqualified",
+            20.0,
+        ),
+        st(
+            "sleeper",
+            vec![("main.py", python("abc", "", "while lvl == 'b':\n    time.sleep(1000)"))],
+            "timeout",
             20.0,
         ),
         st(
@@ -258,7 +292,7 @@ fn class(class_dir: &Path, port: u16) -> Vec<Student> {
                 python(
                     "abc",
                     &format!(
-                        "for p in ['{}/py-abc/main.py', '../py-abc/main.py', '../../work/py-abc/main.py']:\n    try:\n        open(p).read()\n        KNOWN = ''\n    except OSError:\n        pass",
+                        "for p in ['{}/py-abc/main.py', '../py-abc/main.py', '../../work/py-abc/main.py']:\n    try:\n        sys.stderr.write(open(p).read())\n        KNOWN = ''\n    except OSError:\n        pass",
                         class_dir.display()
                     ),
                     "",

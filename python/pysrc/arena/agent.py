@@ -140,7 +140,10 @@ class Session:
                 print("arena.agent: %s=%r ignored: this game's %s is %r (from the start message)"
                       % (name, given, name, sent), file=sys.stderr)
         try:
-            self.state = load(self.game, start["level"], self.seed, self.max_steps)
+            # A level file's own text when the harness sent it (the
+            # sandbox may not show the file itself).
+            level = start.get("level_text") or start["level"]
+            self.state = load(self.game, level, self.seed, self.max_steps)
         except ValueError as e:
             raise RebuildError("cannot load the level of the start message: %s" % e)
         here = _view(self.state, self.seat)
