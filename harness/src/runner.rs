@@ -7,7 +7,10 @@
 //! # Time rules (GVGAI's)
 //! For each decision the harness starts its clock, hands over the state and
 //! waits at most a wall-clock limit ([`TimeLimits::hang_limit`]: twice the
-//! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`).
+//! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`,
+//! where a contestant stops waiting sooner for an agent that has been
+//! silent, neither running nor waiting for a CPU, past the hard limit plus
+//! a second: [`TimeLimits::gives_up_on_silence`]).
 //! Then it judges the time the chosen clock measured, less the time that
 //! was not the agent's (on the wall clock the machine's load that fell on
 //! it, see `load_on`; on either, what a virtual machine's host took):
@@ -314,11 +317,7 @@ fn make_contestant<G: ArenaGame>(
             })
         }
         AgentKind::BuiltIn { name, params } => match build_agent::<G>(name, params, seed) {
-            Ok(agent) => Ok(Box::new(InProcess::spawn(
-                agent,
-                spec.time.clock,
-                &spec.label,
-            ))),
+            Ok(agent) => Ok(Box::new(InProcess::spawn(agent, spec.time, &spec.label))),
             Err(e) => Err(Failure {
                 outcome: Outcome::SpawnFailed,
                 detail: e.to_string(),
