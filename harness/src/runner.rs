@@ -26,6 +26,7 @@
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::external::GlobalData;
+use crate::forfeit::Forfeits;
 use crate::games::arena_game::{build_agent, ArenaGame, ExternalCtx};
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
@@ -34,7 +35,7 @@ use crate::timing::{ms, Clock, OnOverrun, TimeLimits};
 use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What happened to one seat in an episode (serialized in the run's
@@ -523,14 +524,47 @@ pub fn play_episode<G: ArenaGame>(
     })
 }
 
+/// The forfeit rule, locked (a panic elsewhere poisons nothing it reads).
+fn lock(f: &Mutex<Forfeits>) -> std::sync::MutexGuard<'_, Forfeits> {
+    f.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The record of episode `ep` of `cfg`, not played because `forfeited`
+/// agents forfeit it (see [`crate::forfeit`]); each seat's score is the
+/// one at the start.
+fn forfeited_episode<G: ArenaGame>(
+    cfg: &RunConfig,
+    ep: &Episode,
+    forfeited: &[usize],
+    k: usize,
+) -> EpisodeRecord {
+    let start = G::load_level(&ep.level, ep.seed).ok();
+    crate::forfeit::forfeit_record(
+        ep,
+        forfeited,
+        k,
+        |a| cfg.agents[a].label.clone(),
+        |s| start.as_ref().map_or(0.0, |g| g.score(s)),
+    )
+}
+
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
 /// `on_event` on the calling thread when each starts and finishes (in
 /// finishing order). Stops starting new episodes once `stop()` says so
 /// (finished ones are still delivered), or after a harness error. Returns the first harness error, if
 /// any, after all started episodes have been delivered.
+///
+/// With `cfg.forfeit_after_timeouts`, an agent's games after K
+/// consecutive timeouts of its own are forfeited ([`crate::forfeit`]):
+/// counted over `done` (the run's episodes recorded before, in a resumed
+/// run) and `episodes`; a finished episode is delivered once its fate is
+/// known (so possibly after episodes that finished later), and one whose
+/// earlier games never finished (the run stopped first) is not delivered:
+/// it is played again when the run continues.
 pub fn run_tournament<G: ArenaGame>(
     cfg: &RunConfig,
     episodes: &[Episode],
+    done: &[EpisodeRecord],
     stop: &(dyn Fn() -> bool + Sync),
     on_event: &mut dyn FnMut(RunnerEvent),
 ) -> Result<(), HarnessError> {
@@ -539,6 +573,16 @@ pub fn run_tournament<G: ArenaGame>(
     crate::timing::starvation::start();
     let factory = ContestantFactory::new(cfg);
     let factory = &factory;
+    let forfeits = cfg.forfeit_after_timeouts.map(|k| {
+        let mut f = Forfeits::new(k, episodes.iter().chain(done.iter().map(|r| &r.episode)));
+        for r in done {
+            f.note(r);
+        }
+        Mutex::new(f)
+    });
+    let forfeits = &forfeits;
+    // Finished episodes whose fate is not known yet, by index.
+    let mut held: Vec<EpisodeRecord> = Vec::new();
     let (tx, rx) = mpsc::channel::<Result<RunnerEvent, HarnessError>>();
     let workers = cfg.concurrency.clamp(1, episodes.len().max(1));
     let mut first_err = None;
@@ -556,7 +600,16 @@ pub fn run_tournament<G: ArenaGame>(
                 if tx.send(Ok(RunnerEvent::Started(ep.clone()))).is_err() {
                     break;
                 }
-                let mut r = play_episode::<G>(factory, ep);
+                // Certain to be forfeited: not played.
+                let skip = forfeits.as_ref().and_then(|f| {
+                    let f = lock(f);
+                    let out = f.certain(ep);
+                    (!out.is_empty()).then(|| forfeited_episode::<G>(cfg, ep, &out, f.k()))
+                });
+                let mut r = match skip {
+                    Some(rec) => Ok(rec),
+                    None => play_episode::<G>(factory, ep),
+                };
                 for _ in 0..INFRASTRUCTURE_RETRIES {
                     let Ok(rec) = &r else { break };
                     let Some(s) = rec.seats.iter().find(|s| infrastructure_error(s)) else {
@@ -579,6 +632,31 @@ pub fn run_tournament<G: ArenaGame>(
         drop(tx);
         for r in rx {
             match r {
+                Ok(RunnerEvent::Finished(rec)) if forfeits.is_some() => {
+                    let Some(f) = forfeits else { continue };
+                    let at = held.partition_point(|h| h.episode.index < rec.episode.index);
+                    held.insert(at, rec);
+                    // In episode order: a fate depends on earlier games only.
+                    let mut ready = Vec::new();
+                    let mut f = lock(f);
+                    held.retain(|rec| match f.fate(&rec.episode) {
+                        None => true,
+                        Some(out) => {
+                            let rec = if out.is_empty() {
+                                rec.clone()
+                            } else {
+                                forfeited_episode::<G>(cfg, &rec.episode, &out, f.k())
+                            };
+                            f.note(&rec);
+                            ready.push(rec);
+                            false
+                        }
+                    });
+                    drop(f);
+                    for rec in ready {
+                        on_event(RunnerEvent::Finished(rec));
+                    }
+                }
                 Ok(ev) => on_event(ev),
                 Err(e) => {
                     if first_err.is_none() {
