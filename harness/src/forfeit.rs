@@ -21,9 +21,7 @@
 //! part of the plan), those recorded before an interruption included.
 
 use crate::outcome::Outcome;
-use crate::runner::{EpisodeRecord, SeatRecord};
 use crate::schedule::Episode;
-use games::PlayerResult;
 use std::collections::HashMap;
 
 /// What one of an agent's games said about it.
@@ -79,18 +77,18 @@ impl Forfeits {
         }
     }
 
-    /// Note a game's record as it is written (played, or forfeited by
-    /// [`forfeit_record`] once [`Forfeits::fate`] said so): what it says
-    /// of each of its agents.
-    pub fn note(&mut self, rec: &EpisodeRecord) {
-        for seat in &rec.seats {
-            let Some(g) = self.agents.get_mut(&seat.agent) else {
+    /// Note episode `index`'s record as it is written (played, or
+    /// forfeited once [`Forfeits::fate`] said so) by its seats' agents and
+    /// outcomes: what it says of each of its agents.
+    pub fn note(&mut self, index: usize, seats: impl IntoIterator<Item = (usize, Outcome)>) {
+        for (agent, outcome) in seats {
+            let Some(g) = self.agents.get_mut(&agent) else {
                 continue;
             };
-            let Ok(i) = g.episodes.binary_search(&rec.episode.index) else {
+            let Ok(i) = g.episodes.binary_search(&index) else {
                 continue;
             };
-            let now = match seat.outcome {
+            let now = match outcome {
                 Outcome::Forfeited => Status::Forfeited,
                 Outcome::Timeout => Status::Timeout,
                 _ => Status::Other,
@@ -167,46 +165,12 @@ impl Forfeits {
     }
 }
 
-/// The record of episode `ep` not played because `forfeited` agents
-/// forfeit it (labels from `label`): each of their seats lost with outcome
-/// [`Outcome::Forfeited`] and a detail saying why, the other seats won,
-/// each seat's score the one at the start (`score`).
-pub fn forfeit_record(
-    ep: &Episode,
-    forfeited: &[usize],
-    k: usize,
-    label: impl Fn(usize) -> String,
-    score: impl Fn(usize) -> f64,
-) -> EpisodeRecord {
-    let seats = ep
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(s, &agent)| {
-            let mut r = SeatRecord::new(agent);
-            r.score = score(s);
-            if forfeited.contains(&agent) {
-                r.result = PlayerResult::Loss;
-                r.outcome = Outcome::Forfeited;
-                r.detail = format!(
-                    "not played: {}'s {k} games before it in a row ended in a timeout \
-                     (forfeit_after_timeouts = {k}); its remaining games are lost",
-                    label(agent)
-                );
-            } else {
-                r.result = PlayerResult::Win;
-            }
-            r
-        })
-        .collect();
-    EpisodeRecord {
-        episode: ep.clone(),
-        steps: 0,
-        seats,
-        moves: Vec::new(),
-        host: String::new(),
-        cpu_model: String::new(),
-    }
+/// The detail of a game that `label` forfeits under the rule with `k`.
+pub fn detail(label: &str, k: usize) -> String {
+    format!(
+        "not played: {label} timed out in {k} games in a row (forfeit_after_timeouts = {k}), \
+         so its remaining games are lost unplayed"
+    )
 }
 
 #[cfg(test)]
@@ -224,12 +188,9 @@ mod tests {
         }
     }
 
-    fn rec(index: usize, seats: &[usize], outcomes: &[Outcome]) -> EpisodeRecord {
-        let mut r = forfeit_record(&ep(index, seats), &[], 3, |a| a.to_string(), |_| 0.0);
-        for (s, o) in r.seats.iter_mut().zip(outcomes) {
-            s.outcome = *o;
-        }
-        r
+    /// Note episode `index`, whose `seats` had `outcomes`.
+    fn note(f: &mut Forfeits, index: usize, seats: &[usize], outcomes: &[Outcome]) {
+        f.note(index, seats.iter().copied().zip(outcomes.iter().copied()));
     }
 
     use Outcome::{Normal as N, Timeout as T};
@@ -243,7 +204,7 @@ mod tests {
         let mut f = Forfeits::new(3, &eps);
         // Finishing out of order: 6, 5, 4 first.
         for i in [6, 5, 4] {
-            f.note(&rec(i, &[0, 1], &[outcome(i), N]));
+            note(&mut f, i, &[0, 1], &[outcome(i), N]);
         }
         // Episode 7 is certain (4, 5, 6 in a row), the others not yet:
         // an unfinished 3 could be a timeout making 1..3 a run.
@@ -254,11 +215,11 @@ mod tests {
         assert_eq!(f.fate(&eps[4]), None);
         assert_eq!(f.certain(&eps[4]), Vec::<usize>::new());
         for i in [0, 1, 2] {
-            f.note(&rec(i, &[0, 1], &[outcome(i), N]));
+            note(&mut f, i, &[0, 1], &[outcome(i), N]);
         }
         assert_eq!(f.fate(&eps[3]), Some(vec![]));
         assert_eq!(f.fate(&eps[4]), None, "3 still unknown");
-        f.note(&rec(3, &[0, 1], &[N, N]));
+        note(&mut f, 3, &[0, 1], &[N, N]);
         for e in &eps[..7] {
             assert_eq!(f.fate(e), Some(vec![]), "episode {}", e.index);
         }
@@ -266,7 +227,7 @@ mod tests {
         assert_eq!(f.fate(&eps[8]), Some(vec![0]));
         // A forfeited game is known as such, and forfeits what follows.
         let mut g = Forfeits::new(3, &eps);
-        g.note(&rec(0, &[0, 1], &[Outcome::Forfeited, N]));
+        note(&mut g, 0, &[0, 1], &[Outcome::Forfeited, N]);
         assert_eq!(g.fate(&eps[1]), Some(vec![0]));
         // Agent 1 is never forfeited; an agent's timeouts in other
         // agents' games do not count.
@@ -285,30 +246,17 @@ mod tests {
             ep(5, &[1, 2]),
         ];
         let mut f = Forfeits::new(2, &eps);
-        f.note(&rec(0, &[0, 1], &[N, N]));
-        f.note(&rec(1, &[0, 2], &[N, T]));
-        f.note(&rec(2, &[2, 1], &[T, N]));
-        f.note(&rec(3, &[1, 0], &[N, N]));
+        note(&mut f, 0, &[0, 1], &[N, N]);
+        note(&mut f, 1, &[0, 2], &[N, T]);
+        note(&mut f, 2, &[2, 1], &[T, N]);
+        note(&mut f, 3, &[1, 0], &[N, N]);
         assert_eq!(f.fate(&eps[4]), Some(vec![2]));
         assert_eq!(f.fate(&eps[5]), Some(vec![2]));
         assert_eq!(f.k(), 2);
-        let r = forfeit_record(&eps[4], &[2], 2, |a| format!("agent{a}"), |s| s as f64);
-        assert_eq!(r.steps, 0);
-        let (lost, won) = (&r.seats[0], &r.seats[1]);
         assert_eq!(
-            (lost.agent, lost.outcome, lost.result),
-            (2, Outcome::Forfeited, PlayerResult::Loss)
+            detail("agent2", 2),
+            "not played: agent2 timed out in 2 games in a row (forfeit_after_timeouts = 2), so \
+             its remaining games are lost unplayed"
         );
-        assert!(
-            lost.detail
-                .contains("agent2's 2 games before it in a row ended in a timeout"),
-            "{}",
-            lost.detail
-        );
-        assert_eq!(
-            (won.agent, won.outcome, won.result),
-            (0, N, PlayerResult::Win)
-        );
-        assert_eq!(won.score, 1.0);
     }
 }

@@ -530,8 +530,10 @@ fn lock(f: &Mutex<Forfeits>) -> std::sync::MutexGuard<'_, Forfeits> {
 }
 
 /// The record of episode `ep` of `cfg`, not played because `forfeited`
-/// agents forfeit it (see [`crate::forfeit`]); each seat's score is the
-/// one at the start.
+/// agents forfeit it under the rule with `k` (see [`crate::forfeit`]):
+/// each of their seats lost with [`Outcome::Forfeited`] and a detail
+/// saying why, the other seats won; 0 steps, each seat's score the one at
+/// the start.
 fn forfeited_episode<G: ArenaGame>(
     cfg: &RunConfig,
     ep: &Episode,
@@ -539,13 +541,39 @@ fn forfeited_episode<G: ArenaGame>(
     k: usize,
 ) -> EpisodeRecord {
     let start = G::load_level(&ep.level, ep.seed).ok();
-    crate::forfeit::forfeit_record(
-        ep,
-        forfeited,
-        k,
-        |a| cfg.agents[a].label.clone(),
-        |s| start.as_ref().map_or(0.0, |g| g.score(s)),
-    )
+    let seats = ep
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, &agent)| {
+            let mut r = SeatRecord::new(agent);
+            r.score = start.as_ref().map_or(0.0, |g| g.score(s));
+            if forfeited.contains(&agent) {
+                r.result = PlayerResult::Loss;
+                r.outcome = Outcome::Forfeited;
+                r.detail = crate::forfeit::detail(&cfg.agents[agent].label, k);
+            } else {
+                r.result = PlayerResult::Win;
+            }
+            r
+        })
+        .collect();
+    EpisodeRecord {
+        episode: ep.clone(),
+        steps: 0,
+        seats,
+        moves: Vec::new(),
+        host: String::new(),
+        cpu_model: String::new(),
+    }
+}
+
+/// Note `rec` in the forfeit rule.
+fn note(f: &mut Forfeits, rec: &EpisodeRecord) {
+    f.note(
+        rec.episode.index,
+        rec.seats.iter().map(|s| (s.agent, s.outcome)),
+    );
 }
 
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
@@ -576,7 +604,7 @@ pub fn run_tournament<G: ArenaGame>(
     let forfeits = cfg.forfeit_after_timeouts.map(|k| {
         let mut f = Forfeits::new(k, episodes.iter().chain(done.iter().map(|r| &r.episode)));
         for r in done {
-            f.note(r);
+            note(&mut f, r);
         }
         Mutex::new(f)
     });
@@ -647,7 +675,7 @@ pub fn run_tournament<G: ArenaGame>(
                             } else {
                                 forfeited_episode::<G>(cfg, &rec.episode, &out, f.k())
                             };
-                            f.note(&rec);
+                            note(&mut f, &rec);
                             ready.push(rec);
                             false
                         }
@@ -683,6 +711,36 @@ mod tests {
             detail: detail.into(),
             ..SeatRecord::new(0)
         }
+    }
+
+    #[test]
+    fn a_forfeited_episode_is_lost_by_the_forfeiting_agent_and_won_by_the_other() {
+        let cfg = crate::config::parse(
+            "game = \"connect4\"\n[[agents]]\nagent = \"random\"\nname = \"a\"\n\
+             [[agents]]\nagent = \"random\"\nname = \"b\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let ep = Episode {
+            index: 4,
+            level: cfg.levels[0].clone(),
+            repetition: 0,
+            seats: vec![1, 0],
+            seed: 9,
+            pair: None,
+        };
+        let r = forfeited_episode::<games::connect4::Connect4>(&cfg, &ep, &[1], 3);
+        assert_eq!((r.steps, r.moves.len()), (0, 0));
+        let (lost, won) = (&r.seats[0], &r.seats[1]);
+        assert_eq!(
+            (lost.agent, lost.outcome, lost.result),
+            (1, Outcome::Forfeited, PlayerResult::Loss)
+        );
+        assert_eq!(lost.detail, crate::forfeit::detail("b", 3));
+        assert_eq!(
+            (won.agent, won.outcome, won.result, won.detail.as_str()),
+            (0, Outcome::Normal, PlayerResult::Win, "")
+        );
     }
 
     #[test]

@@ -108,8 +108,8 @@ fn a_sleeper_costs_about_a_second_per_game_and_forfeits_the_rest_after_two_timeo
         );
         assert_eq!(
             r.detail,
-            "not played: sleeper's 2 games before it in a row ended in a timeout \
-             (forfeit_after_timeouts = 2); its remaining games are lost"
+            "not played: sleeper timed out in 2 games in a row (forfeit_after_timeouts = 2), \
+             so its remaining games are lost unplayed"
         );
     }
     // Two games of about 1.5 s each, the four others not played (waiting
