@@ -98,7 +98,7 @@ fn main() {
     let state = Bait::level(1).expect("level 1");
     let msg_len = harness::external::jsonl::act_message(&state, 0, &[], Duration::ZERO).len();
 
-    let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), Clock::Wall, "bench");
+    let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), wall_limits(), "bench");
     let mut ext =
         Subprocess::<Bait>::spawn(&spec, jsonl("1"), None, wall_limits()).expect("spawn python3");
     init(&mut inproc, &state);
@@ -302,7 +302,7 @@ fn snake_turns(dir: &std::path::Path) {
             make: Box::new(|| -> Box<dyn Contestant<Snake>> {
                 Box::new(InProcess::<Snake>::spawn(
                     Box::new(Looper),
-                    Clock::Wall,
+                    wall_limits(),
                     "bench",
                 ))
             }),

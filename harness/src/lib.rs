@@ -11,6 +11,7 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod external;
+pub mod forfeit;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod games;

@@ -135,7 +135,7 @@ pub fn fingerprint(cfg: &RunConfig) -> Value {
             "on_overrun": t.on_overrun.as_str(),
         })
     };
-    json!({
+    let mut print = json!({
         "game": cfg.game,
         "format": format!("{:?}", cfg.format),
         "pairs": cfg.pairs,
@@ -151,7 +151,12 @@ pub fn fingerprint(cfg: &RunConfig) -> Value {
             "agent": format!("{:?}", a.kind),
             "time": time(&a.time),
         })).collect::<Vec<_>>(),
-    })
+    });
+    // Only when set, so that the hash of a config without it is unchanged.
+    if let Some(k) = cfg.forfeit_after_timeouts {
+        print["forfeit_after_timeouts"] = json!(k);
+    }
+    print
 }
 
 /// FNV-1a 64 of `text`, hex: stable across builds and platforms.

@@ -32,11 +32,15 @@ pub enum Outcome {
     SpawnFailed,
     /// An act past the soft budget under `on_overrun = "loss"`: lost on time.
     TimeForfeit,
+    /// Not played: the agent's games before it ended in timeouts too many
+    /// times in a row (`forfeit_after_timeouts`), so its remaining games
+    /// are lost without being played (see [`crate::forfeit`]).
+    Forfeited,
 }
 
 impl Outcome {
     /// Every outcome, for tables and tests.
-    pub const ALL: [Outcome; 10] = [
+    pub const ALL: [Outcome; 11] = [
         Outcome::Normal,
         Outcome::Disqualified,
         Outcome::Timeout,
@@ -47,6 +51,7 @@ impl Outcome {
         Outcome::MemoryLimit,
         Outcome::SpawnFailed,
         Outcome::TimeForfeit,
+        Outcome::Forfeited,
     ];
 
     /// The label used in CSV files.
@@ -62,6 +67,7 @@ impl Outcome {
             Outcome::MemoryLimit => "memory-limit",
             Outcome::SpawnFailed => "spawn-failed",
             Outcome::TimeForfeit => "time-forfeit",
+            Outcome::Forfeited => "forfeited",
         }
     }
 
@@ -97,7 +103,7 @@ mod tests {
         let labels: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
         assert_eq!(
             labels.join(" "),
-            "normal disqualified timeout crash illegal-move bad-output output-limit memory-limit spawn-failed time-forfeit"
+            "normal disqualified timeout crash illegal-move bad-output output-limit memory-limit spawn-failed time-forfeit forfeited"
         );
         for o in Outcome::ALL {
             assert_eq!(o.as_str().parse::<Outcome>().unwrap(), o);

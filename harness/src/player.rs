@@ -11,10 +11,12 @@
 //! code belongs in a subprocess, where the whole process can be killed.
 
 use crate::outcome::Outcome;
-use crate::timing::{between, run_delay, thread_cpu_time, AgentTimer, Clock, TimeLimits};
+use crate::timing::{between, run_delay, thread_cpu_time, Activity, AgentTimer, Clock, TimeLimits};
 use games::{Agent, AgentStats, Game, Seat};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What a contestant is asked.
@@ -144,6 +146,28 @@ pub struct InProcess<G: Game> {
     phase: Phase,
     broken: Option<Failure>,
     stats: AgentStats,
+    /// The limits the agent is judged by.
+    limits: TimeLimits,
+    /// The worker thread's id, once it has started (0 before).
+    tid: Arc<AtomicI32>,
+    /// The worker thread's CPU time and run delay before the current
+    /// request (read by [`Contestant::prepare`] under [`Clock::Cpu`]), to
+    /// tell how long it has been silent.
+    sched_start: Option<(Duration, Duration)>,
+}
+
+/// How often the worker thread of an agent that has not answered is looked
+/// at once it could have been silent past its silence limit.
+const SILENCE_POLL: Duration = Duration::from_millis(50);
+
+/// Why no answer came.
+enum NoAnswer {
+    /// The deadline passed.
+    Deadline,
+    /// The agent was silent past its silence limit.
+    Silent(Activity),
+    /// The worker thread is gone.
+    Gone,
 }
 
 /// The message of a panic's payload (a `&str` or a `String`).
@@ -180,14 +204,18 @@ fn quiet_agent_panics() {
 const AGENT_THREAD_PREFIX: &str = "agent-";
 
 impl<G: Game> InProcess<G> {
-    /// Start a worker thread for `agent`, judged on `clock` (the clock the
-    /// agent's [`games::Timer`] reads).
-    pub fn spawn(mut agent: Box<dyn Agent<G>>, clock: Clock, label: &str) -> Self {
+    /// Start a worker thread for `agent`, judged by `limits` (their clock
+    /// is the one the agent's [`games::Timer`] reads).
+    pub fn spawn(mut agent: Box<dyn Agent<G>>, limits: TimeLimits, label: &str) -> Self {
+        let clock = limits.clock;
         let (job_tx, job_rx) = mpsc::channel::<Job<G>>();
         let (ans_tx, ans_rx) = mpsc::channel::<Answer<G::Action>>();
         quiet_agent_panics();
+        let tid = Arc::new(AtomicI32::new(0));
+        let worker_tid = Arc::clone(&tid);
         let builder = std::thread::Builder::new().name(format!("{AGENT_THREAD_PREFIX}{label}"));
         let spawned = builder.spawn(move || {
+            worker_tid.store(run_delay::this_thread_id(), Ordering::Relaxed);
             // The run delay is read before the thread blocks for a job, so
             // that waking for it counts (under the wall clock only: a read
             // of `/proc` per act costs a few microseconds).
@@ -257,11 +285,81 @@ impl<G: Game> InProcess<G> {
             phase: Phase::Init,
             broken,
             stats: AgentStats::default(),
+            limits,
+            tid,
+            sched_start: None,
+        }
+    }
+
+    /// The worker thread's CPU time and run delay so far, and whether it
+    /// is runnable (`None` before it started, or where unreadable).
+    fn sched(&self) -> Option<(Duration, run_delay::TreeSched)> {
+        match self.tid.load(Ordering::Relaxed) {
+            0 => None,
+            tid => run_delay::of_own_thread(tid),
+        }
+    }
+
+    /// Wait for the worker's answer until `deadline`; under [`Clock::Cpu`],
+    /// where the worker's CPU time and run delay can be read, only until it
+    /// has been silent past the silence limit (see
+    /// [`TimeLimits::gives_up_on_silence`]), looked at once that much wall
+    /// time has passed, then every [`SILENCE_POLL`].
+    fn receive(&self, start: Instant, deadline: Instant) -> Result<Answer<G::Action>, NoAnswer> {
+        let hard = self.phase.budgets(&self.limits).1;
+        let mut from = self.sched_start;
+        let mut until = match from {
+            Some(_) => deadline.min(start + self.limits.silence_limit(hard)),
+            None => deadline,
+        };
+        loop {
+            match self
+                .answers
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                Ok(a) => return Ok(a),
+                Err(RecvTimeoutError::Disconnected) => return Err(NoAnswer::Gone),
+                Err(RecvTimeoutError::Timeout) if until >= deadline => {
+                    return Err(NoAnswer::Deadline)
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            match (from, self.sched()) {
+                (Some((cpu0, delay0)), Some((cpu, now))) => {
+                    let activity = Activity {
+                        wall: start.elapsed(),
+                        cpu: cpu.saturating_sub(cpu0),
+                        waited: now.waited.saturating_sub(delay0),
+                    };
+                    if self
+                        .limits
+                        .gives_up_on_silence(hard, activity, now.runnable)
+                    {
+                        return Err(NoAnswer::Silent(activity));
+                    }
+                    until = deadline.min(Instant::now() + SILENCE_POLL);
+                }
+                // Unreadable: the deadline alone ends the wait.
+                _ => {
+                    from = None;
+                    until = deadline;
+                }
+            }
         }
     }
 }
 
 impl<G: Game> Contestant<G> for InProcess<G> {
+    fn prepare(&mut self) {
+        // Under the CPU clock, where readable: the worker's CPU time and
+        // run delay before the request, to tell its silence (a read of
+        // `/proc` before the request's clock starts).
+        self.sched_start = match self.limits.clock {
+            Clock::Cpu if self.broken.is_none() => self.sched().map(|(cpu, s)| (cpu, s.waited)),
+            _ => None,
+        };
+    }
+
     fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration) {
         self.started = Some(start);
         self.phase = phase;
@@ -298,8 +396,8 @@ impl<G: Game> Contestant<G> for InProcess<G> {
                 waited: None,
             };
         }
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        let got = self.answers.recv_timeout(timeout);
+        let got = self.receive(start, deadline);
+        let sched_from = self.sched_start.take();
         let wall = start.elapsed();
         let fail = |outcome, detail: String| Reply {
             result: Err(Failure { outcome, detail }),
@@ -332,22 +430,39 @@ impl<G: Game> Contestant<G> for InProcess<G> {
                 fail(Outcome::Crash, f.detail)
             }
             Ok(Answer::Ended(_)) => fail(Outcome::Crash, "out-of-order answer".into()),
-            Err(RecvTimeoutError::Timeout) => {
+            Err(no @ (NoAnswer::Deadline | NoAnswer::Silent(_))) => {
                 // Abandon the thread: drop our end of the job channel so that it
                 // exits if it ever returns; never wait on it again.
                 self.jobs = None;
-                let detail = format!(
-                    "{} gave no answer within {:.1} ms, past the hard limit; worker thread abandoned",
-                    self.phase.as_str(),
-                    crate::timing::ms(wall)
-                );
+                let hard = self.phase.budgets(&self.limits).1;
+                let most = deadline.saturating_duration_since(start);
+                let message = match no {
+                    NoAnswer::Silent(a) => self.limits.no_answer(
+                        self.phase.as_str(),
+                        hard,
+                        a.wall,
+                        Some(a.cpu),
+                        true,
+                        most,
+                    ),
+                    _ => {
+                        let cpu = (self.limits.clock == Clock::Cpu)
+                            .then(|| self.sched())
+                            .flatten()
+                            .zip(sched_from)
+                            .map(|((now, _), (from, _))| now.saturating_sub(from));
+                        self.limits
+                            .no_answer(self.phase.as_str(), hard, wall, cpu, false, most)
+                    }
+                };
+                let detail = format!("{message}; worker thread abandoned");
                 self.broken = Some(Failure {
                     outcome: Outcome::Disqualified,
                     detail: detail.clone(),
                 });
                 fail(Outcome::Disqualified, detail)
             }
-            Err(RecvTimeoutError::Disconnected) => {
+            Err(NoAnswer::Gone) => {
                 self.jobs = None;
                 fail(Outcome::Crash, "the agent's thread ended".into())
             }

@@ -313,6 +313,7 @@ fn summarize(agent: &str, level: &str, rows: &[&EpisodeRow]) -> SummaryRow {
             Outcome::Disqualified,
             Outcome::Timeout,
             Outcome::TimeForfeit,
+            Outcome::Forfeited,
         ]),
         crashes: count(&[Outcome::Crash, Outcome::MemoryLimit]),
         illegal_moves: count(&[Outcome::IllegalMove]),

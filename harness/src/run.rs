@@ -339,7 +339,7 @@ pub fn run_with(
     let played = if failure.is_some() || todo.is_empty() || stop() {
         Ok(())
     } else {
-        game.play(cfg, &todo, &stop, &mut |ev| match ev {
+        game.play(cfg, &todo, &start.done, &stop, &mut |ev| match ev {
             RunnerEvent::Started(episode) => {
                 tell(&Event::EpisodeStarted { episode: &episode }, &mut failure)
             }

@@ -7,7 +7,10 @@
 //! # Time rules (GVGAI's)
 //! For each decision the harness starts its clock, hands over the state and
 //! waits at most a wall-clock limit ([`TimeLimits::hang_limit`]: twice the
-//! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`).
+//! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`,
+//! where a contestant stops waiting sooner for an agent that has been
+//! silent, neither running nor waiting for a CPU, past the hard limit plus
+//! a second: [`TimeLimits::gives_up_on_silence`]).
 //! Then it judges the time the chosen clock measured, less the time that
 //! was not the agent's (on the wall clock the machine's load that fell on
 //! it, see `load_on`; on either, what a virtual machine's host took):
@@ -23,6 +26,7 @@
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::external::GlobalData;
+use crate::forfeit::Forfeits;
 use crate::games::arena_game::{build_agent, ArenaGame, ExternalCtx};
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
@@ -31,7 +35,7 @@ use crate::timing::{ms, Clock, OnOverrun, TimeLimits};
 use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What happened to one seat in an episode (serialized in the run's
@@ -316,11 +320,7 @@ fn make_contestant<G: ArenaGame>(
             })
         }
         AgentKind::BuiltIn { name, params } => match build_agent::<G>(name, params, seed) {
-            Ok(agent) => Ok(Box::new(InProcess::spawn(
-                agent,
-                spec.time.clock,
-                &spec.label,
-            ))),
+            Ok(agent) => Ok(Box::new(InProcess::spawn(agent, spec.time, &spec.label))),
             Err(e) => Err(Failure {
                 outcome: Outcome::SpawnFailed,
                 detail: e.to_string(),
@@ -533,14 +533,75 @@ pub fn play_episode<G: ArenaGame>(
     })
 }
 
+/// The forfeit rule, locked (a panic elsewhere poisons nothing it reads).
+fn lock(f: &Mutex<Forfeits>) -> std::sync::MutexGuard<'_, Forfeits> {
+    f.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The record of episode `ep` of `cfg`, not played because `forfeited`
+/// agents forfeit it under the rule with `k` (see [`crate::forfeit`]):
+/// each of their seats lost with [`Outcome::Forfeited`] and a detail
+/// saying why, the other seats won; 0 steps, each seat's score the one at
+/// the start.
+fn forfeited_episode<G: ArenaGame>(
+    cfg: &RunConfig,
+    ep: &Episode,
+    forfeited: &[usize],
+    k: usize,
+) -> EpisodeRecord {
+    let start = G::load_level(&ep.level, ep.seed).ok();
+    let seats = ep
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, &agent)| {
+            let mut r = SeatRecord::new(agent);
+            r.score = start.as_ref().map_or(0.0, |g| g.score(s));
+            if forfeited.contains(&agent) {
+                r.result = PlayerResult::Loss;
+                r.outcome = Outcome::Forfeited;
+                r.detail = crate::forfeit::detail(&cfg.agents[agent].label, k);
+            } else {
+                r.result = PlayerResult::Win;
+            }
+            r
+        })
+        .collect();
+    EpisodeRecord {
+        episode: ep.clone(),
+        steps: 0,
+        seats,
+        moves: Vec::new(),
+        host: String::new(),
+        cpu_model: String::new(),
+    }
+}
+
+/// Note `rec` in the forfeit rule.
+fn note(f: &mut Forfeits, rec: &EpisodeRecord) {
+    f.note(
+        rec.episode.index,
+        rec.seats.iter().map(|s| (s.agent, s.outcome)),
+    );
+}
+
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
 /// `on_event` on the calling thread when each starts and finishes (in
 /// finishing order). Stops starting new episodes once `stop()` says so
 /// (finished ones are still delivered), or after a harness error. Returns the first harness error, if
 /// any, after all started episodes have been delivered.
+///
+/// With `cfg.forfeit_after_timeouts`, an agent's games after K
+/// consecutive timeouts of its own are forfeited ([`crate::forfeit`]):
+/// counted over `done` (the run's episodes recorded before, in a resumed
+/// run) and `episodes`; a finished episode is delivered once its fate is
+/// known (so possibly after episodes that finished later), and one whose
+/// earlier games never finished (the run stopped first) is not delivered:
+/// it is played again when the run continues.
 pub fn run_tournament<G: ArenaGame>(
     cfg: &RunConfig,
     episodes: &[Episode],
+    done: &[EpisodeRecord],
     stop: &(dyn Fn() -> bool + Sync),
     on_event: &mut dyn FnMut(RunnerEvent),
 ) -> Result<(), HarnessError> {
@@ -549,6 +610,16 @@ pub fn run_tournament<G: ArenaGame>(
     crate::timing::starvation::start();
     let factory = ContestantFactory::new(cfg);
     let factory = &factory;
+    let forfeits = cfg.forfeit_after_timeouts.map(|k| {
+        let mut f = Forfeits::new(k, episodes.iter().chain(done.iter().map(|r| &r.episode)));
+        for r in done {
+            note(&mut f, r);
+        }
+        Mutex::new(f)
+    });
+    let forfeits = &forfeits;
+    // Finished episodes whose fate is not known yet, by index.
+    let mut held: Vec<EpisodeRecord> = Vec::new();
     let (tx, rx) = mpsc::channel::<Result<RunnerEvent, HarnessError>>();
     let workers = cfg.concurrency.clamp(1, episodes.len().max(1));
     let mut first_err = None;
@@ -566,7 +637,16 @@ pub fn run_tournament<G: ArenaGame>(
                 if tx.send(Ok(RunnerEvent::Started(ep.clone()))).is_err() {
                     break;
                 }
-                let mut r = play_episode::<G>(factory, ep);
+                // Certain to be forfeited: not played.
+                let skip = forfeits.as_ref().and_then(|f| {
+                    let f = lock(f);
+                    let out = f.certain(ep);
+                    (!out.is_empty()).then(|| forfeited_episode::<G>(cfg, ep, &out, f.k()))
+                });
+                let mut r = match skip {
+                    Some(rec) => Ok(rec),
+                    None => play_episode::<G>(factory, ep),
+                };
                 for _ in 0..INFRASTRUCTURE_RETRIES {
                     let Ok(rec) = &r else { break };
                     let Some(s) = rec.seats.iter().find(|s| infrastructure_error(s)) else {
@@ -589,6 +669,31 @@ pub fn run_tournament<G: ArenaGame>(
         drop(tx);
         for r in rx {
             match r {
+                Ok(RunnerEvent::Finished(rec)) if forfeits.is_some() => {
+                    let Some(f) = forfeits else { continue };
+                    let at = held.partition_point(|h| h.episode.index < rec.episode.index);
+                    held.insert(at, rec);
+                    // In episode order: a fate depends on earlier games only.
+                    let mut ready = Vec::new();
+                    let mut f = lock(f);
+                    held.retain(|rec| match f.fate(&rec.episode) {
+                        None => true,
+                        Some(out) => {
+                            let rec = if out.is_empty() {
+                                rec.clone()
+                            } else {
+                                forfeited_episode::<G>(cfg, &rec.episode, &out, f.k())
+                            };
+                            note(&mut f, &rec);
+                            ready.push(rec);
+                            false
+                        }
+                    });
+                    drop(f);
+                    for rec in ready {
+                        on_event(RunnerEvent::Finished(rec));
+                    }
+                }
                 Ok(ev) => on_event(ev),
                 Err(e) => {
                     if first_err.is_none() {
@@ -615,6 +720,36 @@ mod tests {
             detail: detail.into(),
             ..SeatRecord::new(0)
         }
+    }
+
+    #[test]
+    fn a_forfeited_episode_is_lost_by_the_forfeiting_agent_and_won_by_the_other() {
+        let cfg = crate::config::parse(
+            "game = \"connect4\"\n[[agents]]\nagent = \"random\"\nname = \"a\"\n\
+             [[agents]]\nagent = \"random\"\nname = \"b\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let ep = Episode {
+            index: 4,
+            level: cfg.levels[0].clone(),
+            repetition: 0,
+            seats: vec![1, 0],
+            seed: 9,
+            pair: None,
+        };
+        let r = forfeited_episode::<games::connect4::Connect4>(&cfg, &ep, &[1], 3);
+        assert_eq!((r.steps, r.moves.len()), (0, 0));
+        let (lost, won) = (&r.seats[0], &r.seats[1]);
+        assert_eq!(
+            (lost.agent, lost.outcome, lost.result),
+            (1, Outcome::Forfeited, PlayerResult::Loss)
+        );
+        assert_eq!(lost.detail, crate::forfeit::detail("b", 3));
+        assert_eq!(
+            (won.agent, won.outcome, won.result, won.detail.as_str()),
+            (0, Outcome::Normal, PlayerResult::Win, "")
+        );
     }
 
     #[test]

@@ -16,7 +16,9 @@ pub enum Clock {
     /// The agent's own CPU time (default), GVGAI's rule: its thread's for a
     /// built-in agent, its process tree's for a subprocess. A verdict does
     /// not depend on the machine's load. The harness still stops waiting
-    /// after a wall-clock safety limit (see [`TimeLimits::hang_limit`]).
+    /// after a wall-clock safety limit (see [`TimeLimits::hang_limit`]),
+    /// and sooner for an agent that neither runs nor waits for a CPU (see
+    /// [`TimeLimits::gives_up_on_silence`]).
     #[default]
     Cpu,
 }
@@ -327,12 +329,121 @@ impl TimeLimits {
     /// that fell on the agent is not charged, see `runner::judge`, so an
     /// agent kept waiting for a CPU may answer past the hard limit and be
     /// within it); under the CPU clock (which a sleeping agent does not
-    /// consume) ten times the hard limit, at least one second.
+    /// consume) ten times the hard limit, at least one second. Under the
+    /// CPU clock an agent that is silent, neither running nor waiting for a
+    /// CPU, is given up on sooner ([`TimeLimits::silence_limit`]).
     pub fn hang_limit(&self, hard: Duration) -> Duration {
         match self.clock {
             Clock::Wall => hard * 2,
             Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
         }
+    }
+
+    /// Under the CPU clock, how much silent wall time (see
+    /// [`Activity::silent`]) a request with hard limit `hard` is allowed:
+    /// the hard limit plus [`SILENCE_MARGIN`]. An agent that has spent that
+    /// long neither running nor waiting for a CPU is no longer waited for.
+    pub fn silence_limit(&self, hard: Duration) -> Duration {
+        hard + SILENCE_MARGIN
+    }
+
+    /// Whether the harness stops waiting for an agent that has not
+    /// answered a request with hard limit `hard`, given what it did
+    /// meanwhile (`activity`) and whether any of its threads is runnable
+    /// now: under the CPU clock only, once its silent time passes
+    /// [`TimeLimits::silence_limit`] and none of its threads is running or
+    /// waiting for a CPU. The machine's load does not bring this about: an
+    /// agent kept waiting for a CPU accumulates run delay, not silence.
+    pub fn gives_up_on_silence(&self, hard: Duration, activity: Activity, runnable: bool) -> bool {
+        self.clock == Clock::Cpu && !runnable && activity.silent() > self.silence_limit(hard)
+    }
+
+    /// The detail of a request (`what`: `act`, `init`) with hard limit
+    /// `hard` that got no answer: the wall time waited and, under the CPU
+    /// clock, the CPU time the agent used meanwhile (where read), the limit
+    /// the agent was given, and the rule that ended the wait (`silent`:
+    /// the agent was silent past [`TimeLimits::silence_limit`]; else the
+    /// wait reached `waited_at_most`).
+    pub fn no_answer(
+        &self,
+        what: &str,
+        hard: Duration,
+        wall: Duration,
+        cpu: Option<Duration>,
+        silent: bool,
+        waited_at_most: Duration,
+    ) -> String {
+        let (wall, hard_s) = (human(wall), human(hard));
+        match self.clock {
+            Clock::Wall => format!(
+                "{what}: no answer after {wall} of wall time; the limit is {hard_s} of wall time, \
+                 and an answer is waited for at most {}",
+                human(waited_at_most)
+            ),
+            Clock::Cpu => {
+                let used = match cpu {
+                    Some(c) => format!("while using {} of CPU", human(c)),
+                    None => "(its CPU time could not be read)".to_string(),
+                };
+                let rule = if silent {
+                    format!(
+                        "an agent that neither runs nor waits for a CPU is waited for at most {}",
+                        human(self.silence_limit(hard))
+                    )
+                } else {
+                    format!("an answer is waited for at most {}", human(waited_at_most))
+                };
+                format!(
+                    "{what}: no answer after {wall} of wall time {used}; the limit is {hard_s} of \
+                     CPU time, and {rule}"
+                )
+            }
+        }
+    }
+}
+
+/// Under the CPU clock, the silent wall time an agent is allowed beyond a
+/// request's hard limit (see [`TimeLimits::silence_limit`]): room for
+/// start-up, page faults and reads from disk, which are neither CPU time
+/// nor waiting for a CPU.
+pub const SILENCE_MARGIN: Duration = Duration::from_secs(1);
+
+/// What an agent did with the wall time of one request so far, as the
+/// harness reads it: the wall time since the request's clock started, and
+/// over it the CPU time and the run delay (time ready to run but waiting
+/// for a CPU, see [`run_delay`]) of the agent's threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Activity {
+    /// Wall time since the request started.
+    pub wall: Duration,
+    /// The agent's CPU time over it.
+    pub cpu: Duration,
+    /// The agent's run delay over it.
+    pub waited: Duration,
+}
+
+impl Activity {
+    /// The wall time in which the agent neither ran nor waited for a CPU
+    /// (slept, blocked on a read, waited for a child): the wall time less
+    /// the CPU time and the run delay (zero when threads that ran or
+    /// waited side by side sum to more than the wall time).
+    pub fn silent(&self) -> Duration {
+        self.wall.saturating_sub(self.cpu + self.waited)
+    }
+}
+
+/// A duration for messages: `500 ms` below a second, else seconds to the
+/// hundredth without trailing zeros (`1.25 s`, `1.5 s`, `5.0 s`).
+pub fn human(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        return format!("{:.0} ms", ms(d));
+    }
+    let s = format!("{:.2}", d.as_secs_f64());
+    let s = s.trim_end_matches('0');
+    if s.ends_with('.') {
+        format!("{s}0 s")
+    } else {
+        format!("{s} s")
     }
 }
 
@@ -406,6 +517,74 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         assert!(wall.exceeded());
         assert!(!cpu.exceeded(), "sleeping used {:?} of CPU", cpu.elapsed());
+    }
+
+    #[test]
+    fn a_silent_agent_is_given_up_on_after_the_hard_limit_and_a_second() {
+        let ms = Duration::from_millis;
+        let cpu = TimeLimits {
+            act_hard: ms(500),
+            ..TimeLimits::default()
+        };
+        let wall = TimeLimits {
+            clock: Clock::Wall,
+            ..cpu
+        };
+        let hard = cpu.act_hard;
+        assert_eq!(cpu.silence_limit(hard), ms(1500));
+        assert_eq!(cpu.hang_limit(hard), ms(5000));
+        let act = |wall_ms, cpu_ms, waited_ms| Activity {
+            wall: ms(wall_ms),
+            cpu: ms(cpu_ms),
+            waited: ms(waited_ms),
+        };
+        // Asleep for 1.6 s (10 ms of CPU, 20 ms waiting for one): silent
+        // 1.57 s, past 1.5 s.
+        assert_eq!(act(1600, 10, 20).silent(), ms(1570));
+        assert!(cpu.gives_up_on_silence(hard, act(1600, 10, 20), false));
+        // Not yet: silent 1.47 s.
+        assert!(!cpu.gives_up_on_silence(hard, act(1500, 10, 20), false));
+        // Computing on a loaded machine: 400 ms of CPU and 4 s waiting for
+        // a CPU in 4.45 s of wall time: silent 50 ms, waited for.
+        assert!(!cpu.gives_up_on_silence(hard, act(4450, 400, 4000), false));
+        // Runnable now, its latest wait not yet in its run delay: waited for.
+        assert!(!cpu.gives_up_on_silence(hard, act(3000, 10, 20), true));
+        // Threads that ran side by side: never a negative silence.
+        assert_eq!(act(1000, 1500, 700).silent(), Duration::ZERO);
+        // The wall clock judges sleeping itself: no silence rule.
+        assert!(!wall.gives_up_on_silence(hard, act(9000, 0, 0), false));
+        // Init's own hard limit.
+        assert_eq!(cpu.silence_limit(cpu.init_hard), ms(2250));
+    }
+
+    #[test]
+    fn a_missing_answer_says_what_was_measured_and_which_limit_applied() {
+        let ms = Duration::from_millis;
+        let cpu = TimeLimits {
+            act_hard: ms(500),
+            ..TimeLimits::default()
+        };
+        let hard = cpu.act_hard;
+        assert_eq!(
+            cpu.no_answer("act", hard, ms(1523), Some(ms(0)), true, ms(5000)),
+            "act: no answer after 1.52 s of wall time while using 0 ms of CPU; the limit is \
+             500 ms of CPU time, and an agent that neither runs nor waits for a CPU is waited \
+             for at most 1.5 s"
+        );
+        assert_eq!(
+            cpu.no_answer("act", hard, ms(5000), None, false, ms(5000)),
+            "act: no answer after 5.0 s of wall time (its CPU time could not be read); the \
+             limit is 500 ms of CPU time, and an answer is waited for at most 5.0 s"
+        );
+        let wall = TimeLimits {
+            clock: Clock::Wall,
+            ..cpu
+        };
+        assert_eq!(
+            wall.no_answer("init", ms(1250), ms(2501), None, false, ms(2500)),
+            "init: no answer after 2.5 s of wall time; the limit is 1.25 s of wall time, and an \
+             answer is waited for at most 2.5 s"
+        );
     }
 
     #[test]

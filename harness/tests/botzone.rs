@@ -376,7 +376,7 @@ fn cases() -> Vec<Case> {
             "keep-hang",
             "keep-running",
             "timeout",
-            "round 2: no answer within",
+            "round 2: act: no answer after",
             "",
             2,
         ),
@@ -720,14 +720,51 @@ fn a_busy_botzone_bot_is_disqualified_once_its_cpu_passes_the_hard_limit() {
 }
 
 /// A bot that sleeps without answering costs no CPU: it is waited for until
-/// the deadline and times out.
+/// the deadline when that comes before its silence limit (the hard limit
+/// and a second)...
 #[test]
 fn a_sleeping_botzone_bot_is_waited_for_until_the_deadline() {
     let deadline = Duration::from_millis(600);
     let mut bot = sh_bot("sleep 5", BotzoneMode::Traditional);
     let (f, took) = failing_turn(&mut bot, 1, deadline);
     assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
-    assert!(f.detail.contains("no answer within"), "{f:?}");
+    assert!(
+        f.detail.starts_with("round 0: act: no answer after")
+            && f.detail.contains("an answer is waited for at most 600 ms"),
+        "{f:?}"
+    );
     assert!(took >= deadline, "gave up after {took:?}: {f:?}");
     assert_eq!(bot.leaked(), 0);
+}
+
+/// ... and given up on at its silence limit when that comes first (the
+/// runner's deadline under the CPU clock is ten times the hard limit),
+/// kept or fresh.
+#[test]
+fn a_sleeping_botzone_bot_is_given_up_on_at_its_silence_limit() {
+    let deadline = Duration::from_secs(2);
+    let answer =
+        r#"echo '{"response":{"direction":1}}'; echo '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<'"#;
+    // Answers its first turn, then sleeps in its second, kept.
+    let keep = format!("read l; {answer}; read l; sleep 5");
+    for (script, mode, turns) in [
+        ("sleep 5", BotzoneMode::Traditional, 1),
+        (keep.as_str(), BotzoneMode::KeepRunning, 2),
+    ] {
+        let mut bot = sh_bot(script, mode);
+        let (f, took) = failing_turn(&mut bot, turns, deadline);
+        assert_eq!(f.outcome, Outcome::Timeout, "{mode:?}: {f:?}");
+        assert!(
+            f.detail.contains(
+                "the limit is 200 ms of CPU time, and an agent that neither runs nor waits for \
+                 a CPU is waited for at most 1.2 s; process group killed"
+            ),
+            "{mode:?}: {f:?}"
+        );
+        assert!(
+            took >= Duration::from_millis(1200) && took < Duration::from_millis(1800),
+            "{mode:?}: gave up after {took:?}: {f:?}"
+        );
+        assert_eq!(bot.leaked(), 0, "{mode:?}");
+    }
 }

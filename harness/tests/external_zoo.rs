@@ -87,7 +87,7 @@ fn table() -> Vec<Zoo> {
             ..z("slow-soft", "slow-soft", "none", "normal")
         },
         Zoo {
-            detail: "past the hard limit",
+            detail: "act: no answer after",
             steps: Some(1),
             ..z("slow-hard", "slow-hard", "none", "timeout")
         },

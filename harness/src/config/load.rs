@@ -476,6 +476,27 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
             return Err(src.err_key("max_steps", format!("max_steps = {m}: expected 1 or more")))
         }
     };
+    let forfeit_after_timeouts = match raw.forfeit_after_timeouts {
+        None => None,
+        Some(_) if assignment => {
+            return Err(src.err_key(
+                "forfeit_after_timeouts",
+                "forfeit_after_timeouts: in an assignment this is a key of [grading] \
+                 (`[grading] forfeit_after_timeouts = 3`)"
+                    .to_string(),
+            ))
+        }
+        Some(k) if k >= 1 && k <= u32::MAX as i64 => Some(k as u32),
+        Some(k) => {
+            return Err(src.err_key(
+                "forfeit_after_timeouts",
+                format!(
+                    "forfeit_after_timeouts = {k}: expected 1 or more (leave it out to play \
+                     every game)"
+                ),
+            ))
+        }
+    };
     let time = apply_time(
         TimeLimits::default(),
         &raw.time.clone().unwrap_or_default(),
@@ -655,6 +676,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         seed: raw.seed.unwrap_or(0),
         concurrency,
         max_steps,
+        forfeit_after_timeouts,
         time,
         agents: agents_out,
         source: path.to_path_buf(),

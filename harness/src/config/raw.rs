@@ -23,6 +23,7 @@ pub(super) struct RawConfig {
     pub(super) seed: Option<u64>,
     pub(super) concurrency: Option<i64>,
     pub(super) max_steps: Option<i64>,
+    pub(super) forfeit_after_timeouts: Option<i64>,
     pub(super) time: Option<RawTime>,
     pub(super) sandbox: Option<String>,
     pub(super) replays: Option<bool>,

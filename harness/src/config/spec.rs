@@ -61,6 +61,11 @@ pub struct RunConfig {
     pub concurrency: usize,
     /// Optional game-length limit.
     pub max_steps: Option<u32>,
+    /// After this many consecutive timeouts of an agent (its games in
+    /// episode order), its remaining games are lost without being played
+    /// (config key `forfeit_after_timeouts`, `[grading]` in an assignment;
+    /// `None`: every game is played; see [`crate::forfeit`]).
+    pub forfeit_after_timeouts: Option<u32>,
     /// The run's default time limits.
     pub time: TimeLimits,
     /// The agents.

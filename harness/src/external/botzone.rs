@@ -27,7 +27,7 @@ use super::process::{AgentProcess, Output};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, ms, Clock, TimeLimits};
+use crate::timing::{between, Clock, TimeLimits};
 use games::snake::Snake;
 use games::{AgentStats, Seat};
 use serde_json::{json, Map, Value};
@@ -257,7 +257,9 @@ pub fn parse_output(text: &str) -> Result<Answer, Failure> {
 /// ([`Outcome::Timeout`]), except that under [`Clock::Cpu`] one that
 /// computes without answering is stopped as soon as its CPU time over the
 /// turn passes the act's hard limit ([`Outcome::Disqualified`], as an answer
-/// past it would be; see [`CpuWatch`]).
+/// past it would be), and one that is silent (neither runs nor waits for a
+/// CPU) once past its silence limit ([`Outcome::Timeout`]; see
+/// [`CpuWatch`]).
 ///
 /// `responses` hold the directions actually played for the bot: they differ
 /// from what it printed only when its answer came after the soft budget and
@@ -282,14 +284,17 @@ pub struct BotzoneBot {
     broken: Option<Failure>,
     /// The process tree's CPU time when this turn started.
     cpu_start: Option<Duration>,
-    /// The limits the bot is judged by: the run delay is read under
-    /// [`Clock::Wall`] only; under [`Clock::Cpu`], the wait for a turn's
-    /// answer ends once the CPU time over the turn passes `act_hard`.
+    /// The limits the bot is judged by: under [`Clock::Cpu`], the wait for
+    /// a turn's answer ends once the CPU time over the turn passes
+    /// `act_hard`, or the bot has been silent past its silence limit.
     limits: TimeLimits,
     /// A kept process's run delay (and the supervisor's) just before this
-    /// turn's clock started ([`Contestant::prepare`], under [`Clock::Wall`]);
-    /// `None` for a fresh process, which has exited by the time its answer
-    /// is read (the judge then goes by the latency probe alone).
+    /// turn's clock started ([`Contestant::prepare`]): under
+    /// [`Clock::Wall`] what the judge forgives is measured from it, under
+    /// [`Clock::Cpu`] the bot's silence. For a fresh process, under the
+    /// wall clock `None` (it has exited by the time its answer is read;
+    /// the judge then goes by the latency probe alone), under the CPU
+    /// clock the supervisor's run delay alone.
     delay_start: Option<Duration>,
     started: Option<Instant>,
     phase: Phase,
@@ -443,9 +448,14 @@ impl BotzoneBot {
             }
             return Ok(());
         }
-        // A fresh process: all of its CPU time, start-up included, is the turn's.
+        // A fresh process: all of its CPU time, start-up included, is the
+        // turn's; so is its run delay (under the CPU clock, for its
+        // silence; under the wall clock the judge goes by the latency probe).
         self.cpu_start = Some(Duration::ZERO);
-        self.delay_start = None;
+        self.delay_start = match self.limits.clock {
+            Clock::Cpu => Some(crate::timing::run_delay::of_supervisor()),
+            Clock::Wall => None,
+        };
         let mut p = AgentProcess::spawn_continuing_log(
             &self.spec,
             self.log.clone(),
@@ -471,7 +481,14 @@ impl BotzoneBot {
     /// printed the marker.
     fn read_answer(&mut self, deadline: Instant) -> Result<(Vec<String>, bool), Failure> {
         let start = self.started.unwrap_or_else(Instant::now);
-        let mut watch = CpuWatch::new(&self.limits, self.phase, start, self.cpu_start, deadline);
+        let mut watch = CpuWatch::new(
+            &self.limits,
+            self.phase,
+            start,
+            self.cpu_start,
+            self.delay_start,
+            deadline,
+        );
         let Some(p) = self.process.as_mut() else {
             return Err(Failure {
                 outcome: Outcome::Crash,
@@ -496,20 +513,11 @@ impl BotzoneBot {
                 }
                 Output::Failed(f) => return Err(f),
                 Output::TimedOut => {
-                    match watch.after_slice(until, || p.cpu_time()) {
+                    match watch.after_slice(until, || p.cpu_time(), || p.sched()) {
                         AfterSlice::Wait => continue,
                         // The caller stops the process group.
                         AfterSlice::Stop(f) => return Err(f),
-                        AfterSlice::Deadline => {}
                     }
-                    let wall = start.elapsed();
-                    return Err(Failure {
-                        outcome: Outcome::Timeout,
-                        detail: format!(
-                            "no answer within {:.1} ms, past the hard limit; process group killed",
-                            ms(wall)
-                        ),
-                    });
                 }
             }
         }
@@ -522,8 +530,8 @@ impl Contestant<Snake> for BotzoneBot {
         // judge uses them, and before the turn's clock starts. Should the
         // turn replace the kept process by a fresh one, `start_turn` drops
         // the reading.
-        self.delay_start = match (self.limits.clock, &self.process, &self.broken) {
-            (Clock::Wall, Some(p), None) => p.run_delay(),
+        self.delay_start = match (&self.process, &self.broken) {
+            (Some(p), None) => p.run_delay(),
             _ => None,
         };
     }
@@ -605,6 +613,7 @@ impl Contestant<Snake> for BotzoneBot {
         let waited = self
             .delay_start
             .take()
+            .filter(|_| self.limits.clock == Clock::Wall)
             .and_then(|from| between(Some(from), process.and_then(|p| p.run_delay())));
         let keep = kept && self.mode == super::BotzoneMode::KeepRunning;
         if !keep {

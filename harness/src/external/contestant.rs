@@ -6,7 +6,7 @@ use super::protocol::{Protocol, Step};
 use super::ExternalSpec;
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, ms, Clock, TimeLimits};
+use crate::timing::{between, Clock, TimeLimits};
 use crate::view::GameView;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 /// over the request passes the hard limit, it is [`Outcome::Disqualified`],
 /// as the runner judges an answer past the hard limit, so that the verdict
 /// does not depend on whether the answer or the look at the CPU time comes
-/// first. The soft budget is judged by the runner from the wall
+/// first; and for one that is silent, neither running nor waiting for a CPU
+/// (a [`Outcome::Timeout`] past the silence limit, see [`CpuWatch`]). The
+/// soft budget is judged by the runner from the wall
 /// time measured here (and the process tree's CPU time; under
 /// [`Clock::Wall`] also its run delay, read in [`Contestant::prepare`]
 /// before the request's clock starts and again when the answer arrives).
@@ -37,13 +39,15 @@ pub struct Subprocess<G: GameView> {
     pending: Option<(G, Seat)>,
     /// The process tree's CPU time when the current request started.
     cpu_start: Option<Duration>,
-    /// The limits the agent is judged by: the run delay is read under
-    /// [`Clock::Wall`] only; under [`Clock::Cpu`], the wait ends once the
-    /// CPU time over a request passes its hard limit.
+    /// The limits the agent is judged by: under [`Clock::Cpu`], the wait
+    /// ends once the CPU time over a request passes its hard limit, or the
+    /// agent has been silent past its silence limit.
     limits: TimeLimits,
     /// Its run delay (and the supervisor's) just before the current
-    /// request's clock started (under [`Clock::Wall`], when
-    /// [`Contestant::prepare`] was called; taken when the answer arrives).
+    /// request's clock started (when [`Contestant::prepare`] was called;
+    /// taken when the answer arrives): under [`Clock::Wall`] what the judge
+    /// forgives is measured from it, under [`Clock::Cpu`] the agent's
+    /// silence.
     delay_start: Option<Duration>,
     _game: PhantomData<fn() -> G>,
 }
@@ -95,8 +99,11 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
     fn prepare(&mut self) {
         // Several `/proc` reads per process of the tree: made only where the
         // judge uses them, and before the act's clock starts.
-        self.delay_start = match (self.limits.clock, &self.process, &self.broken) {
-            (Clock::Wall, Some(p), None) => p.run_delay(),
+        // Under the wall clock the judge forgives the run delay over the
+        // request; under the CPU clock, the wait for an answer ends once
+        // the agent has been silent too long (see `CpuWatch`).
+        self.delay_start = match (&self.process, &self.broken) {
+            (Some(p), None) => p.run_delay(),
             _ => None,
         };
     }
@@ -165,7 +172,14 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
         // Under the CPU clock, where the tree's CPU time can be read, the
         // wait ends once the CPU time over the request is past its hard
         // limit: the agent has lost on time whether it answers or not.
-        let mut watch = CpuWatch::new(&self.limits, self.phase, start, self.cpu_start, deadline);
+        let mut watch = CpuWatch::new(
+            &self.limits,
+            self.phase,
+            start,
+            self.cpu_start,
+            self.delay_start,
+            deadline,
+        );
         loop {
             let Some(p) = self.process.as_mut() else {
                 unreachable!("checked above")
@@ -173,13 +187,6 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             let until = watch.slice_end();
             let got = p.recv_line(until);
             let mut wall = start.elapsed();
-            if let Received::TimedOut = got {
-                match watch.after_slice(until, || p.cpu_time()) {
-                    AfterSlice::Wait => continue,
-                    AfterSlice::Stop(f) => return fail(self.fail(f), wall),
-                    AfterSlice::Deadline => {}
-                }
-            }
             let line = match got {
                 Received::Line(l) => {
                     // The moment the line arrived, not when the runner read it.
@@ -196,15 +203,10 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                     return fail(self.fail(f), wall);
                 }
                 Received::TimedOut => {
-                    let f = Failure {
-                        outcome: Outcome::Timeout,
-                        detail: format!(
-                            "{} gave no answer within {:.1} ms, past the hard limit; process group killed",
-                            self.phase.as_str(),
-                            ms(wall)
-                        ),
-                    };
-                    return fail(self.fail(f), wall);
+                    match watch.after_slice(until, || p.cpu_time(), || p.sched()) {
+                        AfterSlice::Wait => continue,
+                        AfterSlice::Stop(f) => return fail(self.fail(f), wall),
+                    }
                 }
             };
             match self.protocol.answer(self.phase, &state, seat, &line) {
@@ -212,10 +214,11 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                     // The process tree's CPU time over the request (read
                     // now, so a little of the time after the answer counts).
                     let cpu = between(self.cpu_start, p.cpu_time());
-                    // Read only when a start was (under the wall clock).
+                    // Read under the wall clock only, when a start was.
                     let waited = self
                         .delay_start
                         .take()
+                        .filter(|_| self.limits.clock == Clock::Wall)
                         .and_then(|from| between(Some(from), p.run_delay()));
                     return Reply {
                         result: Ok(a),
@@ -386,12 +389,39 @@ mod tests {
     }
 
     #[test]
-    fn a_sleeping_hang_is_waited_for_until_the_deadline() {
+    fn a_sleeping_hang_is_waited_for_until_the_deadline_when_that_comes_first() {
+        // Before the silence limit (the hard limit and a second).
         let deadline = Duration::from_millis(300);
         let (r, took) = hanging_act(false, deadline);
         let f = r.result.expect_err("no answer");
         assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
-        assert!(f.detail.contains("gave no answer"), "{f:?}");
+        assert!(
+            f.detail.starts_with("act: no answer after ")
+                && f.detail.contains("the limit is 200 ms of CPU time")
+                && f.detail.contains("an answer is waited for at most 300 ms"),
+            "{f:?}"
+        );
         assert!(took >= deadline, "gave up after {took:?}: {f:?}");
+    }
+
+    #[test]
+    fn a_sleeping_hang_is_given_up_on_once_silent_past_the_hard_limit_and_a_second() {
+        // The runner's deadline under the CPU clock: ten times the hard limit.
+        let deadline = Duration::from_secs(2);
+        let (r, took) = hanging_act(false, deadline);
+        let f = r.result.expect_err("no answer");
+        assert_eq!(f.outcome, Outcome::Timeout, "{f:?}");
+        assert!(
+            f.detail.contains(
+                "the limit is 200 ms of CPU time, and an agent that neither runs nor waits \
+                 for a CPU is waited for at most 1.2 s; process group killed"
+            ),
+            "{f:?}"
+        );
+        // At the silence limit, polled every 50 ms, well before the deadline.
+        assert!(
+            took >= Duration::from_millis(1200) && took < Duration::from_millis(1800),
+            "gave up after {took:?}: {f:?}"
+        );
     }
 }

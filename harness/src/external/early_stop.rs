@@ -1,20 +1,30 @@
-//! The early stop of an external agent that computes without answering,
-//! shared by [`super::Subprocess`] and [`super::botzone::BotzoneBot`].
+//! The early stops of an external agent that does not answer, shared by
+//! [`super::Subprocess`] and [`super::botzone::BotzoneBot`].
 //!
 //! Under [`Clock::Cpu`] the runner gives an agent until ten times the hard
-//! limit of wall time (at least 1 s) to answer, but once the CPU time of
-//! its process tree over the request (less VM steal, as the judge charges
-//! it) is past the hard limit, its verdict is certain: an answer would be
-//! [`Outcome::Disqualified`]. [`CpuWatch`] lets a contestant wait in
-//! slices, look at that CPU time after each one, and stop the agent with
-//! that verdict as soon as it applies. An agent that sleeps costs no CPU
-//! and is still waited for until the deadline; where the CPU time cannot
-//! be read, and under [`Clock::Wall`], the wait is a single one, until the
+//! limit of wall time (at least 1 s) to answer, but the wait ends sooner
+//! in two cases, watched by [`CpuWatch`] (the contestant waits in slices
+//! and asks it after each one):
+//! - once the CPU time of its process tree over the request (less VM
+//!   steal, as the judge charges it) is past the hard limit, its verdict
+//!   is certain: an answer would be [`Outcome::Disqualified`], and so is
+//!   the agent, stopped;
+//! - once it has been silent, neither running nor waiting for a CPU, for
+//!   longer than [`TimeLimits::silence_limit`] (the hard limit plus a
+//!   second of wall time less its CPU time and run delay, see
+//!   [`TimeLimits::gives_up_on_silence`]): an agent that sleeps or blocks
+//!   is stopped with [`Outcome::Timeout`]. One that the machine's load
+//!   keeps waiting for a CPU accumulates run delay instead, and is waited
+//!   for as before.
+//!
+//! Where the CPU time (or, for the second rule, the run delay) cannot be
+//! read, and under [`Clock::Wall`], the wait is a single one, until the
 //! deadline.
 
 use crate::outcome::Outcome;
 use crate::player::{Failure, Phase};
-use crate::timing::{between, ms, Clock, TimeLimits};
+use crate::timing::run_delay::TreeSched;
+use crate::timing::{between, ms, Activity, Clock, TimeLimits};
 use std::time::{Duration, Instant};
 
 /// How often the CPU time of an agent that has not answered is read once
@@ -22,59 +32,71 @@ use std::time::{Duration, Instant};
 /// than the stdout watch's poll, which each wait for a line restarts.
 pub const CPU_POLL: Duration = Duration::from_millis(50);
 
-/// The watch over one request's CPU time, until its answer or `deadline`.
+/// The watch over one request's CPU time and silence, until its answer or
+/// `deadline`.
 ///
 /// Use: wait for output until [`slice_end`](Self::slice_end); when that
 /// wait times out, ask [`after_slice`](Self::after_slice) what comes next.
 #[derive(Clone, Debug)]
 pub struct CpuWatch {
     phase: Phase,
+    limits: TimeLimits,
     /// When the request's clock started.
     start: Instant,
     /// The runner's deadline for the answer.
     deadline: Instant,
-    /// The process tree's CPU time at `start` and the request's hard
-    /// limit; `None` when nothing is watched (the wall clock, or the CPU
-    /// time unreadable).
-    cpu: Option<(Duration, Duration)>,
+    /// The process tree's CPU time at `start`; `None` when nothing is
+    /// watched (the wall clock, or the CPU time unreadable).
+    cpu_start: Option<Duration>,
+    /// The tree's run delay (with the supervisor's) at `start`; `None`
+    /// when silence is not watched (no CPU time watched, or the run delay
+    /// unreadable).
+    delay_start: Option<Duration>,
 }
 
 /// What comes after a wait until [`CpuWatch::slice_end`] that timed out.
 #[derive(Debug)]
 pub enum AfterSlice {
-    /// The runner's deadline has passed: no answer (a timeout).
-    Deadline,
-    /// The CPU time over the request is within the hard limit (or could
-    /// not be read; the watch then waits until the deadline): wait again.
+    /// Wait again: the CPU time over the request is within the hard limit
+    /// (or could not be read; the watch then waits until the deadline) and
+    /// the agent has not been silent for too long.
     Wait,
-    /// The CPU time over the request is past the hard limit: stop the
-    /// process group; the agent is [`Outcome::Disqualified`], as the runner
-    /// judges an answer past the hard limit.
+    /// Stop the process group, with this failure: [`Outcome::Disqualified`]
+    /// when the CPU time over the request is past the hard limit (as the
+    /// runner judges an answer past it), [`Outcome::Timeout`] when the
+    /// deadline has passed or the agent has been silent past the silence
+    /// limit.
     Stop(Failure),
 }
 
 impl CpuWatch {
     /// The watch of a `phase` request that started at `start`, when the
-    /// process tree's CPU time was `cpu_start`, judged by `limits`, waited
-    /// for until `deadline`. It watches the CPU time only under
-    /// [`Clock::Cpu`] and where `cpu_start` could be read.
+    /// process tree's CPU time was `cpu_start` and its run delay
+    /// `delay_start`, judged by `limits`, waited for until `deadline`. It
+    /// watches the CPU time only under [`Clock::Cpu`] and where
+    /// `cpu_start` could be read, and silence where `delay_start` could
+    /// be too.
     pub fn new(
         limits: &TimeLimits,
         phase: Phase,
         start: Instant,
         cpu_start: Option<Duration>,
+        delay_start: Option<Duration>,
         deadline: Instant,
     ) -> Self {
-        let cpu = match (limits.clock, cpu_start) {
-            (Clock::Cpu, Some(from)) => Some((from, phase.budgets(limits).1)),
-            _ => None,
-        };
+        let cpu_start = cpu_start.filter(|_| limits.clock == Clock::Cpu);
         CpuWatch {
             phase,
+            limits: *limits,
             start,
             deadline,
-            cpu,
+            cpu_start,
+            delay_start: delay_start.filter(|_| cpu_start.is_some()),
         }
+    }
+
+    fn hard(&self) -> Duration {
+        self.phase.budgets(&self.limits).1
     }
 
     /// Until when to wait for output next: the deadline; with the CPU time
@@ -82,47 +104,97 @@ impl CpuWatch {
     /// single-threaded agent cannot have used it), then [`CPU_POLL`] at a
     /// time, never past the deadline.
     pub fn slice_end(&self) -> Instant {
-        match self.cpu {
-            Some((_, hard)) => self
+        match self.cpu_start {
+            Some(_) => self
                 .deadline
-                .min((self.start + hard).max(Instant::now() + CPU_POLL)),
+                .min((self.start + self.hard()).max(Instant::now() + CPU_POLL)),
             None => self.deadline,
         }
     }
 
     /// A wait until `until` (a [`slice_end`](Self::slice_end)) timed out:
-    /// the deadline, or else the CPU time over the request, read now by
-    /// `cpu_now` (the process tree's cumulative CPU time), decides.
+    /// the deadline decides, or else the CPU time over the request, read
+    /// now by `cpu_now` (the process tree's cumulative CPU time), and once
+    /// the silence limit of wall time has passed, the tree's run delay and
+    /// whether it is runnable, read by `sched_now`.
     pub fn after_slice(
         &mut self,
         until: Instant,
         cpu_now: impl FnOnce() -> Option<Duration>,
+        sched_now: impl FnOnce() -> Option<TreeSched>,
     ) -> AfterSlice {
+        let hard = self.hard();
+        let what = self.phase.as_str();
+        if until >= self.deadline {
+            let wall = self.start.elapsed();
+            let cpu = self
+                .cpu_start
+                .and_then(|from| between(Some(from), cpu_now()));
+            let most = self.deadline.saturating_duration_since(self.start);
+            return AfterSlice::Stop(Failure {
+                outcome: Outcome::Timeout,
+                detail: format!(
+                    "{}; process group killed",
+                    self.limits.no_answer(what, hard, wall, cpu, false, most)
+                ),
+            });
+        }
         // Slices end before the deadline only with a hard limit to watch.
-        let Some((from, hard)) = self.cpu.filter(|_| until < self.deadline) else {
-            return AfterSlice::Deadline;
+        let Some(from) = self.cpu_start else {
+            return AfterSlice::Wait;
         };
         let Some(cpu) = between(Some(from), cpu_now()) else {
             // Unreadable now: wait until the deadline, as without a watch.
-            self.cpu = None;
+            self.cpu_start = None;
+            self.delay_start = None;
             return AfterSlice::Wait;
         };
         // As the judge charges it: less the time the host of a virtual
         // machine took meanwhile.
         let stolen = crate::timing::steal::during(self.start, Instant::now());
-        if cpu.saturating_sub(stolen) <= hard {
+        if cpu.saturating_sub(stolen) > hard {
+            // Disqualified, as the runner judges an answer past the hard
+            // limit: an agent that would have answered gets the same
+            // verdict, only sooner, whichever comes first.
+            return AfterSlice::Stop(Failure {
+                outcome: Outcome::Disqualified,
+                detail: format!(
+                    "{what} used {:.0} ms of CPU without answering, past the hard limit of {:.0} ms; process group killed",
+                    ms(cpu),
+                    ms(hard)
+                ),
+            });
+        }
+        let wall = self.start.elapsed();
+        let Some(d0) = self.delay_start else {
+            return AfterSlice::Wait;
+        };
+        if wall <= self.limits.silence_limit(hard) {
             return AfterSlice::Wait;
         }
-        // Disqualified, as the runner judges an answer past the hard limit:
-        // an agent that would have answered gets the same verdict, only
-        // sooner, whichever comes first.
+        let Some(now) = sched_now() else {
+            // Unreadable now: the deadline alone ends the wait.
+            self.delay_start = None;
+            return AfterSlice::Wait;
+        };
+        let activity = Activity {
+            wall,
+            cpu,
+            waited: now.waited.saturating_sub(d0),
+        };
+        if !self
+            .limits
+            .gives_up_on_silence(hard, activity, now.runnable)
+        {
+            return AfterSlice::Wait;
+        }
+        let most = self.deadline.saturating_duration_since(self.start);
         AfterSlice::Stop(Failure {
-            outcome: Outcome::Disqualified,
+            outcome: Outcome::Timeout,
             detail: format!(
-                "{} used {:.0} ms of CPU without answering, past the hard limit of {:.0} ms; process group killed",
-                self.phase.as_str(),
-                ms(cpu),
-                ms(hard)
+                "{}; process group killed",
+                self.limits
+                    .no_answer(what, hard, wall, Some(cpu), true, most)
             ),
         })
     }
@@ -141,15 +213,29 @@ mod tests {
         }
     }
 
+    fn no_sched() -> Option<TreeSched> {
+        panic!("no run delay is read")
+    }
+
+    fn timed_out(read: AfterSlice) -> Failure {
+        match read {
+            AfterSlice::Stop(f) if f.outcome == Outcome::Timeout => f,
+            other => panic!("not a timeout: {other:?}"),
+        }
+    }
+
     #[test]
     fn the_wall_clock_and_an_unreadable_start_wait_until_the_deadline() {
         let start = Instant::now();
         let deadline = start + Duration::from_secs(2);
         for (clock, cpu_start) in [(Clock::Wall, Some(Duration::ZERO)), (Clock::Cpu, None)] {
-            let mut w = CpuWatch::new(&limits(clock), Phase::Act, start, cpu_start, deadline);
+            let d0 = Some(Duration::ZERO);
+            let mut w = CpuWatch::new(&limits(clock), Phase::Act, start, cpu_start, d0, deadline);
             assert_eq!(w.slice_end(), deadline, "{clock:?}");
-            let read = w.after_slice(deadline, || panic!("no CPU time is read"));
-            assert!(matches!(read, AfterSlice::Deadline), "{clock:?}: {read:?}");
+            let read = w.after_slice(deadline, || panic!("no CPU time is read"), no_sched);
+            let f = timed_out(read);
+            assert!(f.detail.starts_with("act: no answer after "), "{f:?}");
+            assert!(f.detail.ends_with("; process group killed"), "{f:?}");
         }
     }
 
@@ -158,20 +244,21 @@ mod tests {
         let start = Instant::now();
         let deadline = start + Duration::from_secs(2);
         let l = limits(Clock::Cpu);
-        let w = CpuWatch::new(&l, Phase::Act, start, Some(Duration::ZERO), deadline);
+        let z = Some(Duration::ZERO);
+        let w = CpuWatch::new(&l, Phase::Act, start, z, z, deadline);
         // The first slice: until the hard limit of wall time, 200 ms from
         // start (or a poll from now, should this test be late).
         let end = w.slice_end();
         assert!(end >= start + Duration::from_millis(200) && end < deadline);
         // The init phase's hard limit (2 s) is the deadline itself.
-        let w = CpuWatch::new(&l, Phase::Init, start, Some(Duration::ZERO), deadline);
+        let w = CpuWatch::new(&l, Phase::Init, start, z, z, deadline);
         assert_eq!(w.slice_end(), deadline);
         // Past the hard limit of wall time: a poll from now.
         let l = TimeLimits {
             act_hard: Duration::ZERO,
             ..l
         };
-        let w = CpuWatch::new(&l, Phase::Act, start, Some(Duration::ZERO), deadline);
+        let w = CpuWatch::new(&l, Phase::Act, start, z, z, deadline);
         let before = Instant::now();
         let end = w.slice_end();
         assert!(end >= before + CPU_POLL && end <= Instant::now() + CPU_POLL);
@@ -182,12 +269,14 @@ mod tests {
         let start = Instant::now();
         let deadline = start + Duration::from_secs(2);
         let from = Some(Duration::from_secs(7));
-        let mut w = CpuWatch::new(&limits(Clock::Cpu), Phase::Act, start, from, deadline);
+        let l = limits(Clock::Cpu);
+        let mut w = CpuWatch::new(&l, Phase::Act, start, from, Some(Duration::ZERO), deadline);
         let until = w.slice_end();
-        // Within: wait on. (Steal, if any, only lowers what is charged.)
-        let read = w.after_slice(until, || Some(Duration::from_millis(7150)));
+        // Within: wait on (before the silence limit, the run delay is not
+        // read). Steal, if any, only lowers what is charged.
+        let read = w.after_slice(until, || Some(Duration::from_millis(7150)), no_sched);
         assert!(matches!(read, AfterSlice::Wait), "{read:?}");
-        let read = w.after_slice(until, || Some(Duration::from_secs(8)));
+        let read = w.after_slice(until, || Some(Duration::from_secs(8)), no_sched);
         let AfterSlice::Stop(f) = read else {
             panic!("not stopped: {read:?}")
         };
@@ -196,9 +285,14 @@ mod tests {
             f.detail,
             "act used 1000 ms of CPU without answering, past the hard limit of 200 ms; process group killed"
         );
-        // At the deadline, the deadline decides.
-        let read = w.after_slice(deadline, || panic!("no CPU time is read"));
-        assert!(matches!(read, AfterSlice::Deadline), "{read:?}");
+        // At the deadline, the deadline decides; the message says the CPU
+        // time used and the limits.
+        let read = w.after_slice(deadline, || Some(Duration::from_millis(7120)), no_sched);
+        let f = timed_out(read);
+        assert!(
+            f.detail.contains("of wall time while using 120 ms of CPU; the limit is 200 ms of CPU time, and an answer is waited for at most 2.0 s"),
+            "{f:?}"
+        );
     }
 
     #[test]
@@ -206,9 +300,78 @@ mod tests {
         let start = Instant::now();
         let deadline = start + Duration::from_secs(2);
         let l = limits(Clock::Cpu);
-        let mut w = CpuWatch::new(&l, Phase::Act, start, Some(Duration::ZERO), deadline);
-        let read = w.after_slice(w.slice_end(), || None);
+        let z = Some(Duration::ZERO);
+        let mut w = CpuWatch::new(&l, Phase::Act, start, z, z, deadline);
+        let read = w.after_slice(w.slice_end(), || None, no_sched);
         assert!(matches!(read, AfterSlice::Wait), "{read:?}");
         assert_eq!(w.slice_end(), deadline);
+    }
+
+    /// A watch whose act started 1.5 s ago (hard limit 200 ms: silence
+    /// limit 1.2 s), with a 10 s deadline, the tree's CPU time 7 s and run
+    /// delay 3 s at the start.
+    fn late_watch() -> CpuWatch {
+        let start = Instant::now() - Duration::from_millis(1500);
+        let s = |v| Some(Duration::from_secs(v));
+        let l = limits(Clock::Cpu);
+        CpuWatch::new(
+            &l,
+            Phase::Act,
+            start,
+            s(7),
+            s(3),
+            start + Duration::from_secs(10),
+        )
+    }
+
+    fn sched(waited_ms: u64, runnable: bool) -> Option<TreeSched> {
+        Some(TreeSched {
+            waited: Duration::from_secs(3) + Duration::from_millis(waited_ms),
+            runnable,
+        })
+    }
+
+    #[test]
+    fn a_silent_agent_is_given_up_on_past_the_silence_limit_and_a_loaded_one_is_not() {
+        let cpu = || Some(Duration::from_millis(7010));
+        // Asleep: 10 ms of CPU, 5 ms of run delay in 1.5 s: silent 1.485 s.
+        let mut w = late_watch();
+        let f = timed_out(w.after_slice(Instant::now(), cpu, || sched(5, false)));
+        assert!(f.detail.starts_with("act: no answer after 1.5"), "{f:?}");
+        assert!(
+            f.detail.ends_with(
+                " s of wall time while using 10 ms of CPU; the limit is 200 ms of CPU time, and \
+                 an agent that neither runs nor waits for a CPU is waited for at most 1.2 s; \
+                 process group killed"
+            ),
+            "{f:?}"
+        );
+        // Kept waiting for a CPU for 1.4 s of it (a loaded machine):
+        // silent 90 ms, waited for.
+        let mut w = late_watch();
+        let read = w.after_slice(Instant::now(), cpu, || sched(1400, false));
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
+        // Runnable now (its delay not yet counted): waited for.
+        let read = w.after_slice(Instant::now(), cpu, || sched(5, true));
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
+        // The run delay unreadable: the deadline alone decides from then on.
+        let read = w.after_slice(Instant::now(), cpu, || None);
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
+        let read = w.after_slice(Instant::now(), cpu, no_sched);
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
+        // No run delay at the start: silence is not watched.
+        let start = Instant::now() - Duration::from_millis(1500);
+        let l = limits(Clock::Cpu);
+        let from = Some(Duration::from_secs(7));
+        let mut w = CpuWatch::new(
+            &l,
+            Phase::Act,
+            start,
+            from,
+            None,
+            start + Duration::from_secs(10),
+        );
+        let read = w.after_slice(Instant::now(), cpu, no_sched);
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
     }
 }

@@ -678,8 +678,18 @@ impl AgentProcess {
     /// plus the supervisor thread's, which reads its answers. `None` when
     /// the tree's cannot be read.
     pub fn run_delay(&self) -> Option<Duration> {
-        let tree = crate::timing::run_delay::of_tree(self.root)?;
-        Some(tree + crate::timing::run_delay::of_supervisor())
+        self.sched().map(|s| s.waited)
+    }
+
+    /// [`AgentProcess::run_delay`], and whether any thread of the live
+    /// process tree is running or ready to run now.
+    pub fn sched(&self) -> Option<crate::timing::run_delay::TreeSched> {
+        use crate::timing::run_delay;
+        let tree = run_delay::of_tree_now(self.root)?;
+        Some(run_delay::TreeSched {
+            waited: tree.waited + run_delay::of_supervisor(),
+            ..tree
+        })
     }
 
     /// The last few KiB of the agent's stderr (lossy UTF-8).

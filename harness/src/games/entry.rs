@@ -38,11 +38,13 @@ pub trait GameEntry: Sync {
     fn check_level(&self, spec: &str, seed: u64) -> Result<(), HarnessError>;
     /// Check that built-in agent `name` can be built with `params`.
     fn check_agent(&self, name: &str, params: &agents::AgentParams) -> Result<(), String>;
-    /// Play `episodes` of `cfg` (see [`crate::runner::run_tournament`]).
+    /// Play `episodes` of `cfg`, after `done` (see
+    /// [`crate::runner::run_tournament`]).
     fn play(
         &self,
         cfg: &RunConfig,
         episodes: &[Episode],
+        done: &[crate::runner::EpisodeRecord],
         stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError>;
@@ -129,10 +131,11 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
         &self,
         cfg: &RunConfig,
         episodes: &[Episode],
+        done: &[crate::runner::EpisodeRecord],
         stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError> {
-        crate::runner::run_tournament::<G>(cfg, episodes, stop, on_event)
+        crate::runner::run_tournament::<G>(cfg, episodes, done, stop, on_event)
     }
     fn trace(&self, args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
         super::trace::trace::<G>(args, out)

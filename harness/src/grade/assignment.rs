@@ -29,6 +29,9 @@ use std::time::Duration;
 /// robin's games (`class_round_robin = true`).
 pub const CLASS: &str = "class";
 
+/// The default of `[grading] forfeit_after_timeouts`.
+pub const FORFEIT_AFTER_TIMEOUTS: u32 = 3;
+
 /// The languages `arena grade` knows how to build and run.
 pub const LANGUAGES: [&str; 4] = ["python", "cpp", "java", "rust"];
 
@@ -87,6 +90,12 @@ pub struct Grading {
     /// games), in a run of its own; only `opponent = "class"` criteria
     /// count its games.
     pub class_round_robin: bool,
+    /// After this many consecutive timeouts, a submission's remaining
+    /// games are lost without being played (default
+    /// [`FORFEIT_AFTER_TIMEOUTS`]; `None`, written 0: every game is
+    /// played). Also set as the run's
+    /// [`RunConfig::forfeit_after_timeouts`].
+    pub forfeit_after_timeouts: Option<u32>,
     /// The grading rule.
     pub criteria: Vec<Criterion>,
     /// Letter grades: (letter, minimum percentage), highest first.
@@ -141,6 +150,7 @@ struct RawGrading {
     build_time: Option<String>,
     build_memory_mb: Option<u64>,
     class_round_robin: Option<bool>,
+    forfeit_after_timeouts: Option<u32>,
     #[serde(default)]
     criteria: Vec<toml::Spanned<RawCriterion>>,
     grades: Option<BTreeMap<String, f64>>,
@@ -172,7 +182,7 @@ pub fn load(path: &Path) -> Result<Assignment, HarnessError> {
 
 /// Parse assignment text (`path` names it in errors and anchors relative paths).
 pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
-    let run = config::parse_assignment(text, path)?;
+    let mut run = config::parse_assignment(text, path)?;
     let outer: Outer = toml::from_str(text).map_err(|e| match e.span() {
         Some(s) => at(text, path, s.start, e.message().trim().replace('\n', " ")),
         None => HarnessError::Config(format!("{}: {}", path.display(), e.message().trim())),
@@ -255,6 +265,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
             "class_round_robin: only for games of two or more players".into(),
         ));
     }
+    let forfeit_after_timeouts = match raw.forfeit_after_timeouts {
+        None => Some(FORFEIT_AFTER_TIMEOUTS),
+        Some(0) => None,
+        Some(k) => Some(k),
+    };
+    run.forfeit_after_timeouts = forfeit_after_timeouts;
     // Level names as written in `levels`, to match criteria against.
     let written: Vec<String> = outer
         .levels
@@ -391,6 +407,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
             build_time,
             build_memory_mb,
             class_round_robin,
+            forfeit_after_timeouts,
             criteria,
             grades,
         },
@@ -422,6 +439,19 @@ mod tests {
         assert_eq!(a.grading.letter(50.0), "B");
         assert_eq!(a.grading.letter(10.0), "");
         assert!(a.run.agents.is_empty());
+        // Forfeits after three timeouts in a row unless told otherwise.
+        assert_eq!(a.grading.forfeit_after_timeouts, Some(3));
+        assert_eq!(a.run.forfeit_after_timeouts, Some(3));
+        let crit = "[[grading.criteria]]\nname = \"l1\"\npoints = 5\n";
+        let a = p(&format!("[grading]\nforfeit_after_timeouts = 0\n{crit}")).unwrap();
+        assert_eq!(a.run.forfeit_after_timeouts, None);
+        let a = p(&format!("[grading]\nforfeit_after_timeouts = 5\n{crit}")).unwrap();
+        assert_eq!(a.run.forfeit_after_timeouts, Some(5));
+        // Not a top-level key in an assignment.
+        let e = p(&format!("forfeit_after_timeouts = 2\n[grading]\n{crit}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a key of [grading]"), "{e}");
     }
 
     #[test]

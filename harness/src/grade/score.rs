@@ -343,6 +343,7 @@ mod tests {
             build_time: std::time::Duration::from_secs(1),
             build_memory_mb: 1,
             class_round_robin: false,
+            forfeit_after_timeouts: None,
             criteria: vec![crit(Measure::WinRate, 1.0, false)],
             grades: vec![("A".into(), 50.0)],
         };

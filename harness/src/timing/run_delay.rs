@@ -49,6 +49,23 @@ pub(crate) fn at_normal_priority(stat: &str) -> bool {
     matches!((field(19), field(41)), (Some(nice), Some(0)) if nice <= 0)
 }
 
+/// Whether a thread, by its `stat` text, is running or ready to run
+/// (state `R`), not sleeping, blocked or stopped.
+pub(crate) fn is_runnable(stat: &str) -> bool {
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_ascii_whitespace().next())
+        == Some("R")
+}
+
+/// What the scheduler says of a process tree now (see [`of_tree_now`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeSched {
+    /// The run delay so far of its threads at the normal priority.
+    pub waited: Duration,
+    /// Whether any of its threads is running or ready to run.
+    pub runnable: bool,
+}
+
 /// The run delay so far of every thread of process `root` and of its
 /// descendants alive now (found through each thread's `children` list; a
 /// process that already exited no longer counts), of the threads at the
@@ -56,11 +73,17 @@ pub(crate) fn at_normal_priority(stat: &str) -> bool {
 /// read, or no `children` list (a kernel without them would hide the
 /// descendants, where a sandboxed agent computes).
 pub fn of_tree(root: i32) -> Option<Duration> {
+    of_tree_now(root).map(|t| t.waited)
+}
+
+/// [`of_tree`]'s run delay, and whether any thread of the tree is
+/// runnable now (at any priority), from the same reads.
+pub fn of_tree_now(root: i32) -> Option<TreeSched> {
     if root <= 0 {
         return None;
     }
     let mut total = Duration::ZERO;
-    let (mut any, mut lists) = (false, false);
+    let (mut any, mut lists, mut runnable) = (false, false, false);
     let mut todo = vec![root];
     let mut seen = 0usize;
     // A fork bomb's tree is not walked to its end: a few hundred
@@ -75,8 +98,9 @@ pub fn of_tree(root: i32) -> Option<Duration> {
         };
         for t in tasks.filter_map(|e| e.ok()) {
             let dir = t.path();
-            let normal =
-                std::fs::read_to_string(dir.join("stat")).is_ok_and(|s| at_normal_priority(&s));
+            let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+            let normal = at_normal_priority(&stat);
+            runnable |= is_runnable(&stat);
             if let Some(d) = std::fs::read_to_string(dir.join("schedstat"))
                 .ok()
                 .and_then(|s| parse(&s))
@@ -93,7 +117,34 @@ pub fn of_tree(root: i32) -> Option<Duration> {
             }
         }
     }
-    (any && lists).then_some(total)
+    (any && lists).then_some(TreeSched {
+        waited: total,
+        runnable,
+    })
+}
+
+/// A thread of this process, by its thread id, as the scheduler has it
+/// now: its CPU time so far (the first number of its `schedstat`), its run
+/// delay so far, and whether it is runnable. `None` when it cannot be
+/// read (the thread ended, or no `schedstat`).
+pub fn of_own_thread(tid: i32) -> Option<(Duration, TreeSched)> {
+    let dir = format!("/proc/self/task/{tid}");
+    let sched = std::fs::read_to_string(format!("{dir}/schedstat")).ok()?;
+    let ran: u64 = sched.split_ascii_whitespace().next()?.parse().ok()?;
+    let waited = parse(&sched)?;
+    let stat = std::fs::read_to_string(format!("{dir}/stat")).unwrap_or_default();
+    Some((
+        Duration::from_nanos(ran),
+        TreeSched {
+            waited,
+            runnable: is_runnable(&stat),
+        },
+    ))
+}
+
+/// The calling thread's id.
+pub fn this_thread_id() -> i32 {
+    rustix::thread::gettid().as_raw_nonzero().get()
 }
 
 /// The thread id of the supervisor of external agents (the thread that
@@ -102,10 +153,7 @@ static SUPERVISOR: AtomicI32 = AtomicI32::new(0);
 
 /// Note the calling thread as the supervisor (called as it starts).
 pub fn note_supervisor_thread() {
-    SUPERVISOR.store(
-        rustix::thread::gettid().as_raw_nonzero().get(),
-        Ordering::Relaxed,
-    );
+    SUPERVISOR.store(this_thread_id(), Ordering::Relaxed);
 }
 
 /// The supervisor thread's run delay so far (zero before it started).
@@ -151,22 +199,42 @@ mod tests {
         assert_eq!(parse(""), None);
     }
 
-    /// Trees of processes, each in a process group of its own (killed at
-    /// the end): two busy loops pinned to one CPU under a shell under a
-    /// shell (each waits for the other); two more on that CPU at nice 19
-    /// (they wait for everything else there, but lowered their own
-    /// priority); and a sleeping tree.
+    /// `root` and its descendants alive now (through `children` lists).
+    fn tree_of(root: i32) -> Vec<i32> {
+        let (mut all, mut todo) = (Vec::new(), vec![root]);
+        while let Some(pid) = todo.pop() {
+            all.push(pid);
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+                continue;
+            };
+            for t in tasks.filter_map(|e| e.ok()) {
+                if let Ok(kids) = std::fs::read_to_string(t.path().join("children")) {
+                    todo.extend(
+                        kids.split_ascii_whitespace()
+                            .filter_map(|k| k.parse::<i32>().ok()),
+                    );
+                }
+            }
+        }
+        all
+    }
+
+    /// Trees of processes (killed at the end, process by process): two
+    /// busy loops pinned to one CPU under a shell under a shell (each waits
+    /// for the other); two more on that CPU at nice 19 (they wait for
+    /// everything else there, but lowered their own priority); and a
+    /// sleeping tree. They stay in the test's process group: a child of
+    /// this process in a group of its own would be taken for an agent's
+    /// orphan, and killed, by any test in this binary that stops an agent.
     #[test]
     fn a_tree_that_competes_for_a_cpu_is_delayed_and_a_sleeping_one_is_not() {
-        use rustix::process::{kill_process_group, Pid, Signal};
-        use std::os::unix::process::CommandExt;
+        use rustix::process::{kill_process, Pid, Signal};
         let busy = "while :; do :; done";
         let pair = |wrap: &str| format!("{wrap} sh -c '{busy}' & {wrap} sh -c '{busy}' & wait");
         let start = |script: &str| {
             Command::new("sh")
                 .args(["-c", script])
                 .stdout(Stdio::null())
-                .process_group(0)
                 .spawn()
                 .expect("sh starts")
         };
@@ -184,13 +252,19 @@ mod tests {
         let after = read(&trees);
         let window = t0.elapsed();
         for child in &mut trees {
-            if let Some(pg) = Pid::from_raw(child.id() as i32) {
-                let _ = kill_process_group(pg, Signal::Kill);
+            // The busy loops do not fork: the tree read once is all of it.
+            for pid in tree_of(child.id() as i32) {
+                if let Some(p) = Pid::from_raw(pid) {
+                    let _ = kill_process(p, Signal::Kill);
+                }
             }
             let _ = child.wait();
         }
         let [spun, niced, napped] = [0, 1, 2].map(|i| {
-            let (a, b) = (before[i].expect("tree read"), after[i].expect("tree read"));
+            let (a, b) = (
+                before[i].unwrap_or_else(|| panic!("tree {i} before")),
+                after[i].unwrap_or_else(|| panic!("tree {i} after")),
+            );
             b.saturating_sub(a)
         });
         // Two loops sharing one CPU for 600 ms: each waits about half of
