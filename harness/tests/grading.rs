@@ -171,6 +171,16 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
     assert_eq!(gs["tests"].as_array().unwrap().len(), 3);
     let summary = std::fs::read_to_string(out.join("class-summary.md")).unwrap();
     assert!(summary.contains("| build-failed | 2 |"), "{summary}");
+    // The sleeper is given up on soon after its hard limit (1 s of CPU
+    // time): silent for the hard limit plus a second, not ten times it.
+    let rows = std::fs::read_to_string(out.join("games/sleeper/episodes.csv")).unwrap();
+    let waited: f64 = rows
+        .split("no answer after ")
+        .nth(1)
+        .and_then(|t| t.split(" s of wall time").next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no timeout detail in the sleeper's rows:\n{rows}"));
+    assert!((2.0..4.0).contains(&waited), "waited {waited} s:\n{rows}");
     // The sibling reader printed whatever it could read: no output of the
     // grading holds py-abc's secret, but py-abc's own copy.
     let own = out.join("work/py-abc");
@@ -208,7 +218,12 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
         .current_dir(root)
         .output()
         .unwrap();
-    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
     assert_eq!(grades(&out.join("grades.csv")), got);
 
     // Anonymized: the shareable outputs name pseudonyms only.
@@ -589,4 +604,67 @@ fn a_students_grade_is_the_same_in_any_class_and_check_says_it() {
             "{stdout}"
         );
     }
+}
+
+/// A sandbox that cannot start is the machine's fault: `arena grade` and
+/// `arena check` stop before any submission is built, with exit code 3 and
+/// the cause, and write no grades.
+#[test]
+fn a_broken_sandbox_stops_the_grading_with_the_machines_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(
+        root.join("assignment.toml"),
+        "name = \"lab\"\ngame = \"bait\"\nlevels = [0]\n[grading]\nlanguages = [\"python\"]\n\
+         [[grading.criteria]]\nname = \"won\"\npoints = 10\n",
+    )
+    .unwrap();
+    for id in ["s1", "s2"] {
+        let dir = root.join("class").join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("main.py"), "print('hello')\n").unwrap();
+    }
+    // A bubblewrap that refuses, as on a host without user namespaces.
+    let fake = root.join("bwrap");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let arena = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(args)
+            .env("ARENA_BWRAP", &fake)
+            .current_dir(root)
+            .output()
+            .unwrap()
+    };
+    let graded = arena(&[
+        "grade",
+        "assignment.toml",
+        "--submissions",
+        "class",
+        "--out",
+        "out",
+    ]);
+    let err = String::from_utf8_lossy(&graded.stderr);
+    assert_eq!(graded.status.code(), Some(3), "{err}");
+    assert!(err.contains("the machine cannot grade this class"), "{err}");
+    assert!(
+        err.contains("No permissions to creating new namespace"),
+        "{err}"
+    );
+    assert!(err.contains("no grade was written"), "{err}");
+    assert!(!root.join("out/grades.csv").exists());
+    assert!(!root.join("out/feedback").exists());
+    assert!(
+        !root.join("out/builds/s1.log").exists(),
+        "a submission was built"
+    );
+    let checked = arena(&["check", "class/s1", "--assignment", "assignment.toml"]);
+    let err = String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(checked.status.code(), Some(3), "{err}");
+    assert!(err.contains("the machine cannot grade this class"), "{err}");
 }

@@ -20,8 +20,10 @@ pub const LINE: &str = "arena-canary-ok";
 
 /// Start `command` as an agent of `spec` (its sandbox, limits, workdir,
 /// mounts and environment) and wait up to `wait` for its first line, which
-/// must start with [`LINE`]; the rest of that line is returned. Its stderr
-/// goes to `log`, whose last lines are quoted on failure.
+/// must start with [`LINE`]; the rest of that line is returned. The
+/// program should then wait for its stdin to close (it is stopped after
+/// the line). Its stderr goes to `log`, whose last lines are quoted on
+/// failure.
 pub fn run(
     spec: &ExternalSpec,
     command: Vec<String>,
@@ -46,7 +48,6 @@ pub fn run(
         }
     };
     let mut p = AgentProcess::spawn(&spec, log.clone()).map_err(|f| f.detail)?;
-    p.close_stdin();
     let answer = match p.recv_output(Instant::now() + wait) {
         Output::Line(l) => match l.trim().strip_prefix(LINE) {
             Some(rest) => Ok(rest.trim().to_string()),
@@ -73,7 +74,9 @@ pub fn shell(spec: &ExternalSpec, log: Option<PathBuf>) -> Result<(), String> {
     let command = vec![
         "/bin/sh".into(),
         "-c".into(),
-        format!("if cd \"$1\" 2>/dev/null; then echo {LINE}; else echo {LINE} no; fi"),
+        format!(
+            "if cd \"$1\" 2>/dev/null; then echo {LINE}; else echo {LINE} no; fi; cat >/dev/null"
+        ),
         "sh".into(),
         dir.clone(),
     ];

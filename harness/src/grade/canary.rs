@@ -25,25 +25,39 @@ use std::time::Duration;
 /// How long a canary may take to print its line (a JVM's start included).
 const WAIT: Duration = Duration::from_secs(30);
 
-/// The canary's source files for `language`; a Python canary imports the
-/// `arena` package when `with_package`.
+/// The canary's source files for `language`: print [`canary::LINE`] (a
+/// Python canary then the `arena` package's protocol version, when
+/// `with_package`), then read stdin to its end (so the line is read before
+/// the program ends: an exit right after it could race the reader).
 fn sources(language: &str, with_package: bool) -> Vec<(&'static str, String)> {
     let line = canary::LINE;
     match language {
-        "python" if with_package => vec![(
-            "main.py",
-            format!("import arena\nprint(\"{line}\", arena.PROTOCOL, flush=True)\n"),
-        )],
-        "python" => vec![("main.py", format!("print(\"{line}\", flush=True)\n"))],
+        "python" => {
+            let (import, version) = if with_package {
+                ("import arena\n", ", arena.PROTOCOL")
+            } else {
+                ("", "")
+            };
+            vec![(
+                "main.py",
+                format!(
+                    "import sys\n{import}print(\"{line}\"{version}, flush=True)\nsys.stdin.read()\n"
+                ),
+            )]
+        }
         "cpp" => vec![(
             "main.cpp",
-            format!("#include <cstdio>\nint main() {{ std::puts(\"{line}\"); return 0; }}\n"),
+            format!(
+                "#include <cstdio>\nint main() {{\n    std::puts(\"{line}\");\n    std::fflush(stdout);\n    \
+                 while (std::getchar() != EOF) {{}}\n    return 0;\n}}\n"
+            ),
         )],
         "java" => vec![(
             "Main.java",
             format!(
-                "public class Main {{\n    public static void main(String[] a) {{\n        \
-                 System.out.println(\"{line}\");\n    }}\n}}\n"
+                "public class Main {{\n    public static void main(String[] a) throws Exception {{\n        \
+                 System.out.println(\"{line}\");\n        System.out.flush();\n        \
+                 while (System.in.read() != -1) {{}}\n    }}\n}}\n"
             ),
         )],
         _ => vec![
@@ -53,7 +67,10 @@ fn sources(language: &str, with_package: bool) -> Vec<(&'static str, String)> {
             ),
             (
                 "src/main.rs",
-                format!("fn main() {{\n    println!(\"{line}\");\n}}\n"),
+                format!(
+                    "use std::io::Read;\nfn main() {{\n    println!(\"{line}\");\n    \
+                     let _ = std::io::stdin().read_to_end(&mut Vec::new());\n}}\n"
+                ),
             ),
         ],
     }
