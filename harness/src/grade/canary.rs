@@ -237,7 +237,8 @@ mod tests {
             jobs: None,
             anonymize: false,
             gradescope: false,
-            progress: false,
+            progress: super::super::progress::ProgressMode::Off,
+            check: false,
             shard: None,
         }
     }

@@ -373,6 +373,7 @@ mod tests {
             limits: Default::default(),
             build_time: std::time::Duration::from_secs(1),
             build_memory_mb: 1,
+            forfeit_after_timeouts: None,
             class_round_robin: true,
             criteria: vec![any, class],
             grades: vec![],
