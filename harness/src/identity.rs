@@ -76,6 +76,10 @@ pub struct AgentIdentity {
     pub files: BTreeMap<String, String>,
 }
 
+/// The file that marks a run's results folder (`meta.json`, as
+/// `crate::meta::FILE`): such folders are not an agent's sources.
+const RESULTS_FILE: &str = "meta.json";
+
 /// The identities of `cfg`'s agents, in config order.
 pub fn of(cfg: &RunConfig) -> Vec<AgentIdentity> {
     cfg.agents
@@ -85,7 +89,9 @@ pub fn of(cfg: &RunConfig) -> Vec<AgentIdentity> {
                 let version = env!("CARGO_PKG_VERSION").to_string();
                 AgentIdentity {
                     label: a.label.clone(),
-                    digest: crate::meta::hash(&format!("built-in\0{name}\0{params:?}\0{version}")),
+                    digest: crate::digest::hash(&format!(
+                        "built-in\0{name}\0{params:?}\0{version}"
+                    )),
                     arena_version: Some(version),
                     files: BTreeMap::new(),
                 }
@@ -98,7 +104,7 @@ pub fn of(cfg: &RunConfig) -> Vec<AgentIdentity> {
                     .collect();
                 AgentIdentity {
                     label: a.label.clone(),
-                    digest: crate::meta::hash(&format!("external\0{listing}")),
+                    digest: crate::digest::hash(&format!("external\0{listing}")),
                     arena_version: None,
                     files,
                 }
@@ -192,7 +198,7 @@ impl Walk<'_> {
         };
         let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
         entries.sort_by_key(|e| e.file_name());
-        if dir != self.root && entries.iter().any(|e| e.file_name() == crate::meta::FILE) {
+        if dir != self.root && entries.iter().any(|e| e.file_name() == RESULTS_FILE) {
             return;
         }
         for e in entries {
@@ -291,6 +297,12 @@ pub fn file_hash(path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn results_folders_are_marked_by_the_meta_file() {
+        assert_eq!(RESULTS_FILE, crate::meta::FILE);
+    }
+
     use super::*;
 
     fn write(p: &Path, text: &str) {

@@ -159,15 +159,7 @@ pub fn fingerprint(cfg: &RunConfig) -> Value {
     print
 }
 
-/// FNV-1a 64 of `text`, hex: stable across builds and platforms.
-pub fn hash(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
+pub use crate::digest::hash;
 
 /// What differs between two fingerprints, one `key: old -> new` per
 /// difference (agents by index).
@@ -259,6 +251,30 @@ impl RunMeta {
             merged_from: Vec::new(),
             agents: Some(crate::identity::of(cfg)),
         }
+    }
+
+    /// The tally of the run's SPRT (from its fingerprint's `sprt` and
+    /// `pairs`, and the agents' labels) over its `rows` (sorted by episode
+    /// and seat), as [`crate::stats::tally_of_rows`] makes it; `None` when
+    /// the run has no SPRT.
+    pub fn sprt_tally(
+        &self,
+        rows: &[crate::report::EpisodeRow],
+    ) -> Option<crate::stats::tally::SprtTally> {
+        use crate::stats::{sprt::SprtConfig, tally::SprtTally};
+        let sprt: SprtConfig = serde_json::from_value(self.config.get("sprt")?.clone()).ok()?;
+        sprt.validate().ok()?;
+        let paired = self
+            .config
+            .get("pairs")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let label = |i: usize| self.keys.labels.get(i).map_or("", String::as_str);
+        let mut t = SprtTally::new(&sprt, label(0), label(1), paired);
+        for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
+            t.add(ep);
+        }
+        Some(t)
     }
 
     /// Read `dir/meta.json` (`None` when there is none).

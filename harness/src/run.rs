@@ -461,7 +461,7 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
             write!(out, "{}", crate::stats::ratings_table(&ratings)).map_err(io)?;
         }
     }
-    if let Some(t) = crate::stats::tally::tally_of_meta(&meta, &rows) {
+    if let Some(t) = meta.sprt_tally(&rows) {
         writeln!(out).map_err(io)?;
         writeln!(out, "{}", t.line()).map_err(io)?;
     }

@@ -306,7 +306,8 @@ pub fn command(spec: &ExternalSpec, token: &str, place: Placement) -> tokio::pro
 
 /// An empty folder every uid can reach (`/run/arena-stage`, or
 /// `/tmp/arena-stage` where `/run` is not writable; root's, mode 0755), or
-/// `None` when neither can be made. See [`Staging`].
+/// `None` when neither can be made. The agent's folders are bound onto it
+/// in a mount namespace of the agent's own (see `Staging`).
 pub fn stage_dir() -> Option<PathBuf> {
     static STAGE: OnceLock<Option<PathBuf>> = OnceLock::new();
     STAGE

@@ -69,7 +69,7 @@ pub struct GradeOptions {
 /// The shard (of `n`) a student belongs to: a stable function of the id
 /// alone, so that every machine agrees and adding a student moves nobody.
 pub fn student_shard(id: &str, n: usize) -> usize {
-    let h = u64::from_str_radix(&crate::meta::hash(id), 16).unwrap_or(0);
+    let h = u64::from_str_radix(&crate::digest::hash(id), 16).unwrap_or(0);
     (h % n.max(1) as u64) as usize
 }
 
@@ -130,7 +130,7 @@ pub struct ClassResult {
 pub fn pseudonym(assignment: &str, id: &str) -> String {
     format!(
         "student-{}",
-        &crate::meta::hash(&format!("{assignment}\0{id}"))[..8]
+        &crate::digest::hash(&format!("{assignment}\0{id}"))[..8]
     )
 }
 

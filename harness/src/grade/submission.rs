@@ -213,11 +213,11 @@ pub fn digest(dir: &Path) -> String {
         let data = std::fs::read(&path).unwrap_or_default();
         all.push_str(&rel);
         all.push('\0');
-        all.push_str(&crate::meta::hash(&String::from_utf8_lossy(&data)));
+        all.push_str(&crate::digest::hash(&String::from_utf8_lossy(&data)));
         all.push_str(&data.len().to_string());
         all.push('\n');
     }
-    crate::meta::hash(&all)
+    crate::digest::hash(&all)
 }
 
 fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {

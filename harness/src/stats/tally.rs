@@ -264,26 +264,6 @@ pub fn tally_of_rows(cfg: &crate::config::RunConfig, rows: &[EpisodeRow]) -> Opt
     Some(t)
 }
 
-/// The tally of the SPRT of a run from its `meta.json` (the config's
-/// fingerprint, with its `sprt` and `pairs`, and the agents' labels) over
-/// its `rows` (sorted by episode and seat), as [`tally_of_rows`] makes it;
-/// `None` when the run has no SPRT.
-pub fn tally_of_meta(meta: &crate::meta::RunMeta, rows: &[EpisodeRow]) -> Option<SprtTally> {
-    let sprt: SprtConfig = serde_json::from_value(meta.config.get("sprt")?.clone()).ok()?;
-    sprt.validate().ok()?;
-    let paired = meta
-        .config
-        .get("pairs")
-        .and_then(serde_json::Value::as_bool)
-        .unwrap_or(false);
-    let label = |i: usize| meta.keys.labels.get(i).map_or("", String::as_str);
-    let mut t = SprtTally::new(&sprt, label(0), label(1), paired);
-    for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
-        t.add(ep);
-    }
-    Some(t)
-}
-
 impl crate::reporters::Reporter for SprtMonitor {
     fn report(
         &mut self,
