@@ -137,7 +137,7 @@ pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Harne
             .filter(|r| {
                 matches!(
                     r.outcome.as_str(),
-                    "timeout" | "disqualified" | "time-forfeit"
+                    "timeout" | "disqualified" | "time-forfeit" | "forfeited"
                 )
             })
             .count();

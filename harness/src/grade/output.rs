@@ -125,6 +125,7 @@ pub fn advice(verdict: &str) -> &'static str {
         "output-limit" => "Your program printed more than allowed: keep stdout to the protocol's lines.",
         "spawn-failed" => "Your program could not be started: check the run command and that it needs nothing outside your folder.",
         "disqualified" | "time-forfeit" => "Your program took too long to answer.",
+        "forfeited" => "Your program timed out in several games in a row, so its remaining games were lost without being played: answer every request within the time limits.",
         _ => "See the detail above.",
     }
 }
@@ -417,6 +418,12 @@ pub fn feedback(
         a.run.time.act,
         a.run.time.act_hard
     );
+    if let Some(k) = a.grading.forfeit_after_timeouts {
+        let _ = writeln!(
+            s,
+            "- After {k} timeouts in a row, the remaining games are lost without being played"
+        );
+    }
     if !a.run.agents.is_empty() {
         let opp: Vec<&str> = a.run.agents.iter().map(|x| x.label.as_str()).collect();
         let _ = writeln!(

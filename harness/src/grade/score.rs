@@ -214,7 +214,7 @@ pub fn grade_played(
         Some(f) => (
             f.outcome.clone(),
             format!(
-                "{} of {games} games not finished normally; first: {} ({}): {}",
+                "{} of {games} games not finished normally; first: {} (level {}): {}",
                 failures.len(),
                 f.game(),
                 f.level,
