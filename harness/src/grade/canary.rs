@@ -220,7 +220,8 @@ mod tests {
             jobs: None,
             anonymize: false,
             gradescope: false,
-            progress: false,
+            progress: super::super::progress::ProgressMode::Off,
+            check: false,
             shard: None,
         }
     }
