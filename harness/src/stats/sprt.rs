@@ -312,7 +312,7 @@ fn mle_expected(scores: &[f64], p_hat: &[f64], s: f64) -> Option<Vec<f64>> {
 /// closest to `p_hat` (smallest `D = Σ p̂_k ln(p̂_k/p_k)`) with that mean
 /// and standard deviation, and the answer is the one of smallest `D`. σ
 /// lies in `(0, 1/(2√(1+t²)))` (beyond it the variance would exceed
-/// `μ(1 − μ)`); `D` is evaluated on [`SIGMA_GRID`] evenly spaced points of
+/// `μ(1 − μ)`, the largest of a distribution on [0, 1]); `D` is evaluated on [`SIGMA_GRID`] evenly spaced points of
 /// that interval (`+∞` where no distribution on `scores` has the moments),
 /// and the best one's neighbourhood (between its two grid neighbours or
 /// the interval's ends) is narrowed by golden-section search. `None` when
