@@ -124,6 +124,129 @@ fn llr_logistic_pentanomial(counts: [f64; 5], elo0: f64, elo1: f64) -> f64 {
     n * (0..5).map(|k| p_hat[k] * (p1[k] / p0[k]).ln()).sum::<f64>()
 }
 
+/// The maximum of a function that is concave on `(lo, hi)` (golden-section
+/// search to the last representable step): its argument and value.
+fn golden_max(g: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, f64) {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut x1, mut x2) = (hi - r * (hi - lo), lo + r * (hi - lo));
+    let (mut g1, mut g2) = (g(x1), g(x2));
+    for _ in 0..300 {
+        if !(x1 > lo && x2 < hi && x1 < x2) {
+            break;
+        }
+        if g1 >= g2 {
+            (hi, x2, g2) = (x2, x1, g1);
+            x1 = hi - r * (hi - lo);
+            g1 = g(x1);
+        } else {
+            (lo, x1, g1) = (x1, x2, g2);
+            x2 = lo + r * (hi - lo);
+            g2 = g(x2);
+        }
+    }
+    if g1 >= g2 {
+        (x1, g1)
+    } else {
+        (x2, g2)
+    }
+}
+
+/// The normalized GSPRT's LLR of pentanomial `counts` for nElo `nelo0`
+/// against `nelo1`: under each hypothesis the most likely distribution on
+/// `0, ¼, …, 1` with t-value `(μ − ½)/σ = √2·nElo/(800/ln 10)`. Found in the
+/// primal, by other means than arena's: for a σ (so `μ = ½ + tσ` and the
+/// second moment `σ² + μ²`), `p0`, `p2`, `p4` follow from `p1`, `p3` (the
+/// three moment equations), and `Σ p̂ ln p`, concave in `(p1, p3)`, is
+/// maximized by golden-section searches nested in `p1` and `p3` over the
+/// region where every `p_k > 0`; σ by a scan of 200 points, then a
+/// golden-section search around the best.
+fn llr_normalized_pentanomial(counts: [f64; 5], nelo0: f64, nelo1: f64) -> f64 {
+    let c: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c == 0.0 { 1e-3 } else { c })
+        .collect();
+    let n: f64 = c.iter().sum();
+    let p_hat: Vec<f64> = c.iter().map(|c| c / n).collect();
+    let loglik = |p: &[f64; 5]| -> f64 {
+        if p.iter().any(|&x| x <= 0.0) {
+            return f64::NEG_INFINITY;
+        }
+        (0..5).map(|k| p_hat[k] * p[k].ln()).sum()
+    };
+    // The distribution with moments (μ, m2) and LD, WD weights p1, p3.
+    let dist = |mu: f64, m2: f64, p1: f64, p3: f64| -> [f64; 5] {
+        let r0 = 1.0 - p1 - p3;
+        let r1 = mu - p1 / 4.0 - 3.0 * p3 / 4.0;
+        let r2 = m2 - p1 / 16.0 - 9.0 * p3 / 16.0;
+        let p2 = 4.0 * (r1 - r2);
+        let p4 = 2.0 * r2 - r1;
+        [r0 - p2 - p4, p1, p2, p3, p4]
+    };
+    // The p3 with every weight positive, for a p1 (each weight is affine
+    // in p3): an open interval, empty when lo >= hi.
+    let p3_range = |mu: f64, m2: f64, p1: f64| -> (f64, f64) {
+        let (at0, at1) = (dist(mu, m2, p1, 0.0), dist(mu, m2, p1, 1.0));
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for k in [0, 2, 4] {
+            let slope = at1[k] - at0[k];
+            if slope > 0.0 {
+                lo = lo.max(-at0[k] / slope);
+            } else if slope < 0.0 {
+                hi = hi.min(-at0[k] / slope);
+            } else if at0[k] <= 0.0 {
+                return (1.0, 0.0);
+            }
+        }
+        (lo, hi)
+    };
+    // Largest log-likelihood with moments (μ, m2); −∞ if none.
+    let profile = |mu: f64, m2: f64| -> f64 {
+        let width = |p1: f64| {
+            let (lo, hi) = p3_range(mu, m2, p1);
+            hi - lo
+        };
+        // The widths are concave in p1: the p1 of positive width.
+        let (mid, w) = golden_max(width, 0.0, 1.0);
+        if w <= 0.0 {
+            return f64::NEG_INFINITY;
+        }
+        let edge = |mut inside: f64, mut outside: f64| {
+            for _ in 0..200 {
+                let m = (inside + outside) / 2.0;
+                if width(m) > 0.0 {
+                    inside = m;
+                } else {
+                    outside = m;
+                }
+            }
+            outside
+        };
+        let (p1_lo, p1_hi) = (edge(mid, 0.0), edge(mid, 1.0));
+        let best_over_p3 = |p1: f64| {
+            let (lo, hi) = p3_range(mu, m2, p1);
+            if lo >= hi {
+                return f64::NEG_INFINITY;
+            }
+            golden_max(|p3| loglik(&dist(mu, m2, p1, p3)), lo, hi).1
+        };
+        golden_max(best_over_p3, p1_lo, p1_hi).1
+    };
+    let mle = |nelo: f64| -> f64 {
+        let t = std::f64::consts::SQRT_2 * nelo / (800.0 / std::f64::consts::LN_10);
+        let at = |sigma: f64| {
+            let mu = 0.5 + t * sigma;
+            profile(mu, sigma * sigma + mu * mu)
+        };
+        let top = 0.5 / (1.0 + t * t).sqrt();
+        let grid: Vec<f64> = (0..=201).map(|i| top * i as f64 / 201.0).collect();
+        let best = (1..201)
+            .max_by(|&i, &j| at(grid[i]).total_cmp(&at(grid[j])))
+            .unwrap();
+        golden_max(at, grid[best - 1], grid[best + 1]).1
+    };
+    n * (mle(nelo1) - mle(nelo0))
+}
+
 /// Bradley–Terry with `v` virtual draws per pair that met, mean 0: Newton's
 /// method on `θ = ln γ`, and the 95 % half widths `1.96·√diag((H + 11ᵀ/k)⁻¹
 /// − 1/k)`, in Elo.
@@ -247,14 +370,34 @@ fn after(line: &str, key: &str) -> f64 {
 
 #[test]
 fn sprt_figures_match_an_independent_computation() {
+    check_sprt("logistic");
+}
+
+// Connect Four has almost no draws: the LD and WD counts are empty, which
+// once made the normalized model accept H0 on a winning record.
+#[test]
+fn sprt_normalized_figures_match_an_independent_computation() {
+    // The computation here gives fastchess's published figure
+    // (app/tests/sprt_test.cpp, "normalized pentanomial 1": 2.25).
+    let fastchess = llr_normalized_pentanomial([365.0, 16618.0, 36229.0, 16974.0, 390.0], 0.0, 2.0);
+    assert!((fastchess - 2.25).abs() < 0.005, "{fastchess}");
+    check_sprt("normalized");
+}
+
+/// A paired SPRT run (uct with 3 iterations against random, Connect Four,
+/// [0, 300] in `model`'s Elo): `meta.json`'s fields and the printed lines
+/// of `arena run` and `arena summarize` against the LLR computed here.
+fn check_sprt(model: &str) {
     let dir = tempfile::tempdir().unwrap();
     let (out, stdout) = run(
         dir.path(),
         "sprt",
-        "name = \"sprt\"\ngame = \"connect4\"\nrepetitions = 12\nseed = 11\n\
-         [sprt]\nelo0 = 0\nelo1 = 300\nmodel = \"logistic\"\n\
-         [[agents]]\nagent = \"uct\"\nname = \"first\"\nparams = { iterations = 3 }\n\
-         [[agents]]\nagent = \"random\"\n",
+        &format!(
+            "name = \"sprt\"\ngame = \"connect4\"\nrepetitions = 12\nseed = 11\n\
+             [sprt]\nelo0 = 0\nelo1 = 300\nmodel = \"{model}\"\n\
+             [[agents]]\nagent = \"uct\"\nname = \"first\"\nparams = {{ iterations = 3 }}\n\
+             [[agents]]\nagent = \"random\"\n"
+        ),
     );
     // The pentanomial counts of the first agent's game pairs.
     let rows: Vec<Row> = csv_maps(&out.join("episodes.csv"))
@@ -272,7 +415,10 @@ fn sprt_figures_match_an_independent_computation() {
     for p in by_pair.values().filter(|p| p.len() == 2) {
         counts[((p[0] + p[1]) * 2.0).round() as usize] += 1.0;
     }
-    let llr = llr_logistic_pentanomial(counts, 0.0, 300.0);
+    let llr = match model {
+        "logistic" => llr_logistic_pentanomial(counts, 0.0, 300.0),
+        _ => llr_normalized_pentanomial(counts, 0.0, 300.0),
+    };
     let (lower, upper) = ((0.05f64 / 0.95).ln(), (0.95f64 / 0.05).ln());
 
     // meta.json's fields.
@@ -299,7 +445,7 @@ fn sprt_figures_match_an_independent_computation() {
             sprt["elo0"].as_f64(),
             sprt["elo1"].as_f64()
         ),
-        (Some("logistic"), Some(0.0), Some(300.0))
+        (Some(model), Some(0.0), Some(300.0))
     );
     let verdict = if llr >= upper {
         "H1 accepted"
@@ -318,7 +464,7 @@ fn sprt_figures_match_an_independent_computation() {
             .lines()
             .find(|l| l.starts_with("SPRT "))
             .unwrap_or_else(|| panic!("{text}"));
-        assert!(line.contains("[0, 300] (logistic Elo)"), "{line}");
+        assert!(line.contains(&format!("[0, 300] ({model} Elo)")), "{line}");
         assert!((after(line, "LLR ") - llr).abs() <= 0.0051, "{line} {llr}");
         let bounds = &line[line.find("(bounds ").unwrap()..];
         assert!(

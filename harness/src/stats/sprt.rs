@@ -7,9 +7,11 @@
 //! distribution `p̂` over the scores `0, ½, 1` (or `0, ¼, …, 1`), each zero
 //! count replaced by 10⁻³; under each hypothesis the maximum-likelihood
 //! distribution `p⁽ⁱ⁾` with the hypothesis' expected score ("logistic":
-//! `s = 1/(1 + 10^(−elo/400))`) or t-value ("normalized": `(μ − ½)/σ =
-//! nElo/(800/ln 10)`, times √2 for pairs) is found (Van den Bergh's secular
-//! equation, solved here by bisection), and `LLR = N·Σ p̂_k ln(p⁽¹⁾_k/p⁽⁰⁾_k)`.
+//! `s = 1/(1 + 10^(−elo/400))`; Van den Bergh's secular equation, solved
+//! by bisection) or t-value ("normalized": `(μ − ½)/σ = nElo/(800/ln 10)`,
+//! times √2 for pairs; a search over σ of the closest distribution with
+//! mean `½ + tσ` and standard deviation σ, see `mle_t_value`) is found,
+//! and `LLR = N·Σ p̂_k ln(p⁽¹⁾_k/p⁽⁰⁾_k)`.
 
 use crate::stats::elo::{elo_to_score, Pentanomial, Wdl, NELO_PER_T};
 use serde::{Deserialize, Serialize};
@@ -190,11 +192,12 @@ pub struct SprtStatus {
 }
 
 /// The test after `counts`: LLR, bounds and decision; cheap enough to call
-/// after every pair. No games: LLR 0, continue. Errors only for a bad
-/// `cfg` (as [`SprtConfig::validate`]).
+/// after every pair. No games, or an LLR that [`llr`] could not compute:
+/// LLR 0, continue (an uncomputed LLR never decides). Errors only for a
+/// bad `cfg` (as [`SprtConfig::validate`]).
 pub fn sprt_status(cfg: &SprtConfig, counts: &SprtCounts) -> Result<SprtStatus, SprtConfigError> {
     let (model, lower, upper) = cfg.checked()?;
-    let llr = llr(model, cfg.elo0, cfg.elo1, counts);
+    let llr = llr(model, cfg.elo0, cfg.elo1, counts).unwrap_or(0.0);
     let decision = if llr >= upper {
         SprtDecision::AcceptH1
     } else if llr <= lower {
@@ -211,15 +214,17 @@ pub fn sprt_status(cfg: &SprtConfig, counts: &SprtCounts) -> Result<SprtStatus, 
 }
 
 /// The generalized log-likelihood ratio of H1 `elo1` against H0 `elo0`
-/// (see the module doc). No games: 0. Hypotheses whose expected score is
-/// 0 or 1 (|elo| far beyond [`MAX_SPRT_ELO`]) or NaN: 0.
-pub fn llr(model: SprtModel, elo0: f64, elo1: f64, counts: &SprtCounts) -> f64 {
+/// (see the module doc). No games: 0. `None` when a hypothesis' maximum-
+/// likelihood distribution is not found (an expected score of 0 or 1, |elo|
+/// far beyond [`MAX_SPRT_ELO`], NaN, or a search that did not converge) or
+/// the LLR is not finite.
+pub fn llr(model: SprtModel, elo0: f64, elo1: f64, counts: &SprtCounts) -> Option<f64> {
     let raw: Vec<u64> = match counts {
         SprtCounts::Trinomial(w) => vec![w.losses, w.draws, w.wins],
         SprtCounts::Pentanomial(p) => p.counts.to_vec(),
     };
     if raw.iter().all(|&c| c == 0) {
-        return 0.0;
+        return Some(0.0);
     }
     let regular: Vec<f64> = raw
         .iter()
@@ -245,18 +250,12 @@ pub fn llr(model: SprtModel, elo0: f64, elo1: f64, counts: &SprtCounts) -> f64 {
             )
         }
     };
-    let (Some(p0), Some(p1)) = (p0, p1) else {
-        return 0.0;
-    };
+    let (p0, p1) = (p0?, p1?);
     let mean_log_ratio: f64 = (0..p_hat.len())
         .map(|k| p_hat[k] * (p1[k].ln() - p0[k].ln()))
         .sum();
     let llr = total * mean_log_ratio;
-    if llr.is_finite() {
-        llr
-    } else {
-        0.0
-    }
+    llr.is_finite().then_some(llr)
 }
 
 /// The root `θ` of `Σ p_k x_k/(1 + θ x_k) = 0` on
@@ -305,42 +304,186 @@ fn mle_expected(scores: &[f64], p_hat: &[f64], s: f64) -> Option<Vec<f64>> {
     )
 }
 
-/// The maximum-likelihood distribution on `scores` with t-value
-/// `(μ − ½)/σ = t` given the empirical `p_hat` (Van den Bergh, "Comments on
-/// normalized Elo", section 4.1): a fixed-point iteration from the uniform
-/// distribution, at most 100 rounds, until no probability moves by 1e-12.
+/// The maximum-likelihood distribution on `scores` (ascending) with
+/// t-value `(μ − ½)/σ = t` given the empirical `p_hat` (all positive).
+///
+/// Every distribution with that t-value has `μ = ½ + tσ` for its σ, so the
+/// search is over σ alone: for each σ, [`profile`] gives the distribution
+/// closest to `p_hat` (smallest `D = Σ p̂_k ln(p̂_k/p_k)`) with that mean
+/// and standard deviation, and the answer is the one of smallest `D`. σ
+/// lies in `(0, 1/(2√(1+t²)))` (beyond it the variance would exceed
+/// `μ(1 − μ)`, the largest of a distribution on [0, 1]); `D` is evaluated on [`SIGMA_GRID`] evenly spaced points of
+/// that interval (`+∞` where no distribution on `scores` has the moments),
+/// and the best one's neighbourhood (between its two grid neighbours or
+/// the interval's ends) is narrowed by golden-section search. `None` when
+/// an evaluation fails or the result is not a distribution with the t-value
+/// (both to 10⁻⁹): no distribution is returned unless it was found.
 fn mle_t_value(scores: &[f64], p_hat: &[f64], t: f64) -> Option<Vec<f64>> {
-    let n = scores.len();
-    let mut p = vec![1.0 / n as f64; n];
-    for _ in 0..100 {
-        let mu: f64 = p.iter().zip(scores).map(|(pk, a)| pk * a).sum();
-        let var: f64 = p
-            .iter()
-            .zip(scores)
-            .map(|(pk, a)| pk * (a - mu).powi(2))
-            .sum();
-        let sigma = var.sqrt();
-        if sigma.is_nan() || sigma <= 0.0 {
-            break;
-        }
-        let phi: Vec<f64> = scores
-            .iter()
-            .map(|a| a - 0.5 - t * sigma * (1.0 + ((a - mu) / sigma).powi(2)) / 2.0)
-            .collect();
-        let Some(theta) = secular(p_hat, &phi) else {
-            break;
-        };
-        let mut moved = 0.0f64;
-        for k in 0..n {
-            let next = p_hat[k] / (1.0 + theta * phi[k]);
-            moved = moved.max((next - p[k]).abs());
-            p[k] = next;
-        }
-        if moved < 1e-12 {
-            break;
+    let sigma_max = 0.5 / (1.0 + t * t).sqrt();
+    let divergence = |sigma: f64| -> Option<f64> {
+        Some(profile(scores, p_hat, 0.5 + t * sigma, sigma)?.map_or(f64::INFINITY, |(d, _)| d))
+    };
+    let at = |i: usize| sigma_max * i as f64 / (SIGMA_GRID + 1) as f64;
+    let mut best = (0, f64::INFINITY);
+    for i in 1..=SIGMA_GRID {
+        let d = divergence(at(i))?;
+        if d < best.1 {
+            best = (i, d);
         }
     }
-    p.iter().all(|x| *x > 0.0 && x.is_finite()).then_some(p)
+    if best.1 == f64::INFINITY {
+        return None;
+    }
+    // Golden-section search for the smallest D on [at(i − 1), at(i + 1)].
+    let (mut lo, mut hi) = (at(best.0 - 1), at(best.0 + 1));
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut x1, mut x2) = (hi - r * (hi - lo), lo + r * (hi - lo));
+    let (mut d1, mut d2) = (divergence(x1)?, divergence(x2)?);
+    for _ in 0..200 {
+        if hi - lo <= 1e-13 * sigma_max {
+            break;
+        }
+        if d1 <= d2 {
+            (hi, x2, d2) = (x2, x1, d1);
+            x1 = hi - r * (hi - lo);
+            d1 = divergence(x1)?;
+        } else {
+            (lo, x1, d1) = (x1, x2, d2);
+            x2 = lo + r * (hi - lo);
+            d2 = divergence(x2)?;
+        }
+    }
+    let sigma = if d1 <= d2 { x1 } else { x2 };
+    let (_, p) = profile(scores, p_hat, 0.5 + t * sigma, sigma)??;
+    let mu: f64 = p.iter().zip(scores).map(|(pk, a)| pk * a).sum();
+    let sd = p
+        .iter()
+        .zip(scores)
+        .map(|(pk, a)| pk * (a - mu).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    let total: f64 = p.iter().sum();
+    let ok = p.iter().all(|x| *x > 0.0 && x.is_finite())
+        && (total - 1.0).abs() < 1e-9
+        && ((mu - 0.5) / sd - t).abs() < 1e-9;
+    ok.then_some(p)
+}
+
+/// Points of σ at which [`mle_t_value`] evaluates `D` before narrowing.
+const SIGMA_GRID: usize = 128;
+
+/// The distribution on `scores` (ascending, at least 3) closest to `p_hat`
+/// (all positive) with mean `mu` and standard deviation `sigma`: with
+/// `x_k = (a_k − μ, (a_k − μ)² − σ²)`, `p_k = p̂_k/(1 + λ·x_k)` where `λ`
+/// maximizes the concave `F(λ) = Σ p̂_k ln(1 + λ·x_k)` (the dual of the
+/// problem, as in Owen's empirical likelihood), found by Newton's method
+/// with backtracking from `λ = 0`; `F(λ) = Σ p̂_k ln(p̂_k/p_k)` is returned
+/// with `p`. `Some(None)` when no distribution on `scores` has these
+/// moments with every probability positive (then `F` has no maximum);
+/// `None` when Newton's method does not converge.
+fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Option<Option<(f64, Vec<f64>)>> {
+    let var = sigma * sigma;
+    let (first, last) = (scores[0], scores[scores.len() - 1]);
+    // Strictly inside the moment space: above the chords between adjacent
+    // scores, below the chord between the extreme ones.
+    let v_min = scores
+        .windows(2)
+        .find(|w| w[0] <= mu && mu <= w[1])
+        .map(|w| (mu - w[0]) * (w[1] - mu));
+    let inside = mu > first
+        && mu < last
+        && var < (mu - first) * (last - mu)
+        && v_min.is_some_and(|v| var > v);
+    if !inside {
+        return Some(None);
+    }
+    let x: Vec<[f64; 2]> = scores
+        .iter()
+        .map(|a| [a - mu, (a - mu).powi(2) - var])
+        .collect();
+    let f = |l: [f64; 2]| -> f64 {
+        let mut sum = 0.0;
+        for (q, xk) in p_hat.iter().zip(&x) {
+            let d = 1.0 + l[0] * xk[0] + l[1] * xk[1];
+            if d <= 0.0 {
+                return f64::NEG_INFINITY;
+            }
+            sum += q * d.ln();
+        }
+        sum
+    };
+    // H = Σ w_k x_k x_kᵀ is nearly singular near the edge of the moment
+    // space (the x_k of the likely scores are nearly parallel), so its
+    // determinant and H⁻¹g are summed from the cross products
+    // x_i × x_j = (u_j − u_i)(u_i u_j + σ²), u = a − μ, without cancellation
+    // (det H = Σ_{i<j} w_i w_j (x_i × x_j)²).
+    let n = scores.len();
+    let cross = |i: usize, j: usize| {
+        let (ui, uj) = (scores[i] - mu, scores[j] - mu);
+        (uj - ui) * (ui * uj + var)
+    };
+    let mut lambda = [0.0, 0.0];
+    let mut value = 0.0;
+    let mut polish = 0;
+    for _ in 0..200 {
+        let d: Vec<f64> = x
+            .iter()
+            .map(|xk| 1.0 + lambda[0] * xk[0] + lambda[1] * xk[1])
+            .collect();
+        let c: Vec<f64> = (0..n).map(|k| p_hat[k] / d[k]).collect();
+        let w: Vec<f64> = (0..n).map(|k| c[k] / d[k]).collect();
+        let g = [
+            (0..n).map(|k| c[k] * x[k][0]).sum::<f64>(),
+            (0..n).map(|k| c[k] * x[k][1]).sum::<f64>(),
+        ];
+        let (mut det, mut adj) = (0.0, [0.0; 2]);
+        for i in 0..n {
+            for j in 0..n {
+                let cij = cross(i, j);
+                if i < j {
+                    det += w[i] * w[j] * cij * cij;
+                }
+                adj[0] -= w[i] * c[j] * x[i][1] * cij;
+                adj[1] += w[i] * c[j] * x[i][0] * cij;
+            }
+        }
+        if !(det > 0.0 && det.is_finite()) {
+            return None;
+        }
+        let step = [adj[0] / det, adj[1] / det];
+        // Newton's decrement: F(λ*) − F(λ) is about half of it.
+        let decrement = g[0] * step[0] + g[1] * step[1];
+        if decrement.is_nan() {
+            return None;
+        }
+        if decrement < 1e-12 {
+            // Quadratic convergence: full steps, until they change
+            // nothing or leave the domain.
+            polish += 1;
+            let next = [lambda[0] + step[0], lambda[1] + step[1]];
+            let v = f(next);
+            if decrement < 1e-30 || polish > 4 || v == f64::NEG_INFINITY {
+                let p = (0..n).map(|k| p_hat[k] / d[k]).collect();
+                return Some(Some((value, p)));
+            }
+            (lambda, value) = (next, v);
+            continue;
+        }
+        let mut s = 1.0;
+        loop {
+            let next = [lambda[0] + s * step[0], lambda[1] + s * step[1]];
+            let v = f(next);
+            if v >= value + 1e-4 * s * decrement {
+                (lambda, value) = (next, v);
+                break;
+            }
+            s /= 2.0;
+            if s < 1e-20 {
+                return None;
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -101,6 +101,104 @@ fn fastchess_logistic_pentanomial() {
     );
 }
 
+// Reference LLRs of the normalized model, computed to 15 digits by an
+// independent implementation: a Python script (mpmath, 40 digits) that
+// takes each hypothesis' maximum-likelihood distribution from its KKT
+// conditions (Van den Bergh, "Comments on normalized Elo" §4.1: p_k =
+// p̂_k/(1 + θφ_k), φ_k = a_k − ½ − tσ(1 + ((a_k − μ)/σ)²)/2, μ = ½ + tσ),
+// solved as a 2×2 system in (σ, θ) by mpmath.findroot from about 50 starts,
+// keeping, of the solutions with positive weights and exactly the t-value,
+// the most likely (t = 0: the secular equation for mean ½). It gives
+// fastchess's figures above (0.92, 2.30, 120.56, 2.25, 3.01, 111.82).
+const REFERENCE_NORMALIZED: [(&[u64], f64, f64, f64); 14] = [
+    // [LL, LD, DD+WL, WD, WW] or [L, D, W], elo0, elo1, LLR.
+    (&[1, 0, 4, 0, 7], 0.0, 300.0, 2.037_154_611_253_03),
+    (&[0, 0, 0, 0, 6], 0.0, 300.0, 3.437_607_936_901_09),
+    (&[0, 0, 0, 0, 6], -300.0, 0.0, 8.917_137_706_479_74),
+    (&[5, 0, 3, 0, 4], 0.0, 300.0, -7.055_240_264_213_61),
+    (&[1, 0, 4, 0, 7], -100.0, 900.0, -0.644_965_943_047_319),
+    (&[2, 5, 11, 6, 1], -20.0, 20.0, -0.169_535_235_955_132),
+    (
+        &[365, 16618, 36229, 16974, 390],
+        0.0,
+        2.0,
+        2.250_367_703_546_98,
+    ),
+    (
+        &[127, 4883, 10712, 5150, 104],
+        -1.75,
+        0.25,
+        3.010_154_196_603_69,
+    ),
+    (&[0, 0, 0, 0, 5550], 0.0, 5.0, 111.797_555_086_714),
+    (&[3, 0, 9], 0.0, 300.0, 1.346_194_227_199_99),
+    (&[12, 30, 41], -50.0, 50.0, 10.421_200_633_680_5),
+    (&[36027, 68692, 36433], 0.0, 2.0, 0.923_293_450_949_526),
+    (&[10650, 20431, 10871], -1.75, 0.25, 2.297_500_407_103_22),
+    (&[0, 0, 4250], 0.0, 10.0, 120.548_267_741_203),
+];
+
+fn counts_of(c: &[u64]) -> SprtCounts {
+    match *c {
+        [l, d, w] => SprtCounts::Trinomial(Wdl::new(w, d, l)),
+        [a, b, c, d, e] => SprtCounts::Pentanomial(Pentanomial::new([a, b, c, d, e])),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn normalized_matches_an_independent_computation() {
+    for (c, elo0, elo1, want) in REFERENCE_NORMALIZED {
+        let got = llr(SprtModel::Normalized, elo0, elo1, &counts_of(c))
+            .unwrap_or_else(|| panic!("{c:?} [{elo0}, {elo1}]: no LLR"));
+        assert!(
+            (got - want).abs() <= 1e-7 * want.abs().max(1.0),
+            "{c:?} [{elo0}, {elo1}]: got {got}, want {want}"
+        );
+    }
+}
+
+// Connect Four (almost no draws, so LD and WD empty), uct against random:
+// these counts once gave LLR −6.11 and −5.47, "H0 accepted".
+#[test]
+fn normalized_with_empty_cells_decides_right() {
+    let c = cfg(0.0, 300.0, "normalized");
+    let s = sprt_status(&c, &penta(1, 0, 4, 0, 0, 7)).unwrap();
+    assert!((s.llr - 2.037_154_611).abs() < 1e-6, "{s:?}");
+    assert_eq!(s.decision, SprtDecision::Continue);
+    let s = sprt_status(&c, &penta(0, 0, 0, 0, 0, 6)).unwrap();
+    assert!((s.llr - 3.437_607_937).abs() < 1e-6, "{s:?}");
+    assert_eq!(s.decision, SprtDecision::AcceptH1);
+}
+
+// At t = 0 the constraint is a mean of ½ and nothing on σ: the search over
+// σ must find the distribution the secular equation gives directly.
+#[test]
+fn t_value_zero_is_mean_one_half() {
+    let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
+    for counts in [
+        [1.0, 1e-3, 4.0, 1e-3, 7.0],
+        [1e-3, 1e-3, 1e-3, 1e-3, 6.0],
+        [3.0, 10.0, 20.0, 12.0, 5.0],
+        [50.0, 1e-3, 1e-3, 1e-3, 2.0],
+    ] {
+        let n: f64 = counts.iter().sum();
+        let p_hat: Vec<f64> = counts.iter().map(|c| c / n).collect();
+        let a = mle_t_value(&scores, &p_hat, 0.0).unwrap();
+        let b = mle_expected(&scores, &p_hat, 0.5).unwrap();
+        // Σ p̂ ln(p̂/p), what the LLR is made of, and each probability.
+        let divergence =
+            |p: &[f64]| -> f64 { (0..5).map(|k| p_hat[k] * (p_hat[k] / p[k]).ln()).sum() };
+        assert!(
+            (divergence(&a) - divergence(&b)).abs() < 1e-12,
+            "{counts:?}: {a:?} {b:?}"
+        );
+        for k in 0..5 {
+            assert!((a[k] / b[k] - 1.0).abs() < 1e-4, "{counts:?}: {a:?} {b:?}");
+        }
+    }
+}
+
 // Bounds: cutechess projects/lib/tests/sprt/tst_sprt.cpp @5e84232b gives
 // ±4.6 for alpha = beta = 0.01 (ln(0.01/0.99) = −4.595); fastchess's
 // default alpha = beta = 0.05 gives ±2.944.
@@ -241,6 +339,10 @@ proptest::proptest! {
                     width in 0.1f64..100.0, logistic in proptest::bool::ANY) {
         let model = if logistic { "logistic" } else { "normalized" };
         let conf = cfg(elo0, elo0 + width, model);
+        let m = model.parse::<SprtModel>().unwrap();
+        proptest::prop_assert!(llr(m, elo0, elo0 + width, &tri(c[0], c[1], c[2])).is_some());
+        let penta = SprtCounts::Pentanomial(Pentanomial::new(c));
+        proptest::prop_assert!(llr(m, elo0, elo0 + width, &penta).is_some());
         let t = sprt_status(&conf, &tri(c[0], c[1], c[2])).unwrap();
         proptest::prop_assert!(t.llr.is_finite());
         let p = sprt_status(&conf, &SprtCounts::Pentanomial(Pentanomial::new(c))).unwrap();
@@ -256,5 +358,22 @@ proptest::proptest! {
             proptest::prop_assert!(!e.nelo.is_nan() && !e.los.is_nan() && !e.elo_error.is_nan());
             proptest::prop_assert!(e.elo_lo <= e.elo && e.elo <= e.elo_hi);
         }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    // Small counts with empty cells (games without draws), any hypotheses
+    // in range: the normalized LLR is always computed.
+    #[test]
+    fn normalized_llr_is_computed_with_empty_cells(
+        c in proptest::array::uniform5(proptest::prop_oneof![proptest::strategy::Just(0u64), 0u64..30]),
+        elo0 in -1000.0f64..999.0, width in 1.0f64..1000.0,
+    ) {
+        let elo1 = (elo0 + width).min(1000.0);
+        let penta = SprtCounts::Pentanomial(Pentanomial::new(c));
+        proptest::prop_assert!(llr(SprtModel::Normalized, elo0, elo1, &penta).is_some(), "{:?}", c);
+        let tri = tri(c[0], c[1], c[2]);
+        proptest::prop_assert!(llr(SprtModel::Normalized, elo0, elo1, &tri).is_some(), "{:?}", c);
     }
 }
