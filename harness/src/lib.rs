@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod entry;
 pub mod error;
 pub mod external;
 #[doc(hidden)]
