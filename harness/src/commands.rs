@@ -249,10 +249,14 @@ pub fn clap_command() -> clap::Command {
     })
 }
 
-/// Parse the process's arguments with [`clap_command`] (exits on `--help` and
-/// usage errors, as clap does).
-pub fn parse_args() -> Cli {
+/// Parse `args` (the program's name first) with [`clap_command`] (exits on
+/// `--help` and usage errors, as clap does).
+pub fn parse_args_from<I, T>(args: I) -> Cli
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::FromArgMatches;
-    let matches = clap_command().get_matches();
+    let matches = clap_command().get_matches_from(args);
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod digest;
+pub mod entry;
 pub mod error;
 pub mod external;
 pub mod forfeit;

@@ -2,7 +2,8 @@
 //! the Rust games themselves (crate `games`); level loading and the JSON view
 //! are the harness's own ([`ArenaGame::load_level`], [`GameView::state_json`]),
 //! so a Python agent sees exactly the states, legal moves and results that
-//! `arena run` plays.
+//! `arena run` plays. `cli` is the whole `arena` command line, for the
+//! package's `arena` command.
 //!
 //! One Python class, `State`, serves every game: inside it a boxed
 //! [`DynGame`], implemented once for every [`ArenaGame`]. Actions cross the
@@ -435,12 +436,21 @@ fn game_names() -> Vec<&'static str> {
     GAME_NAMES.to_vec()
 }
 
+/// Run the `arena` command line with `args` (the program's name first) and
+/// return its exit code: the installed package's `arena` command
+/// (`arena/_cli.py`). The GIL is released while it runs.
+#[pyfunction]
+fn cli(py: Python<'_>, args: Vec<std::ffi::OsString>) -> i32 {
+    py.detach(|| harness::entry::main(args))
+}
+
 /// The native part of the `arena` package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
     // The protocol version whose views `to_json` gives (`arena.PROTOCOL`).
     m.add("PROTOCOL", harness::external::jsonl::VERSION)?;
     Ok(())
