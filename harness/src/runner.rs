@@ -250,6 +250,22 @@ pub fn infrastructure_error(seat: &SeatRecord) -> bool {
         .any(|m| seat.detail.contains(m))
 }
 
+/// An agent's label as it stands in its stderr logs' names
+/// (`logs/ep<index>-seat<seat>-<label>.stderr.log`): characters other than
+/// `[A-Za-z0-9_-]` become `_`.
+pub fn log_label(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// Builds the contestants of a run's episodes, and holds what external
 /// agents keep from game to game within the run (Botzone's `globaldata`).
 #[derive(Debug)]
@@ -295,17 +311,7 @@ fn make_contestant<G: ArenaGame>(
     match &spec.kind {
         AgentKind::External(ext) => {
             let log = cfg.log_dir.as_ref().map(|d| {
-                let safe: String = spec
-                    .label
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                            c
-                        } else {
-                            '_'
-                        }
-                    })
-                    .collect();
+                let safe = log_label(&spec.label);
                 d.join(format!("ep{:04}-seat{seat}-{safe}.stderr.log", ep.index))
             });
             G::external_contestant(ExternalCtx {

@@ -212,19 +212,8 @@ pub fn unchecked(g: &StudentGrade) -> Vec<&str> {
 /// The last lines of the stderr of `label` in a failed game (its run's
 /// `logs/`), with the grader's paths made local.
 fn stderr_excerpt(opts: &GradeOptions, f: &Failure, p: &Prepared) -> Option<String> {
-    // The runner's name for the log: ep<index>-seat<seat>-<label, with
-    // other characters than [A-Za-z0-9_-] as `_`>.stderr.log.
-    let safe: String = p
-        .label
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    // The runner's name for the log: ep<index>-seat<seat>-<label>.stderr.log.
+    let safe = crate::runner::log_label(&p.label);
     let prefix = format!("ep{:04}-seat", f.episode);
     let mine = |name: &str| {
         name.strip_prefix(&prefix)
