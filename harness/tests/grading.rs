@@ -154,7 +154,7 @@ fn a_mock_class_gets_its_expected_verdicts_and_points() {
     assert!(fb.contains("**Verdict: `crash`**"), "{fb}");
     assert!(fb.contains("exited with status 5"), "{fb}");
     assert!(
-        fb.contains("cargo run --release -- check crash-mid/ --assignment assignment.toml"),
+        fb.contains("arena check crash-mid/ --assignment assignment.toml"),
         "{fb}"
     );
     assert!(
@@ -534,10 +534,7 @@ fn a_students_grade_is_the_same_in_any_class_and_check_says_it() {
             assert_eq!(column(&grades_csv, "vs the class")["det"], "0");
         }
         let fb = std::fs::read_to_string(root.join(&out).join("feedback/det.md")).unwrap();
-        assert!(
-            fb.contains("cargo run --release -- check det/ --assignment rr.toml"),
-            "{fb}"
-        );
+        assert!(fb.contains("arena check det/ --assignment rr.toml"), "{fb}");
         assert!(!fb.contains(&*root.to_string_lossy()), "{fb}");
     }
     // The same games, seeds and points whoever else is in the class.

@@ -184,8 +184,10 @@ pub fn assignment_for_students(assignment: &Path) -> String {
     }
 }
 
-/// The command a student runs, from the root of their copy of arena (the
-/// README's route), to check `folder` against `assignment`.
+/// The command a student runs to check `folder` against `assignment`: the
+/// `arena` command of the wheel (the students' route,
+/// agents/examples/README.md); from a clone of arena the same words follow
+/// `cargo run --release --` ([`FROM_A_CLONE`]).
 pub fn check_command_line(folder: &str, assignment: &str) -> String {
     let folder = if folder.ends_with('/') {
         folder.to_string()
@@ -193,11 +195,16 @@ pub fn check_command_line(folder: &str, assignment: &str) -> String {
         format!("{folder}/")
     };
     format!(
-        "cargo run --release -- check {} --assignment {}",
+        "arena check {} --assignment {}",
         shell_word(&folder),
         shell_word(assignment)
     )
 }
+
+/// How a student without the `arena` command runs the same check.
+pub const FROM_A_CLONE: &str =
+    "(`arena` is the command of the arena wheel your instructor hands out; from a clone of \
+     arena, run `cargo run --release --` followed by the same words instead)";
 
 /// The criteria a run did not check (class round robin ones, under
 /// `arena check` or a shard), by name.
@@ -474,9 +481,9 @@ pub fn feedback(
     let inside = assignment.contains('/');
     let _ = writeln!(
         s,
-        "\n## Check it yourself\n\nFrom the root of your copy of arena (as its README says), with \
-         this folder there as `{}/`{}:\n\n```sh\n{}\n```\n\nIt builds and plays exactly the games \
-         above (the same seeds, limits and sandbox) and prints the same points{}.",
+        "\n## Check it yourself\n\nWith this folder as `{}/`{}:\n\n```sh\n{}\n```\n\n{FROM_A_CLONE}. \
+         It builds and plays exactly the games above (the same seeds, limits and sandbox) and \
+         prints the same points{}.",
         g.id,
         if inside {
             String::new()
@@ -520,7 +527,7 @@ pub fn gradescope(a: &Assignment, opts: &GradeOptions, g: &StudentGrade, p: &Pre
         output.push_str(&format!("\nlanguage: {l}"));
     }
     output.push_str(&format!(
-        "\ncheck it yourself, from the root of your copy of arena: {}",
+        "\ncheck it yourself: {} {FROM_A_CLONE}",
         check_command_line(&g.id, &assignment_for_students(&opts.assignment))
     ));
     let v = serde_json::json!({
@@ -624,11 +631,11 @@ mod tests {
         assert_eq!(t, "File \"main.py\", in .; x.txt; <grading folder>/games");
         assert_eq!(
             check_command_line("erin", "lab.toml"),
-            "cargo run --release -- check erin/ --assignment lab.toml"
+            "arena check erin/ --assignment lab.toml"
         );
         assert_eq!(
             check_command_line("my agent/", "lab.toml"),
-            "cargo run --release -- check 'my agent/' --assignment lab.toml"
+            "arena check 'my agent/' --assignment lab.toml"
         );
         // One of arena's own assignments: its path in the source tree.
         let shipped =
