@@ -105,14 +105,25 @@ pub fn check(
             ))
         })?;
     }
-    let package = pypkg::PythonPackage::cached();
+    let package = pypkg::PythonPackage::offered(a.grading.sandbox);
     if languages.contains("python") && package.is_none() {
+        let why = match pypkg::PythonPackage::cached() {
+            Some(p) => format!(
+                "found at {}, but the sandbox's uid cannot read it there (sandbox = \"{}\"; \
+                 \"bwrap\" shows it wherever it is)",
+                p.package.display(),
+                a.grading.sandbox.as_str()
+            ),
+            None => format!(
+                "not found (python/build.sh installs it in target/python/site beside \
+                 target/release/arena; or set {})",
+                pypkg::SITE_VAR
+            ),
+        };
         writeln!(
             out,
-            "warning: the `arena` Python package was not found (python/build.sh installs it in \
-             target/python/site beside target/release/arena; or set {}): Python submissions \
-             that import it will crash",
-            pypkg::SITE_VAR
+            "warning: the `arena` Python package was {why}: Python submissions that import it \
+             will crash"
         )
         .ok();
     }

@@ -184,7 +184,7 @@ pub fn submission_spec(
     workdir: &Path,
 ) -> ExternalSpec {
     let g = &a.grading;
-    let package = pypkg::PythonPackage::cached().filter(|_| language == Some("python"));
+    let package = pypkg::PythonPackage::offered(g.sandbox).filter(|_| language == Some("python"));
     ExternalSpec {
         command: run.to_vec(),
         protocol: protocol_of(g.protocol),

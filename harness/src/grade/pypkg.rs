@@ -54,6 +54,19 @@ impl PythonPackage {
         FOUND.get_or_init(PythonPackage::find).as_ref()
     }
 
+    /// The package as offered to the agents of `sandbox`: under bwrap it is
+    /// bound in (see [`crate::external::sandbox`]); under the other
+    /// sandboxes, when agents run under a uid of their own, only if that
+    /// uid can read it where it is (every folder above searchable by
+    /// others, the package readable by them).
+    pub fn offered(sandbox: Sandbox) -> Option<&'static PythonPackage> {
+        PythonPackage::cached().filter(|p| {
+            sandbox == Sandbox::Bwrap
+                || !crate::external::drops_privileges(sandbox)
+                || others_can_read(&p.package)
+        })
+    }
+
     /// The read-only mount of the package inside a bwrap sandbox.
     pub fn mount(&self) -> Mount {
         Mount {
@@ -74,6 +87,18 @@ impl PythonPackage {
                 .into_owned(),
         }
     }
+}
+
+/// Whether others may read folder `dir` and search it and every folder
+/// above it.
+fn others_can_read(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |d: &Path| {
+        std::fs::metadata(d)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0)
+    };
+    mode(dir) & 0o005 == 0o005 && dir.ancestors().skip(1).all(|d| mode(d) & 0o001 != 0)
 }
 
 /// The folder `python3` on `PATH` imports `arena` from, if it does.
