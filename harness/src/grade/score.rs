@@ -333,20 +333,32 @@ mod tests {
         assert_eq!((r.value, r.points), (Some(5.0), 8.0));
     }
 
-    #[test]
-    fn the_first_failure_is_the_verdict_and_other_games_still_count() {
-        let g = Grading {
+    fn grading(
+        class_round_robin: bool,
+        criteria: Vec<Criterion>,
+        grades: Vec<(String, f64)>,
+    ) -> Grading {
+        Grading {
             sandbox: crate::external::Sandbox::None,
             protocol: crate::external::ProtocolKind::Jsonl,
             languages: vec![],
             limits: Default::default(),
             build_time: std::time::Duration::from_secs(1),
             build_memory_mb: 1,
-            class_round_robin: false,
+            class_round_robin,
             forfeit_after_timeouts: None,
-            criteria: vec![crit(Measure::WinRate, 1.0, false)],
-            grades: vec![("A".into(), 50.0)],
-        };
+            criteria,
+            grades,
+        }
+    }
+
+    #[test]
+    fn the_first_failure_is_the_verdict_and_other_games_still_count() {
+        let g = grading(
+            false,
+            vec![crit(Measure::WinRate, 1.0, false)],
+            vec![("A".into(), 50.0)],
+        );
         let mut a = row("1", "", "loss", 3, "timeout");
         a.episode = 7;
         let mut b = row("0", "", "win", 3, "normal");
@@ -366,18 +378,7 @@ mod tests {
         any.name = "all".into();
         let mut class = crit(Measure::WinRate, 1.0, false);
         class.class = true;
-        let g = Grading {
-            sandbox: crate::external::Sandbox::None,
-            protocol: crate::external::ProtocolKind::Jsonl,
-            languages: vec![],
-            limits: Default::default(),
-            build_time: std::time::Duration::from_secs(1),
-            build_memory_mb: 1,
-            forfeit_after_timeouts: None,
-            class_round_robin: true,
-            criteria: vec![any, class],
-            grades: vec![],
-        };
+        let g = grading(true, vec![any, class], vec![]);
         let mut lost = row("0", "uct", "loss", 9, "normal");
         lost.episode = 1;
         let mut won = row("0", "uct", "win", 9, "normal");
