@@ -152,10 +152,12 @@ fn judge<A>(
     // Time that was not the agent's is not charged: under the wall clock,
     // the machine's load that fell on it ([`load_on`]); under either clock,
     // time the host of a virtual machine took from it, which the guest's
-    // clocks charge to the running thread.
+    // clocks charge to the running thread: at most the agent's CPU time
+    // (an agent that sleeps is not running, and steal does not slow it).
     let excused = if used > soft {
         let to = started + reply.wall;
-        let stolen = crate::timing::steal::during(started, to);
+        let stolen =
+            crate::timing::steal::during(started, to).min(reply.cpu.unwrap_or(reply.wall));
         match limits.clock {
             Clock::Wall => stolen.max(load_on(reply.wall, reply.cpu, reply.waited, started)),
             Clock::Cpu => stolen,
@@ -866,7 +868,7 @@ mod tests {
 
     #[test]
     fn on_the_wall_clock_only_the_load_that_fell_on_the_agent_is_forgiven() {
-        use crate::timing::starvation;
+        use crate::timing::{starvation, steal};
         let ms = Duration::from_millis;
         // Windows two hours and more ahead: no real act or wake-up is there.
         let base = Instant::now() + Duration::from_secs(7200);
@@ -891,5 +893,12 @@ mod tests {
         // was on time (agents' threads competing for the CPUs, the probe
         // woken first).
         assert_eq!(judge_wall(window(4), 15, Some(50)), (false, 1));
+        // A virtual machine's host took 60 ms while the agent slept: its
+        // sleep was not slowed, and nothing is forgiven; while it computed
+        // 50 ms, those 50 ms are.
+        steal::record(window(5), window(5) + ms(10), ms(60));
+        assert_eq!(judge_wall(window(5), 1, Some(0)), (true, 0));
+        steal::record(window(6), window(6) + ms(10), ms(60));
+        assert_eq!(judge_wall(window(6), 50, Some(0)), (false, 1));
     }
 }

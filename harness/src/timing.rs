@@ -182,7 +182,8 @@ pub mod starvation {
 /// act past its budget by no more than the steal meanwhile is not charged
 /// (see `runner::judge`). Steal is time the host gave to others: an agent
 /// cannot turn its own work into steal, and what is forgiven is the most
-/// that any one CPU lost, which the act's wall time bounds.
+/// that any one CPU lost, at most the agent's own CPU time meanwhile (a
+/// sleeping agent's time is not stolen).
 pub mod steal {
     use super::Spans;
     use std::time::{Duration, Instant};
