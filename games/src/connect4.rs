@@ -44,6 +44,37 @@
 //! (that is `"4453"`). The side to move follows from the disc counts (`X`
 //! moves first).
 //!
+//! # Playing a game through [`Game`]
+//! Every game is played the same way: each active seat picks one of its
+//! legal actions, the joint action (one entry per seat, the fallback for
+//! a seat that is not to move) advances the state, until it is over.
+//!
+//! ```
+//! use games::connect4::Connect4;
+//! use games::{Game, PlayerResult};
+//!
+//! let mut game = Connect4::new();
+//! // X always drops in column 1 (action 0), O in column 2 (action 1).
+//! while !game.is_over() {
+//!     let joint: Vec<u8> = (0..game.num_players())
+//!         .map(|seat| {
+//!             let mine = seat as u8;
+//!             if game.is_active(seat) && game.is_legal(seat, mine) {
+//!                 mine
+//!             } else {
+//!                 game.fallback_action(seat)
+//!             }
+//!         })
+//!         .collect();
+//!     game.advance(&joint);
+//! }
+//! // X's fourth disc in column 1 is the seventh of the game: four in a row.
+//! assert_eq!(game.tick(), 7);
+//! assert_eq!(game.result(0), PlayerResult::Win);
+//! assert_eq!(game.result(1), PlayerResult::Loss);
+//! assert_eq!(game.score(0), 1.0);
+//! ```
+//!
 //! # Identity and representation
 //! A state is two 64-bit bitboards (one per seat) plus the board size, the
 //! ply count and the winner: `Copy`, no heap. Bit `col * (height + 1) + row`

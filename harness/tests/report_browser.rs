@@ -131,9 +131,11 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The games, each with a level `arena trace` loads the same way, its
-/// agents and a game-length limit that keeps the run short.
-const GAMES: &[(&str, &str, &[&str], u32)] = &[
+/// Per game: a level `arena trace` loads the same way, its agents and a
+/// game-length limit that keeps the run short. A game of the registry not
+/// listed here is played on its first built-in level by `random` in every
+/// seat for 40 ticks.
+const SETTINGS: &[(&str, &str, &[&str], u32)] = &[
     ("bait", "0", &["random"], 40),
     ("snake", "seed:1", &["random-valid", "random-valid"], 60),
     ("sokoban", "microban:1", &["random"], 40),
@@ -141,6 +143,23 @@ const GAMES: &[(&str, &str, &[&str], u32)] = &[
     ("xiangqi", "start", &["greedy", "random"], 40),
     ("connect4", "start", &["random", "random"], 42),
 ];
+
+/// Every game of the registry with its settings.
+fn games() -> Vec<(&'static str, String, Vec<&'static str>, u32)> {
+    harness::games::GAMES
+        .iter()
+        .map(|g| match SETTINGS.iter().find(|s| s.0 == g.name()) {
+            Some(&(name, level, agents, steps)) => {
+                (name, level.to_string(), agents.to_vec(), steps)
+            }
+            None => {
+                let level = g.levels().first().expect("a built-in level").name.clone();
+                let players = g.players(&level, 7).expect("the level loads");
+                (g.name(), level, vec!["random"; players], 40)
+            }
+        })
+        .collect()
+}
 
 #[test]
 fn report_and_viewer_work_in_a_browser() {
@@ -151,7 +170,8 @@ fn report_and_viewer_work_in_a_browser() {
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-browser");
     std::fs::create_dir_all(&shots).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    for &(game, level, agents, max_steps) in GAMES {
+    for (game, level, agents, max_steps) in games() {
+        let level = level.as_str();
         let run = dir.path().join(game);
         let cfg = dir.path().join(format!("{game}.toml"));
         let mut text = format!(

@@ -6,7 +6,7 @@
 //! package's `arena` command.
 //!
 //! One Python class, `State`, serves every game: inside it a boxed
-//! [`DynGame`], implemented once for every [`ArenaGame`]. Actions cross the
+//! `DynGame`, implemented once for every [`ArenaGame`]. Actions cross the
 //! boundary as their names (`Game::action_name`), the same strings the
 //! `arena-jsonl/2` protocol uses.
 
