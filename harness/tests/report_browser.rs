@@ -229,6 +229,11 @@ fn report_and_viewer_work_in_a_browser() {
             Some(&*k.to_string()),
             "{game}"
         );
+        assert_eq!(
+            attr(&dom, "viewer", "data-drawn").as_deref(),
+            Some("yes"),
+            "{game}: the viewer has no drawing for it (harness/src/html/viewer.js)"
+        );
         let shown: Value =
             serde_json::from_str(&attr(&dom, "viewer", "data-state").expect("data-state")).unwrap();
         let actions = format!("--actions={}", moves[..k].join(","));

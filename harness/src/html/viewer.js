@@ -2,7 +2,8 @@
 // replays embedded in the page (<script id="arena-replays">), with play,
 // pause, step, scrub and speed. The URL fragment `#episode=N&tick=K` (K a
 // number or `end`) selects what is shown. The state drawn is written into
-// `data-state` of #viewer (and the tick into `data-tick`) so that tests can
+// `data-state` of #viewer (the tick into `data-tick`, whether the game has
+// a drawing into `data-drawn`) so that tests can
 // read it from the DOM. No network: everything is in this page.
 (function () {
   "use strict";
@@ -302,6 +303,7 @@
     } catch (e) { noteError(e); }
     root.setAttribute("data-state", JSON.stringify(st));
     root.setAttribute("data-tick", String(t));
+    root.setAttribute("data-drawn", draw[r.game] ? "yes" : "no");
     root.setAttribute("data-episode", String(r.episode));
     $("v-state").textContent = JSON.stringify(st);
     $("v-scrub").max = String(n);
