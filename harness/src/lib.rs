@@ -56,6 +56,7 @@ pub mod grade;
 pub mod html;
 pub mod identity;
 pub mod journal;
+pub mod judge;
 pub mod merge;
 pub mod meta;
 pub mod outcome;

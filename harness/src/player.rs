@@ -19,33 +19,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What a contestant is asked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// The init call (with the init budget).
-    Init,
-    /// An act call (with the act budget).
-    Act,
-}
-
-impl Phase {
-    /// `init` or `act`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Init => "init",
-            Phase::Act => "act",
-        }
-    }
-
-    /// The soft budget and the hard limit of this phase in `limits`:
-    /// `init` and `init_hard`, or `act` and `act_hard`.
-    pub fn budgets(self, limits: &TimeLimits) -> (Duration, Duration) {
-        match self {
-            Phase::Init => (limits.init, limits.init_hard),
-            Phase::Act => (limits.act, limits.act_hard),
-        }
-    }
-}
+/// What a contestant is asked: init or an act (the budgets of each are
+/// the judge's, [`crate::judge::TimeLimits::budget`]).
+pub use crate::judge::Phase;
 
 /// The answer to one request, as measured by the harness.
 #[derive(Debug)]

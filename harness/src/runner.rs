@@ -11,9 +11,10 @@
 //! where a contestant stops waiting sooner for an agent that has been
 //! silent, neither running nor waiting for a CPU, past the hard limit plus
 //! a second: [`TimeLimits::gives_up_on_silence`]).
-//! Then it judges the time the chosen clock measured, less the time that
-//! was not the agent's (on the wall clock the machine's load that fell on
-//! it, see `load_on`; on either, what a virtual machine's host took):
+//! Then [`crate::judge`] judges the time the chosen clock measured, less the
+//! time that was not the agent's (on the wall clock the machine's load that
+//! fell on it; on either, what a virtual machine's host took), which the
+//! runner measures over the request ([`crate::timing::excusals`]):
 //! - within the soft budget: the action is played;
 //! - past the soft budget, within the hard limit: the game's fallback action
 //!   (Bait: NIL) is played instead and an overrun is counted;
@@ -28,15 +29,16 @@ use crate::error::HarnessError;
 use crate::external::GlobalData;
 use crate::forfeit::Forfeits;
 use crate::games::arena_game::{build_agent, ArenaGame, ExternalCtx};
+use crate::judge::{self, Answer, Excusals, Usage, Verdict};
 use crate::outcome::Outcome;
 use crate::player::{Contestant, Failure, InProcess, Phase, Reply};
 pub use crate::schedule::{agent_seed, episode_seed, Episode};
-use crate::timing::{ms, Clock, OnOverrun, TimeLimits};
+use crate::timing::{ms, TimeLimits};
 use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What happened to one seat in an episode (serialized in the run's
 /// journal, see [`crate::journal`]).
@@ -67,8 +69,8 @@ pub struct SeatRecord {
     pub init_overrun: bool,
     /// Acts past the soft budget that were not charged, because the time
     /// was not the agent's: the machine's load kept it waiting for a CPU
-    /// (wall clock, see `load_on`) or the host of a virtual machine took
-    /// it ([`crate::timing::steal`]).
+    /// (wall clock) or the host of a virtual machine took it (see
+    /// [`crate::judge::excused`]).
     #[serde(default)]
     pub starved: u32,
     /// The ticks whose act overran the soft budget (the fallback was played).
@@ -129,91 +131,48 @@ pub struct EpisodeRecord {
     pub cpu_model: String,
 }
 
-/// Judge a reply against the limits: the action to play (or the failure)
-/// and whether the soft budget was overrun.
+/// Judge a reply against the limits ([`crate::judge`]): measure what may
+/// not have been the agent's time over it (only when it can matter), ask
+/// the judge, and note the CPU time and a starved request in `record`.
+/// The action to play with the verdict on its time (a disqualification
+/// becomes the failure), and the time on the judging clock in ms.
 fn judge<A>(
     reply: Reply<A>,
     limits: &TimeLimits,
     phase: Phase,
     record: &mut SeatRecord,
     started: Instant,
-) -> (Result<Option<A>, Failure>, bool, f64) {
+) -> (Result<(Option<A>, Verdict), Failure>, f64) {
     record.cpu_ms += reply.cpu.map(ms).unwrap_or(0.0);
-    let used = match limits.clock {
-        Clock::Wall => reply.wall,
-        Clock::Cpu => reply.cpu.unwrap_or(reply.wall),
+    let usage = Usage {
+        wall: reply.wall,
+        cpu: reply.cpu,
+        waited: reply.waited,
     };
-    let (soft, hard) = phase.budgets(limits);
-    let what = phase.as_str();
-    let result = match reply.result {
-        Err(f) => return (Err(f), false, ms(used)),
+    let t = ms(usage.on(limits.clock));
+    let action = match reply.result {
+        Err(f) => return (Err(f), t),
         Ok(a) => a,
     };
-    // Time that was not the agent's is not charged: under the wall clock,
-    // the machine's load that fell on it ([`load_on`]); under either clock,
-    // time the host of a virtual machine took from it, which the guest's
-    // clocks charge to the running thread: at most the agent's CPU time
-    // (an agent that sleeps is not running, and steal does not slow it).
-    let excused = if used > soft {
-        let to = started + reply.wall;
-        let stolen = crate::timing::steal::during(started, to).min(reply.cpu.unwrap_or(reply.wall));
-        match limits.clock {
-            Clock::Wall => stolen.max(load_on(reply.wall, reply.cpu, reply.waited, started)),
-            Clock::Cpu => stolen,
-        }
+    let excusals = if judge::needs_excusals(&usage, limits, phase) {
+        crate::timing::excusals(started, started + reply.wall)
     } else {
-        Duration::ZERO
+        Excusals::default()
     };
-    let charged = used.saturating_sub(excused);
-    if used > soft && charged <= soft {
-        record.starved += 1;
-        return (Ok(result), false, ms(used));
-    }
-    if charged > hard {
-        let excused = if excused > Duration::ZERO {
-            format!("; {:.1} ms of it not the agent's", ms(excused))
-        } else {
-            String::new()
-        };
-        let f = Failure {
-            outcome: Outcome::Disqualified,
-            detail: format!(
-                "{what} took {:.1} ms ({}{excused}), past the hard limit of {:.1} ms",
-                ms(used),
-                limits.clock.as_str(),
-                ms(hard)
-            ),
-        };
-        (Err(f), false, ms(used))
-    } else {
-        (Ok(result), used > soft, ms(used))
-    }
-}
-
-/// The part of an act's wall time `wall` (from `started`) that the
-/// machine's load took from the agent, under the wall clock, given the
-/// agent's CPU time `cpu` and run delay `waited` during the act.
-///
-/// Where the agent's run delay is known (its threads' time ready to run but
-/// waiting for a CPU, and the supervisor's that reads its answer; see
-/// [`crate::timing::run_delay`]), that delay: an agent that sleeps or
-/// blocks is not slowed by load and is forgiven nothing, however loaded
-/// the machine; one that computes is forgiven what it waited. At most the
-/// act's wall time less the agent's CPU time, which a single thread's
-/// delay never exceeds: an agent whose own threads queue behind each
-/// other (more of them than CPUs) does not turn that into forgiveness.
-/// Where it is not known (a process that exited before its answer was
-/// read), the harness's latency probe's lateness meanwhile
-/// ([`crate::timing::starvation`]).
-fn load_on(
-    wall: Duration,
-    cpu: Option<Duration>,
-    waited: Option<Duration>,
-    started: Instant,
-) -> Duration {
-    match waited {
-        Some(w) => w.min(wall.saturating_sub(cpu.unwrap_or_default())),
-        None => crate::timing::starvation::during(started, started + wall),
+    match judge::judge(&usage, Answer::Given, excusals, limits, phase).verdict {
+        Verdict::Disqualified { detail } => (
+            Err(Failure {
+                outcome: Outcome::Disqualified,
+                detail,
+            }),
+            t,
+        ),
+        v => {
+            if v == Verdict::Starved {
+                record.starved += 1;
+            }
+            (Ok((action, v)), t)
+        }
     }
 }
 
@@ -411,7 +370,7 @@ pub fn play_episode<G: ArenaGame>(
     }
     for s in 0..players {
         if let Some(c) = contestants[s].as_mut() {
-            let (r, over, t) = judge(
+            let (r, t) = judge(
                 c.wait(deadlines[s]),
                 &specs[s].time,
                 Phase::Init,
@@ -419,9 +378,9 @@ pub fn play_episode<G: ArenaGame>(
                 starts[s],
             );
             seats[s].init_ms = t;
-            seats[s].init_overrun = over;
-            if let Err(f) = r {
-                failed[s] = Some(f);
+            match r {
+                Ok((_, v)) => seats[s].init_overrun = v == Verdict::Overrun,
+                Err(f) => failed[s] = Some(f),
             }
         }
     }
@@ -449,7 +408,7 @@ pub fn play_episode<G: ArenaGame>(
             let c = contestants[s]
                 .as_mut()
                 .expect("no failure means a contestant");
-            let (r, over, t) = judge(
+            let (r, t) = judge(
                 c.wait(deadlines[s]),
                 &specs[s].time,
                 Phase::Act,
@@ -459,24 +418,22 @@ pub fn play_episode<G: ArenaGame>(
             seats[s].act_ms.push(t);
             match r {
                 Err(f) => failed[s] = Some(f),
-                Ok(a) => {
+                Ok((_, Verdict::TimeForfeit { detail })) => {
+                    seats[s].overruns += 1;
+                    failed[s] = Some(Failure {
+                        outcome: Outcome::TimeForfeit,
+                        detail: format!("tick {}: {detail}", state.tick()),
+                    });
+                }
+                Ok((_, Verdict::Overrun)) => {
+                    seats[s].overruns += 1;
+                    seats[s].overrun_ticks.push(state.tick());
+                }
+                Ok((a, _)) => {
                     let a = a.unwrap_or_else(|| state.fallback_action(s));
-                    if over && specs[s].time.on_overrun == OnOverrun::Loss {
-                        seats[s].overruns += 1;
-                        failed[s] = Some(Failure {
-                            outcome: Outcome::TimeForfeit,
-                            detail: format!(
-                                "tick {}: act took {t:.1} ms ({}), past the soft budget of {:.1} ms \
-                                 (on_overrun = \"loss\")",
-                                state.tick(),
-                                specs[s].time.clock.as_str(),
-                                ms(specs[s].time.act)
-                            ),
-                        });
-                    } else if over {
-                        seats[s].overruns += 1;
-                        seats[s].overrun_ticks.push(state.tick());
-                    } else if !state.is_legal(s, a) {
+                    if state.is_legal(s, a) {
+                        joint[s] = a;
+                    } else {
                         failed[s] = Some(Failure {
                             outcome: Outcome::IllegalMove,
                             detail: format!(
@@ -485,8 +442,6 @@ pub fn play_episode<G: ArenaGame>(
                                 state.action_name(a)
                             ),
                         });
-                    } else {
-                        joint[s] = a;
                     }
                 }
             }
@@ -773,131 +728,5 @@ mod tests {
             "cannot start [\"nope\"]: No such file or directory (os error 2)"
         )));
         assert!(!infrastructure_error(&seat(Outcome::Crash, eagain)));
-    }
-
-    /// An act started `at` that answered 7 after `wall` ms, `cpu` ms of
-    /// CPU time and `waited` ms waiting for a CPU, judged on `clock` with
-    /// a 20 ms budget and a `hard` ms hard limit.
-    fn judge_one(
-        at: Instant,
-        clock: Clock,
-        hard: u64,
-        wall: u64,
-        cpu: u64,
-        waited: Option<u64>,
-    ) -> (Result<Option<u8>, Failure>, bool, SeatRecord) {
-        let ms = Duration::from_millis;
-        let limits = TimeLimits {
-            act: ms(20),
-            act_hard: ms(hard),
-            clock,
-            ..TimeLimits::default()
-        };
-        let reply = Reply {
-            result: Ok(Some(7u8)),
-            wall: ms(wall),
-            cpu: Some(ms(cpu)),
-            waited: waited.map(ms),
-        };
-        let mut record = SeatRecord::new(0);
-        let (r, over, _) = judge(reply, &limits, Phase::Act, &mut record, at);
-        (r, over, record)
-    }
-
-    /// An act that took `cpu` of CPU time and 5 ms more of wall time,
-    /// started `at`, judged on the CPU clock (20 ms soft, 25 ms hard).
-    fn judge_act(at: Instant, cpu_ms: u64) -> (Result<Option<u8>, Failure>, bool, SeatRecord) {
-        judge_one(at, Clock::Cpu, 25, cpu_ms + 5, cpu_ms, None)
-    }
-
-    #[test]
-    fn time_a_virtual_machines_host_took_is_not_charged_on_the_cpu_clock() {
-        use crate::timing::steal;
-        let ms = Duration::from_millis;
-        // Windows an hour and more ahead: no real act or reading is there.
-        let base = Instant::now() + Duration::from_secs(3600);
-        let window = |k: u64| base + Duration::from_secs(10 * k);
-        // No steal: 65 ms of CPU is past the hard limit.
-        let (r, _, _) = judge_act(window(0), 65);
-        let f = r.unwrap_err();
-        assert_eq!(f.outcome, Outcome::Disqualified);
-        assert!(f.detail.contains("act took 65.0 ms (cpu)"), "{}", f.detail);
-        // 50 ms stolen within the act: 15 ms are the agent's, within the
-        // budget, and the act counts as starved, not as an overrun.
-        steal::record(window(1) + ms(10), window(1) + ms(20), ms(50));
-        let (r, over, record) = judge_act(window(1), 65);
-        assert_eq!(r.unwrap(), Some(7));
-        assert!(!over);
-        assert_eq!((record.starved, record.overruns), (1, 0));
-        // 40 ms stolen: 25 ms are the agent's, past the soft budget but
-        // within the hard limit: an overrun.
-        steal::record(window(2), window(2) + ms(10), ms(40));
-        let (r, over, record) = judge_act(window(2), 65);
-        assert_eq!(r.unwrap(), Some(7));
-        assert!(over);
-        assert_eq!(record.starved, 0);
-        // 30 ms stolen: 35 ms are the agent's, past the hard limit; the
-        // detail says how much was not.
-        steal::record(window(3) + ms(60), window(3) + ms(80), ms(30));
-        let f = judge_act(window(3), 65).0.unwrap_err();
-        assert!(
-            f.detail.contains("30.0 ms of it not the agent's"),
-            "{}",
-            f.detail
-        );
-        // Steal read before the act started or after it ended is not its.
-        steal::record(window(4) - ms(30), window(4) - ms(1), ms(50));
-        steal::record(window(4) + ms(71), window(4) + ms(90), ms(50));
-        assert!(judge_act(window(4), 65).0.is_err());
-        // An act within its budget is never looked at.
-        steal::record(window(5), window(5) + ms(10), ms(50));
-        let (r, over, record) = judge_act(window(5), 15);
-        assert!(r.is_ok() && !over && record.starved == 0);
-    }
-
-    /// An act of 65 ms of wall time and `cpu` ms of CPU time started `at`,
-    /// of which the agent's threads waited `waited` ms for a CPU, judged on
-    /// the wall clock (20 ms soft, 100 ms hard): whether it overran, and
-    /// whether it was forgiven (counted as starved).
-    fn judge_wall(at: Instant, cpu: u64, waited: Option<u64>) -> (bool, u32) {
-        let (r, over, record) = judge_one(at, Clock::Wall, 100, 65, cpu, waited);
-        assert_eq!(r.unwrap(), Some(7));
-        (over, record.starved)
-    }
-
-    #[test]
-    fn on_the_wall_clock_only_the_load_that_fell_on_the_agent_is_forgiven() {
-        use crate::timing::{starvation, steal};
-        let ms = Duration::from_millis;
-        // Windows two hours and more ahead: no real act or wake-up is there.
-        let base = Instant::now() + Duration::from_secs(7200);
-        let window = |k: u64| base + Duration::from_secs(10 * k);
-        // The probe 50 ms late within the first four acts.
-        for k in 0..4 {
-            starvation::record(window(k) + ms(5), window(k) + ms(55));
-        }
-        // Nothing known of the agent's waits: the probe's lateness is
-        // forgiven (15 ms left, within the budget; the act counts as
-        // starved).
-        assert_eq!(judge_wall(window(0), 15, None), (false, 1));
-        // The agent slept (2 ms waiting for a CPU): 63 ms are its own, an
-        // overrun, however late the probe.
-        assert_eq!(judge_wall(window(1), 1, Some(2)), (true, 0));
-        // It computed 15 ms and waited 50 ms for a CPU: forgiven.
-        assert_eq!(judge_wall(window(2), 15, Some(50)), (false, 1));
-        // Its threads (more than the CPUs) used 130 ms of CPU and waited
-        // 300 ms behind each other: nothing is forgiven.
-        assert_eq!(judge_wall(window(3), 130, Some(300)), (true, 0));
-        // A computing agent that waited 50 ms is forgiven though the probe
-        // was on time (agents' threads competing for the CPUs, the probe
-        // woken first).
-        assert_eq!(judge_wall(window(4), 15, Some(50)), (false, 1));
-        // A virtual machine's host took 60 ms while the agent slept: its
-        // sleep was not slowed, and nothing is forgiven; while it computed
-        // 50 ms, those 50 ms are.
-        steal::record(window(5), window(5) + ms(10), ms(60));
-        assert_eq!(judge_wall(window(5), 1, Some(0)), (true, 0));
-        steal::record(window(6), window(6) + ms(10), ms(60));
-        assert_eq!(judge_wall(window(6), 50, Some(0)), (false, 1));
     }
 }

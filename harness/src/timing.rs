@@ -1,37 +1,13 @@
-//! Time: the limits an agent plays under ([`TimeLimits`], durations as
-//! configs and flags write them), and clocks: the harness's own monotonic wall clock, per-thread CPU time, and
-//! the [`games::Timer`] handed to agents.
+//! Time measured: clocks (per-thread CPU time, the [`games::Timer`] handed
+//! to agents), what may not have been an agent's own time ([`excusals`]:
+//! the host's [`steal`], the harness's [`starvation`], agents'
+//! [`run_delay`]), and durations as configs and flags write them. The rules
+//! that judge these times are [`crate::judge`]'s (its limits are
+//! re-exported here).
 
 use std::time::{Duration, Instant};
 
-/// Which clock judges an agent's time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Clock {
-    /// Monotonic wall time, measured by the harness: an agent that sleeps or
-    /// blocks cannot escape it, but a busy machine can push an agent past
-    /// its budget (acts during which the harness itself was starved are
-    /// forgiven, see [`starvation`], as much of it as fell on the agent:
-    /// its threads' time waiting for a CPU, see [`run_delay`]).
-    Wall,
-    /// The agent's own CPU time (default), GVGAI's rule: its thread's for a
-    /// built-in agent, its process tree's for a subprocess. A verdict does
-    /// not depend on the machine's load. The harness still stops waiting
-    /// after a wall-clock safety limit (see [`TimeLimits::hang_limit`]),
-    /// and sooner for an agent that neither runs nor waits for a CPU (see
-    /// [`TimeLimits::gives_up_on_silence`]).
-    #[default]
-    Cpu,
-}
-
-impl Clock {
-    /// The name in configs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Clock::Wall => "wall",
-            Clock::Cpu => "cpu",
-        }
-    }
-}
+pub use crate::judge::{human, Activity, Clock, OnOverrun, TimeLimits, SILENCE_MARGIN};
 
 /// CPU time consumed so far by the calling thread.
 pub fn thread_cpu_time() -> Duration {
@@ -166,12 +142,6 @@ pub mod starvation {
     pub fn during(from: Instant, to: Instant) -> Duration {
         LATE.during(from, to)
     }
-
-    /// Keep a late wake-up: due at `from`, woken at `to` (for tests).
-    #[cfg(test)]
-    pub(crate) fn record(from: Instant, to: Instant) {
-        LATE.record(from, to, to.saturating_duration_since(from));
-    }
 }
 
 /// CPU time the host of a virtual machine took from it: the `steal`
@@ -180,7 +150,7 @@ pub mod starvation {
 /// charged for time it never had (measured on this project's 2-core VMs: a
 /// thread's CPU clock jumped 23 ms in one read, with 20 ms of steal). An
 /// act past its budget by no more than the steal meanwhile is not charged
-/// (see `runner::judge`). Steal is time the host gave to others: an agent
+/// (see [`crate::judge::excused`]). Steal is time the host gave to others: an agent
 /// cannot turn its own work into steal, and what is forgiven is the most
 /// that any one CPU lost, at most the agent's own CPU time meanwhile (a
 /// sleeping agent's time is not stolen).
@@ -270,181 +240,14 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Time limits of one agent (GVGAI's rule: past `act` the action becomes the
-/// game's fallback and an overrun is counted; past `act_hard` the agent is
-/// disqualified). The same rule applies to `init` / `init_hard`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeLimits {
-    /// Soft budget per act (GVGAI: 40 ms).
-    pub act: Duration,
-    /// Hard limit per act (GVGAI: 50 ms).
-    pub act_hard: Duration,
-    /// Soft budget of init (GVGAI: 1 s).
-    pub init: Duration,
-    /// Hard limit of init.
-    pub init_hard: Duration,
-    /// The clock that judges.
-    pub clock: Clock,
-    /// What an act past the soft budget (within the hard limit) costs.
-    pub on_overrun: OnOverrun,
-}
-
-/// What an act past its soft budget (but within the hard limit) costs
-/// (config key `on_overrun` in `[time]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum OnOverrun {
-    /// GVGAI's rule: the game's fallback action is played instead, and an
-    /// overrun is counted (default).
-    #[default]
-    Fallback,
-    /// The engine-match rule: the agent loses on time (`time-forfeit`).
-    Loss,
-}
-
-impl OnOverrun {
-    /// The name in configs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnOverrun::Fallback => "fallback",
-            OnOverrun::Loss => "loss",
-        }
-    }
-}
-
-impl Default for TimeLimits {
-    fn default() -> Self {
-        TimeLimits {
-            act: Duration::from_millis(40),
-            act_hard: Duration::from_millis(50),
-            init: Duration::from_secs(1),
-            init_hard: Duration::from_millis(1250),
-            clock: Clock::Cpu,
-            on_overrun: OnOverrun::Fallback,
-        }
-    }
-}
-
-impl TimeLimits {
-    /// How long the harness waits for an answer in wall time before giving up
-    /// on the agent: under the wall clock twice the hard limit (the load
-    /// that fell on the agent is not charged, see `runner::judge`, so an
-    /// agent kept waiting for a CPU may answer past the hard limit and be
-    /// within it); under the CPU clock (which a sleeping agent does not
-    /// consume) ten times the hard limit, at least one second. Under the
-    /// CPU clock an agent that is silent, neither running nor waiting for a
-    /// CPU, is given up on sooner ([`TimeLimits::silence_limit`]).
-    pub fn hang_limit(&self, hard: Duration) -> Duration {
-        match self.clock {
-            Clock::Wall => hard * 2,
-            Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
-        }
-    }
-
-    /// Under the CPU clock, how much silent wall time (see
-    /// [`Activity::silent`]) a request with hard limit `hard` is allowed:
-    /// the hard limit plus [`SILENCE_MARGIN`]. An agent that has spent that
-    /// long neither running nor waiting for a CPU is no longer waited for.
-    pub fn silence_limit(&self, hard: Duration) -> Duration {
-        hard + SILENCE_MARGIN
-    }
-
-    /// Whether the harness stops waiting for an agent that has not
-    /// answered a request with hard limit `hard`, given what it did
-    /// meanwhile (`activity`) and whether any of its threads is runnable
-    /// now: under the CPU clock only, once its silent time passes
-    /// [`TimeLimits::silence_limit`] and none of its threads is running or
-    /// waiting for a CPU. The machine's load does not bring this about: an
-    /// agent kept waiting for a CPU accumulates run delay, not silence.
-    pub fn gives_up_on_silence(&self, hard: Duration, activity: Activity, runnable: bool) -> bool {
-        self.clock == Clock::Cpu && !runnable && activity.silent() > self.silence_limit(hard)
-    }
-
-    /// The detail of a request (`what`: `act`, `init`) with hard limit
-    /// `hard` that got no answer: the wall time waited and, under the CPU
-    /// clock, the CPU time the agent used meanwhile (where read), the limit
-    /// the agent was given, and the rule that ended the wait (`silent`:
-    /// the agent was silent past [`TimeLimits::silence_limit`]; else the
-    /// wait reached `waited_at_most`).
-    pub fn no_answer(
-        &self,
-        what: &str,
-        hard: Duration,
-        wall: Duration,
-        cpu: Option<Duration>,
-        silent: bool,
-        waited_at_most: Duration,
-    ) -> String {
-        let (wall, hard_s) = (human(wall), human(hard));
-        match self.clock {
-            Clock::Wall => format!(
-                "{what}: no answer after {wall} of wall time; the limit is {hard_s} of wall time, \
-                 and an answer is waited for at most {}",
-                human(waited_at_most)
-            ),
-            Clock::Cpu => {
-                let used = match cpu {
-                    Some(c) => format!("while using {} of CPU", human(c)),
-                    None => "(its CPU time could not be read)".to_string(),
-                };
-                let rule = if silent {
-                    format!(
-                        "an agent that neither runs nor waits for a CPU is waited for at most {}",
-                        human(self.silence_limit(hard))
-                    )
-                } else {
-                    format!("an answer is waited for at most {}", human(waited_at_most))
-                };
-                format!(
-                    "{what}: no answer after {wall} of wall time {used}; the limit is {hard_s} of \
-                     CPU time, and {rule}"
-                )
-            }
-        }
-    }
-}
-
-/// Under the CPU clock, the silent wall time an agent is allowed beyond a
-/// request's hard limit (see [`TimeLimits::silence_limit`]): room for
-/// start-up, page faults and reads from disk, which are neither CPU time
-/// nor waiting for a CPU.
-pub const SILENCE_MARGIN: Duration = Duration::from_secs(1);
-
-/// What an agent did with the wall time of one request so far, as the
-/// harness reads it: the wall time since the request's clock started, and
-/// over it the CPU time and the run delay (time ready to run but waiting
-/// for a CPU, see [`run_delay`]) of the agent's threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Activity {
-    /// Wall time since the request started.
-    pub wall: Duration,
-    /// The agent's CPU time over it.
-    pub cpu: Duration,
-    /// The agent's run delay over it.
-    pub waited: Duration,
-}
-
-impl Activity {
-    /// The wall time in which the agent neither ran nor waited for a CPU
-    /// (slept, blocked on a read, waited for a child): the wall time less
-    /// the CPU time and the run delay (zero when threads that ran or
-    /// waited side by side sum to more than the wall time).
-    pub fn silent(&self) -> Duration {
-        self.wall.saturating_sub(self.cpu + self.waited)
-    }
-}
-
-/// A duration for messages: `500 ms` below a second, else seconds to the
-/// hundredth without trailing zeros (`1.25 s`, `1.5 s`, `5.0 s`).
-pub fn human(d: Duration) -> String {
-    if d < Duration::from_secs(1) {
-        return format!("{:.0} ms", ms(d));
-    }
-    let s = format!("{:.2}", d.as_secs_f64());
-    let s = s.trim_end_matches('0');
-    if s.ends_with('.') {
-        format!("{s}0 s")
-    } else {
-        format!("{s} s")
+/// What may not have been an agent's own time between `from` and `to`,
+/// as the harness's probe measured it: the host's steal ([`steal`]) and the
+/// harness's starvation ([`starvation`]). The judge decides how much of it
+/// is forgiven ([`crate::judge::excused`]).
+pub fn excusals(from: Instant, to: Instant) -> crate::judge::Excusals {
+    crate::judge::Excusals {
+        steal: steal::during(from, to),
+        starvation: starvation::during(from, to),
     }
 }
 
@@ -521,71 +324,22 @@ mod tests {
     }
 
     #[test]
-    fn a_silent_agent_is_given_up_on_after_the_hard_limit_and_a_second() {
+    fn a_span_counts_for_the_windows_it_overlaps_only() {
         let ms = Duration::from_millis;
-        let cpu = TimeLimits {
-            act_hard: ms(500),
-            ..TimeLimits::default()
-        };
-        let wall = TimeLimits {
-            clock: Clock::Wall,
-            ..cpu
-        };
-        let hard = cpu.act_hard;
-        assert_eq!(cpu.silence_limit(hard), ms(1500));
-        assert_eq!(cpu.hang_limit(hard), ms(5000));
-        let act = |wall_ms, cpu_ms, waited_ms| Activity {
-            wall: ms(wall_ms),
-            cpu: ms(cpu_ms),
-            waited: ms(waited_ms),
-        };
-        // Asleep for 1.6 s (10 ms of CPU, 20 ms waiting for one): silent
-        // 1.57 s, past 1.5 s.
-        assert_eq!(act(1600, 10, 20).silent(), ms(1570));
-        assert!(cpu.gives_up_on_silence(hard, act(1600, 10, 20), false));
-        // Not yet: silent 1.47 s.
-        assert!(!cpu.gives_up_on_silence(hard, act(1500, 10, 20), false));
-        // Computing on a loaded machine: 400 ms of CPU and 4 s waiting for
-        // a CPU in 4.45 s of wall time: silent 50 ms, waited for.
-        assert!(!cpu.gives_up_on_silence(hard, act(4450, 400, 4000), false));
-        // Runnable now, its latest wait not yet in its run delay: waited for.
-        assert!(!cpu.gives_up_on_silence(hard, act(3000, 10, 20), true));
-        // Threads that ran side by side: never a negative silence.
-        assert_eq!(act(1000, 1500, 700).silent(), Duration::ZERO);
-        // The wall clock judges sleeping itself: no silence rule.
-        assert!(!wall.gives_up_on_silence(hard, act(9000, 0, 0), false));
-        // Init's own hard limit.
-        assert_eq!(cpu.silence_limit(cpu.init_hard), ms(2250));
-    }
-
-    #[test]
-    fn a_missing_answer_says_what_was_measured_and_which_limit_applied() {
-        let ms = Duration::from_millis;
-        let cpu = TimeLimits {
-            act_hard: ms(500),
-            ..TimeLimits::default()
-        };
-        let hard = cpu.act_hard;
-        assert_eq!(
-            cpu.no_answer("act", hard, ms(1523), Some(ms(0)), true, ms(5000)),
-            "act: no answer after 1.52 s of wall time while using 0 ms of CPU; the limit is \
-             500 ms of CPU time, and an agent that neither runs nor waits for a CPU is waited \
-             for at most 1.5 s"
-        );
-        assert_eq!(
-            cpu.no_answer("act", hard, ms(5000), None, false, ms(5000)),
-            "act: no answer after 5.0 s of wall time (its CPU time could not be read); the \
-             limit is 500 ms of CPU time, and an answer is waited for at most 5.0 s"
-        );
-        let wall = TimeLimits {
-            clock: Clock::Wall,
-            ..cpu
-        };
-        assert_eq!(
-            wall.no_answer("init", ms(1250), ms(2501), None, false, ms(2500)),
-            "init: no answer after 2.5 s of wall time; the limit is 1.25 s of wall time, and an \
-             answer is waited for at most 2.5 s"
-        );
+        let log = Spans::new(2);
+        let t = Instant::now();
+        log.record(t + ms(10), t + ms(20), ms(5));
+        log.record(t + ms(30), t + ms(40), ms(7));
+        assert_eq!(log.during(t, t + ms(50)), ms(12));
+        assert_eq!(log.during(t + ms(15), t + ms(35)), ms(12));
+        // Touching is not overlapping: before the act started or after it
+        // ended is not its.
+        assert_eq!(log.during(t, t + ms(10)), Duration::ZERO);
+        assert_eq!(log.during(t + ms(20), t + ms(30)), Duration::ZERO);
+        assert_eq!(log.during(t + ms(21), t + ms(50)), ms(7));
+        // Only the last `keep` spans are kept.
+        log.record(t + ms(60), t + ms(70), ms(1));
+        assert_eq!(log.during(t, t + ms(100)), ms(8));
     }
 
     #[test]

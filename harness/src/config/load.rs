@@ -8,8 +8,8 @@ use crate::external::{
     Sandbox,
 };
 use crate::games::GameEntry;
+use crate::judge::{Clock, OnOverrun, TimeLimits};
 use crate::schedule::{Format, Openings, Order};
-use crate::timing::{Clock, OnOverrun, TimeLimits};
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
@@ -264,28 +264,17 @@ fn apply_time(
         t.init_hard = v;
     }
     if let Some(c) = &raw.clock {
-        t.clock = match c.as_str() {
-            "wall" => Clock::Wall,
-            "cpu" => Clock::Cpu,
-            other => {
-                return Err(src.err_key(
-                    &format!("{key}.clock"),
-                    format!("{key}.clock = \"{other}\": expected \"wall\" or \"cpu\""),
-                ))
-            }
-        };
+        t.clock = c
+            .parse::<Clock>()
+            .map_err(|e| src.err_key(&format!("{key}.clock"), format!("{key}.clock = {e}")))?;
     }
     if let Some(o) = &raw.on_overrun {
-        t.on_overrun = match o.as_str() {
-            "fallback" => OnOverrun::Fallback,
-            "loss" => OnOverrun::Loss,
-            other => {
-                return Err(src.err_key(
-                    &format!("{key}.on_overrun"),
-                    format!("{key}.on_overrun = \"{other}\": expected \"fallback\" or \"loss\""),
-                ))
-            }
-        };
+        t.on_overrun = o.parse::<OnOverrun>().map_err(|e| {
+            src.err_key(
+                &format!("{key}.on_overrun"),
+                format!("{key}.on_overrun = {e}"),
+            )
+        })?;
     }
     if t.act.is_zero() {
         return Err(src.err_key(

@@ -113,7 +113,11 @@ mod tests {
             ),
             (
                 "game = \"bait\"\n[[agents]]\nagent = \"random\"\ntime = { clock = \"sun\" }\n",
-                "test.toml:4:18: agents[0].time.clock = \"sun\"",
+                "test.toml:4:18: agents[0].time.clock = \"sun\": expected \"wall\" or \"cpu\"",
+            ),
+            (
+                "game = \"bait\"\n[time]\non_overrun = \"lose\"\n[[agents]]\nagent = \"random\"\n",
+                "test.toml:3:14: time.on_overrun = \"lose\": expected \"fallback\" or \"loss\"",
             ),
         ] {
             let e = err(text);

@@ -6,8 +6,8 @@
 //! in two cases, watched by [`CpuWatch`] (the contestant waits in slices
 //! and asks it after each one):
 //! - once the CPU time of its process tree over the request (less VM
-//!   steal, as the judge charges it) is past the hard limit, its verdict
-//!   is certain: an answer would be [`Outcome::Disqualified`], and so is
+//!   steal, as [`crate::judge::judge`] charges it) is past the hard limit,
+//!   its verdict is certain: an answer would be [`Outcome::Disqualified`], and so is
 //!   the agent, stopped;
 //! - once it has been silent, neither running nor waiting for a CPU, for
 //!   longer than [`TimeLimits::silence_limit`] (the hard limit plus a
@@ -21,10 +21,11 @@
 //! read, and under [`Clock::Wall`], the wait is a single one, until the
 //! deadline.
 
+use crate::judge::{judge, Answer, Excusals, Usage, Verdict};
 use crate::outcome::Outcome;
 use crate::player::{Failure, Phase};
 use crate::timing::run_delay::TreeSched;
-use crate::timing::{between, ms, Activity, Clock, TimeLimits};
+use crate::timing::{between, Clock, TimeLimits};
 use std::time::{Duration, Instant};
 
 /// How often the CPU time of an agent that has not answered is read once
@@ -96,7 +97,7 @@ impl CpuWatch {
     }
 
     fn hard(&self) -> Duration {
-        self.phase.budgets(&self.limits).1
+        self.limits.budget(self.phase).hard
     }
 
     /// Until when to wait for output next: the deadline; with the CPU time
@@ -149,27 +150,41 @@ impl CpuWatch {
             self.delay_start = None;
             return AfterSlice::Wait;
         };
-        // As the judge charges it: less the time the host of a virtual
-        // machine took meanwhile.
-        let stolen = crate::timing::steal::during(self.start, Instant::now());
-        if cpu.saturating_sub(stolen) > hard {
-            // Disqualified, as the runner judges an answer past the hard
-            // limit: an agent that would have answered gets the same
-            // verdict, only sooner, whichever comes first.
+        // The judge's verdict on the request so far: what it charges is
+        // the CPU time less the time the host of a virtual machine took
+        // meanwhile.
+        let mut usage = Usage {
+            wall: self.start.elapsed(),
+            cpu: Some(cpu),
+            waited: None,
+        };
+        let excusals = Excusals {
+            steal: crate::timing::steal::during(self.start, Instant::now()),
+            starvation: Duration::ZERO,
+        };
+        let verdict = |usage: &Usage, runnable| {
+            judge(
+                usage,
+                Answer::Awaited { runnable },
+                excusals,
+                &self.limits,
+                self.phase,
+            )
+            .verdict
+        };
+        if let Verdict::Disqualified { detail } = verdict(&usage, None) {
+            // As the runner judges an answer past the hard limit: an agent
+            // that would have answered gets the same verdict, only sooner,
+            // whichever comes first.
             return AfterSlice::Stop(Failure {
                 outcome: Outcome::Disqualified,
-                detail: format!(
-                    "{what} used {:.0} ms of CPU without answering, past the hard limit of {:.0} ms; process group killed",
-                    ms(cpu),
-                    ms(hard)
-                ),
+                detail: format!("{detail}; process group killed"),
             });
         }
-        let wall = self.start.elapsed();
         let Some(d0) = self.delay_start else {
             return AfterSlice::Wait;
         };
-        if wall <= self.limits.silence_limit(hard) {
+        if usage.wall <= self.limits.silence_limit(hard) {
             return AfterSlice::Wait;
         }
         let Some(now) = sched_now() else {
@@ -177,15 +192,8 @@ impl CpuWatch {
             self.delay_start = None;
             return AfterSlice::Wait;
         };
-        let activity = Activity {
-            wall,
-            cpu,
-            waited: now.waited.saturating_sub(d0),
-        };
-        if !self
-            .limits
-            .gives_up_on_silence(hard, activity, now.runnable)
-        {
+        usage.waited = Some(now.waited.saturating_sub(d0));
+        if verdict(&usage, Some(now.runnable)) != Verdict::Silent {
             return AfterSlice::Wait;
         }
         let most = self.deadline.saturating_duration_since(self.start);
@@ -194,7 +202,7 @@ impl CpuWatch {
             detail: format!(
                 "{}; process group killed",
                 self.limits
-                    .no_answer(what, hard, wall, Some(cpu), true, most)
+                    .no_answer(what, hard, usage.wall, Some(cpu), true, most)
             ),
         })
     }

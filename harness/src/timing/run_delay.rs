@@ -3,7 +3,7 @@
 //! `/proc/<pid>/task/<tid>/schedstat`, nanoseconds).
 //!
 //! Under the wall clock, an act past its budget is forgiven the time the
-//! machine's load took from it (see `runner::judge`). The harness's
+//! machine's load took from it (see [`crate::judge::excused`]). The harness's
 //! latency probe ([`super::starvation`]) says *that* the machine was
 //! loaded, not whether the load fell on the agent: an agent that sleeps or
 //! blocks is not slowed by load, yet the probe is late all the same. The
