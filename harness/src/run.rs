@@ -289,8 +289,11 @@ pub fn run_with(
     };
     let machine = (crate::meta::host_name(), crate::meta::cpu_model());
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-    reporters.push(Box::new(JournalWriter::new(dir, start.keep)));
-    reporters.push(Box::new(MetaWriter::new(dir, start.meta)));
+    // The journal first, then `meta.json`: an episode is on disk in the
+    // journal before any table shows it, so a row a user has seen is
+    // never replaced by a later part of the run.
+    reporters.insert(0, Box::new(JournalWriter::new(dir, start.keep)));
+    reporters.insert(1, Box::new(MetaWriter::new(dir, start.meta)));
     let sprt_stop = std::sync::Arc::new(AtomicBool::new(false));
     if let Some(sp) = &cfg.sprt {
         reporters.push(Box::new(SprtMonitor::new(cfg, sp, sprt_stop.clone())));
@@ -298,14 +301,7 @@ pub fn run_with(
     let keys = RunKeys::of(cfg);
     let mut failure: Option<HarnessError> = None;
     let mut tell = |ev: &Event<'_>, failure: &mut Option<HarnessError>| {
-        for r in reporters.iter_mut() {
-            if let Err(e) = r.report(ev) {
-                if failure.is_none() {
-                    *failure = Some(e);
-                }
-                INTERRUPTED.store(true, Ordering::Relaxed);
-            }
-        }
+        tell_all(reporters, ev, failure);
     };
     tell(
         &Event::RunPlanned {
@@ -402,6 +398,27 @@ pub fn run_with(
         summary,
         crosstable,
     })
+}
+
+/// Tell `ev` to every reporter, in order. The first error is kept in
+/// `failure` and stops the run; an episode that a reporter failed to
+/// record (the journal, which comes first) is told to no later reporter.
+fn tell_all(
+    reporters: &mut [Box<dyn Reporter + '_>],
+    ev: &Event<'_>,
+    failure: &mut Option<HarnessError>,
+) {
+    for r in reporters.iter_mut() {
+        if let Err(e) = r.report(ev) {
+            if failure.is_none() {
+                *failure = Some(e);
+            }
+            INTERRUPTED.store(true, Ordering::Relaxed);
+            if matches!(ev, Event::EpisodeFinished { .. }) {
+                return;
+            }
+        }
+    }
 }
 
 /// `arena summarize DIR`: rebuild every table of a run (episodes, moves,
