@@ -351,8 +351,8 @@ fn check_out_dir(out_dir: &Path, parts: &[Part]) -> Result<(), HarnessError> {
         }
         Some(_) => Ok(()),
         None => {
-            let ours = crate::resume::RUN_FILES
-                .iter()
+            let ours = crate::resume::run_files()
+                .into_iter()
                 .find(|f| out_dir.join(f).exists());
             match ours {
                 Some(f) => Err(HarnessError::Config(format!(
@@ -375,7 +375,7 @@ pub fn merge(out_dir: &Path, dirs: &[PathBuf], out: &mut dyn Write) -> Result<()
     check_out_dir(out_dir, &parts)?;
     std::fs::create_dir_all(out_dir).map_err(|e| HarnessError::io(out_dir, e))?;
     // What an earlier merge wrote goes (a merge is redone whole).
-    for f in crate::resume::RUN_FILES {
+    for f in crate::resume::run_files() {
         let p = out_dir.join(f);
         if p.is_file() {
             std::fs::remove_file(&p).map_err(|e| HarnessError::io(&p, e))?;

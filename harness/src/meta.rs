@@ -311,6 +311,9 @@ pub struct MetaWriter {
 }
 
 impl MetaWriter {
+    /// The files it writes ([`FILE`]).
+    pub const FILES: &'static [&'static str] = &[FILE];
+
     /// Writes `dir/meta.json`, starting from `meta`.
     pub fn new(dir: &Path, meta: RunMeta) -> Self {
         MetaWriter {
@@ -357,6 +360,10 @@ impl crate::reporters::Reporter for MetaWriter {
             }
             _ => Ok(()),
         }
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        Self::FILES
     }
 }
 

@@ -22,8 +22,8 @@ pub mod viewer;
 
 use crate::error::HarnessError;
 use crate::report::{CrossRow, EpisodeRow, SummaryRow};
-use crate::reporters::{Event, Reporter};
-use crate::stats::reporter::RatingRow;
+use crate::reporters::{ConfigCopy, CrosstableCsv, EpisodesCsv, Event, Reporter, SummaryCsv};
+use crate::stats::reporter::{RatingRow, RatingsCsv};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -76,7 +76,7 @@ pub fn write_report(dir: &Path) -> Result<(PathBuf, usize), HarnessError> {
 
 /// `arena report DIR`: write `DIR/report.html` and say where it is.
 pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
-    if !dir.join("episodes.csv").is_file() {
+    if !dir.join(EpisodesCsv::FILE).is_file() {
         return Err(HarnessError::Config(format!(
             "{}: not a results folder (no episodes.csv); `arena run` writes one",
             dir.display()
@@ -100,13 +100,13 @@ pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessErro
 /// The page for the results in `dir`, embedding at most `budget` bytes of
 /// replays; also the number of replays left out.
 pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError> {
-    let episodes: Vec<EpisodeRow> = read_rows(&dir.join("episodes.csv"))
+    let episodes: Vec<EpisodeRow> = read_rows(&dir.join(EpisodesCsv::FILE))
         .ok_or_else(|| HarnessError::Config(format!("{}: no episodes.csv", dir.display())))?
         .map_err(|why| HarnessError::Config(format!("{}: {why}", dir.display())))?;
-    let summary = read_rows::<SummaryRow>(&dir.join("summary.csv"));
-    let cross = read_rows::<CrossRow>(&dir.join("crosstable.csv"));
-    let ratings = read_rows::<RatingRow>(&dir.join("ratings.csv"));
-    let config: toml::Table = std::fs::read_to_string(dir.join("config.toml"))
+    let summary = read_rows::<SummaryRow>(&dir.join(SummaryCsv::FILE));
+    let cross = read_rows::<CrossRow>(&dir.join(CrosstableCsv::FILE));
+    let ratings = read_rows::<RatingRow>(&dir.join(RatingsCsv::FILE));
+    let config: toml::Table = std::fs::read_to_string(dir.join(ConfigCopy::FILE))
         .ok()
         .and_then(|t| t.parse().ok())
         .unwrap_or_default();
@@ -388,5 +388,9 @@ impl Reporter for HtmlReport {
             write_report(&self.dir)?;
         }
         Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[FILE_NAME]
     }
 }

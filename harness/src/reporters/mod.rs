@@ -90,6 +90,13 @@ pub trait Reporter {
     /// React to `event`. An error stops the run (the run's other reporters
     /// still see [`Event::Cancelled`] and [`Event::RunFinished`]).
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError>;
+
+    /// The files this reporter writes into the results folder (names in
+    /// it, not paths); what `arena run --restart` clears is the union over
+    /// a run's reporters (see [`crate::resume::run_files`]).
+    fn files(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// `config.toml`: a copy of the config next to the results.
@@ -98,6 +105,9 @@ pub struct ConfigCopy {
 }
 
 impl ConfigCopy {
+    /// Its file name.
+    pub const FILE: &'static str = "config.toml";
+
     /// Copies into `dir`.
     pub fn new(dir: &Path) -> Self {
         ConfigCopy {
@@ -109,10 +119,14 @@ impl ConfigCopy {
 impl Reporter for ConfigCopy {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         if let Event::RunPlanned { cfg, .. } = event {
-            let to = self.dir.join("config.toml");
+            let to = self.dir.join(Self::FILE);
             std::fs::copy(&cfg.source, &to).map_err(|e| HarnessError::io(&to, e))?;
         }
         Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
     }
 }
 
@@ -123,10 +137,13 @@ pub struct EpisodesCsv {
 }
 
 impl EpisodesCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "episodes.csv";
+
     /// Writes `dir/episodes.csv`.
     pub fn new(dir: &Path) -> Self {
         EpisodesCsv {
-            path: dir.join("episodes.csv"),
+            path: dir.join(Self::FILE),
             csv: None,
         }
     }
@@ -154,6 +171,10 @@ impl Reporter for EpisodesCsv {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
+    }
 }
 
 /// `moves.jsonl`: one JSON object per finished episode with its actions.
@@ -163,10 +184,13 @@ pub struct MovesJsonl {
 }
 
 impl MovesJsonl {
+    /// Its file name.
+    pub const FILE: &'static str = "moves.jsonl";
+
     /// Writes `dir/moves.jsonl`.
     pub fn new(dir: &Path) -> Self {
         MovesJsonl {
-            path: dir.join("moves.jsonl"),
+            path: dir.join(Self::FILE),
             out: None,
         }
     }
@@ -191,6 +215,10 @@ impl Reporter for MovesJsonl {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
+    }
 }
 
 /// The `moves.jsonl` line of an episode.
@@ -211,10 +239,13 @@ pub struct SummaryCsv {
 }
 
 impl SummaryCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "summary.csv";
+
     /// Writes `dir/summary.csv`.
     pub fn new(dir: &Path) -> Self {
         SummaryCsv {
-            path: dir.join("summary.csv"),
+            path: dir.join(Self::FILE),
         }
     }
 }
@@ -226,6 +257,10 @@ impl Reporter for SummaryCsv {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
+    }
 }
 
 /// `crosstable.csv` (two-player games), written when the run finishes.
@@ -234,10 +269,13 @@ pub struct CrosstableCsv {
 }
 
 impl CrosstableCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "crosstable.csv";
+
     /// Writes `dir/crosstable.csv`.
     pub fn new(dir: &Path) -> Self {
         CrosstableCsv {
-            path: dir.join("crosstable.csv"),
+            path: dir.join(Self::FILE),
         }
     }
 }
@@ -255,5 +293,9 @@ impl Reporter for CrosstableCsv {
             }
         }
         Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
     }
 }

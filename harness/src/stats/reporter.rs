@@ -430,11 +430,14 @@ pub struct RatingsCsv {
 }
 
 impl RatingsCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "ratings.csv";
+
     /// Writes `dir/ratings.csv`; Bradley–Terry anchored to the mean,
     /// [`DEFAULT_PRIOR`] virtual draws.
     pub fn new(dir: &Path) -> Self {
         RatingsCsv {
-            path: dir.join("ratings.csv"),
+            path: dir.join(Self::FILE),
             anchor: None,
             prior: DEFAULT_PRIOR,
         }
@@ -473,6 +476,10 @@ impl Reporter for RatingsCsv {
         };
         let out = ratings_rows(&agents, rows, &opts)?;
         report::write_csv(&self.path, &out)
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
     }
 }
 
