@@ -277,6 +277,64 @@ impl RunMeta {
         Some(t)
     }
 
+    /// The run's config as far as its tables need it, for replaying its
+    /// journal through the reporters of `arena run` (`arena summarize`,
+    /// `arena merge`): name, game, agent labels, levels, seed, steps,
+    /// pairs and SPRT from this `meta.json`. The agents are named by their
+    /// labels only (built-in kinds with no parameters: this config cannot
+    /// play), the time limits are the defaults, and replays are off.
+    pub fn tables_config(&self, dir: &Path) -> Result<RunConfig, HarnessError> {
+        use crate::config::{AgentKind, AgentSpec};
+        let game = crate::games::find(&self.keys.game)?.name();
+        let at = |key: &str| self.config.get(key).filter(|v| !v.is_null());
+        let sprt = match at("sprt") {
+            Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| {
+                HarnessError::Config(format!(
+                    "{}: its sprt does not read as arena's ({e})",
+                    dir.join(FILE).display()
+                ))
+            })?),
+            None => None,
+        };
+        Ok(RunConfig {
+            name: self.keys.name.clone(),
+            game,
+            format: Default::default(),
+            pairs: at("pairs").and_then(Value::as_bool).unwrap_or(false),
+            openings: None,
+            sprt,
+            levels: self.keys.levels.clone(),
+            repetitions: at("repetitions")
+                .and_then(Value::as_u64)
+                .and_then(|r| u32::try_from(r).ok())
+                .unwrap_or(1),
+            seed: self.seed,
+            concurrency: 1,
+            max_steps: at("max_steps")
+                .and_then(Value::as_u64)
+                .and_then(|r| u32::try_from(r).ok()),
+            forfeit_after_timeouts: None,
+            time: Default::default(),
+            agents: self
+                .keys
+                .labels
+                .iter()
+                .map(|label| AgentSpec {
+                    label: label.clone(),
+                    kind: AgentKind::BuiltIn {
+                        name: label.clone(),
+                        params: Default::default(),
+                    },
+                    time: Default::default(),
+                })
+                .collect(),
+            source: dir.join(crate::reporters::ConfigCopy::FILE),
+            log_dir: None,
+            replays: false,
+            shard: None,
+        })
+    }
+
     /// Read `dir/meta.json` (`None` when there is none).
     pub fn read(dir: &Path) -> Result<Option<RunMeta>, HarnessError> {
         let path = dir.join(FILE);

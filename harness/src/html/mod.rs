@@ -130,19 +130,24 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
         }
         by_episode.entry(row.episode).or_default().push(row);
     }
+    // The run's name, game and master seed from its `meta.json` (typed);
+    // a folder without one names what its rows say, and no seed.
+    let meta = crate::meta::RunMeta::read(dir)?;
     let first = episodes.first();
-    let cfg_str = |k: &str| config.get(k).and_then(|v| v.as_str()).map(str::to_string);
-    let run = cfg_str("name")
+    let run = meta
+        .as_ref()
+        .map(|m| m.keys.name.clone())
         .or_else(|| first.map(|r| r.run.clone()))
         .unwrap_or_default();
-    let game = first
-        .map(|r| r.game.clone())
-        .or_else(|| cfg_str("game"))
+    let game = meta
+        .as_ref()
+        .map(|m| m.keys.game.clone())
+        .or_else(|| first.map(|r| r.game.clone()))
         .unwrap_or_default();
-    let seed = config
-        .get("seed")
-        .map(|v| v.to_string())
-        .unwrap_or_else(|| "0".to_string());
+    let seed = meta.as_ref().map_or_else(
+        || format!("unknown (no {})", crate::meta::FILE),
+        |m| m.seed.to_string(),
+    );
 
     let mut h = String::with_capacity(embedded.bytes * 4 / 3 + 200_000);
     h.push_str(&format!(

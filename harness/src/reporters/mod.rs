@@ -3,7 +3,10 @@
 //! [`Reporter`] that listens to them. New outputs (ratings, replays, HTML)
 //! are new reporters; the runner does not change.
 //!
-//! The reporters of `arena run`:
+//! The reporters of `arena run`, in the order they are told each event:
+//! - [`crate::journal::JournalWriter`] and [`crate::meta::MetaWriter`]
+//!   first, so an episode is in the journal (on disk) before any table
+//!   shows it (see [`crate::run::run_with`]);
 //! - [`ConfigCopy`]: `config.toml`, the config next to the results;
 //! - [`EpisodesCsv`]: `episodes.csv`, a row per (episode, seat), appended
 //!   and flushed as each episode finishes, so nothing finished is lost;
@@ -11,7 +14,14 @@
 //! - [`SummaryCsv`] and [`CrosstableCsv`]: the tables, at the end;
 //! - [`Progress`]: the progress bar with ETA on an interactive terminal;
 //! - [`TerminalSummary`]: the summary printed at the end (with
-//!   [`Progress`], in `terminal.rs`).
+//!   [`Progress`], in `terminal.rs`);
+//! - `ratings.csv`, `replays.jsonl.gz` and `report.html` (last) by their
+//!   own modules ([`crate::stats::RatingsCsv`], [`crate::replay::Replays`],
+//!   [`crate::html::HtmlReport`]).
+//!
+//! Each reporter that writes files names them ([`Reporter::files`]);
+//! `arena summarize` and `arena merge` tell a journal to the same table
+//! reporters ([`crate::run::table_reporters`]).
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;

@@ -40,6 +40,9 @@ pub const KIND_BT: &str = "bradley-terry";
 
 /// One row of `ratings.csv` (see the module doc; `None` is an empty cell).
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+/// A column this arena does not write is an error when read back (a
+/// renamed column is never read as an empty or zero value).
+#[serde(deny_unknown_fields)]
 pub struct RatingRow {
     /// [`KIND_PAIR`] or [`KIND_BT`].
     pub kind: String,
