@@ -352,7 +352,13 @@ fn times_section(
                 })
                 .unwrap_or(d)
         };
-        let (soft, hard) = (lim("act", 40.0), lim("act_hard", 50.0));
+        // A key the config leaves out has the default of every config.
+        let default = crate::timing::TimeLimits::default();
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        let (soft, hard) = (
+            lim("act", ms(default.act)),
+            lim("act_hard", ms(default.act_hard)),
+        );
         h.push_str("<p class=\"note\">No replays here: each episode's longest act (episodes.csv), against the run's limits.</p>\n");
         for r in episodes {
             per.entry(r.agent.as_str())
