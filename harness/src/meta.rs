@@ -253,30 +253,6 @@ impl RunMeta {
         }
     }
 
-    /// The tally of the run's SPRT (from its fingerprint's `sprt` and
-    /// `pairs`, and the agents' labels) over its `rows` (sorted by episode
-    /// and seat), as [`crate::stats::tally_of_rows`] makes it; `None` when
-    /// the run has no SPRT.
-    pub fn sprt_tally(
-        &self,
-        rows: &[crate::report::EpisodeRow],
-    ) -> Option<crate::stats::tally::SprtTally> {
-        use crate::stats::{sprt::SprtConfig, tally::SprtTally};
-        let sprt: SprtConfig = serde_json::from_value(self.config.get("sprt")?.clone()).ok()?;
-        sprt.validate().ok()?;
-        let paired = self
-            .config
-            .get("pairs")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let label = |i: usize| self.keys.labels.get(i).map_or("", String::as_str);
-        let mut t = SprtTally::new(&sprt, label(0), label(1), paired);
-        for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
-            t.add(ep);
-        }
-        Some(t)
-    }
-
     /// The run's config as far as its tables need it, for replaying its
     /// journal through the reporters of `arena run` (`arena summarize`,
     /// `arena merge`): name, game, agent labels, levels, seed, steps,

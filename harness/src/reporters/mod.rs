@@ -232,7 +232,7 @@ impl Reporter for MovesJsonl {
 }
 
 /// The `moves.jsonl` line of an episode.
-pub fn moves_line(record: &EpisodeRecord, rows: &[EpisodeRow]) -> serde_json::Value {
+fn moves_line(record: &EpisodeRecord, rows: &[EpisodeRow]) -> serde_json::Value {
     serde_json::json!({
         "episode": record.episode.index,
         "level": record.episode.level,
