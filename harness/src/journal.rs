@@ -161,6 +161,10 @@ impl Reporter for JournalWriter {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[FILE]
+    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@
 //! The merged folder then holds what a run on one machine writes: the
 //! journal (episodes in plan order), `meta.json` (the shards' hosts in
 //! `merged_from`), `config.toml`, and the tables, ratings, replays and report
-//! rebuilt from the journal by [`crate::run::summarize`] and
-//! [`crate::html::write_report`]. Only timing columns and host metadata
+//! written from the merged journal by [`crate::run::summarize`], through
+//! the reporters of `arena run`. Only timing columns and host metadata
 //! differ from a one-machine run with the same seed.
 
 use crate::error::HarnessError;
@@ -351,8 +351,8 @@ fn check_out_dir(out_dir: &Path, parts: &[Part]) -> Result<(), HarnessError> {
         }
         Some(_) => Ok(()),
         None => {
-            let ours = crate::resume::RUN_FILES
-                .iter()
+            let ours = crate::resume::run_files()
+                .into_iter()
                 .find(|f| out_dir.join(f).exists());
             match ours {
                 Some(f) => Err(HarnessError::Config(format!(
@@ -375,7 +375,7 @@ pub fn merge(out_dir: &Path, dirs: &[PathBuf], out: &mut dyn Write) -> Result<()
     check_out_dir(out_dir, &parts)?;
     std::fs::create_dir_all(out_dir).map_err(|e| HarnessError::io(out_dir, e))?;
     // What an earlier merge wrote goes (a merge is redone whole).
-    for f in crate::resume::RUN_FILES {
+    for f in crate::resume::run_files() {
         let p = out_dir.join(f);
         if p.is_file() {
             std::fs::remove_file(&p).map_err(|e| HarnessError::io(&p, e))?;
@@ -399,9 +399,7 @@ pub fn merge(out_dir: &Path, dirs: &[PathBuf], out: &mut dyn Write) -> Result<()
         records.len()
     )
     .map_err(io)?;
-    crate::run::summarize(out_dir, out)?;
-    crate::html::write_report(out_dir)?;
-    Ok(())
+    crate::run::summarize(out_dir, out)
 }
 
 /// The shards' replays in one `replays.jsonl.gz`, in plan order (when every

@@ -253,28 +253,62 @@ impl RunMeta {
         }
     }
 
-    /// The tally of the run's SPRT (from its fingerprint's `sprt` and
-    /// `pairs`, and the agents' labels) over its `rows` (sorted by episode
-    /// and seat), as [`crate::stats::tally_of_rows`] makes it; `None` when
-    /// the run has no SPRT.
-    pub fn sprt_tally(
-        &self,
-        rows: &[crate::report::EpisodeRow],
-    ) -> Option<crate::stats::tally::SprtTally> {
-        use crate::stats::{sprt::SprtConfig, tally::SprtTally};
-        let sprt: SprtConfig = serde_json::from_value(self.config.get("sprt")?.clone()).ok()?;
-        sprt.validate().ok()?;
-        let paired = self
-            .config
-            .get("pairs")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let label = |i: usize| self.keys.labels.get(i).map_or("", String::as_str);
-        let mut t = SprtTally::new(&sprt, label(0), label(1), paired);
-        for ep in rows.chunk_by(|a, b| a.episode == b.episode) {
-            t.add(ep);
-        }
-        Some(t)
+    /// The run's config as far as its tables need it, for replaying its
+    /// journal through the reporters of `arena run` (`arena summarize`,
+    /// `arena merge`): name, game, agent labels, levels, seed, steps,
+    /// pairs and SPRT from this `meta.json`. The agents are named by their
+    /// labels only (built-in kinds with no parameters: this config cannot
+    /// play), the time limits are the defaults, and replays are off.
+    pub fn tables_config(&self, dir: &Path) -> Result<RunConfig, HarnessError> {
+        use crate::config::{AgentKind, AgentSpec};
+        let game = crate::games::find(&self.keys.game)?.name();
+        let at = |key: &str| self.config.get(key).filter(|v| !v.is_null());
+        let sprt = match at("sprt") {
+            Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| {
+                HarnessError::Config(format!(
+                    "{}: its sprt does not read as arena's ({e})",
+                    dir.join(FILE).display()
+                ))
+            })?),
+            None => None,
+        };
+        Ok(RunConfig {
+            name: self.keys.name.clone(),
+            game,
+            format: Default::default(),
+            pairs: at("pairs").and_then(Value::as_bool).unwrap_or(false),
+            openings: None,
+            sprt,
+            levels: self.keys.levels.clone(),
+            repetitions: at("repetitions")
+                .and_then(Value::as_u64)
+                .and_then(|r| u32::try_from(r).ok())
+                .unwrap_or(1),
+            seed: self.seed,
+            concurrency: 1,
+            max_steps: at("max_steps")
+                .and_then(Value::as_u64)
+                .and_then(|r| u32::try_from(r).ok()),
+            forfeit_after_timeouts: None,
+            time: Default::default(),
+            agents: self
+                .keys
+                .labels
+                .iter()
+                .map(|label| AgentSpec {
+                    label: label.clone(),
+                    kind: AgentKind::BuiltIn {
+                        name: label.clone(),
+                        params: Default::default(),
+                    },
+                    time: Default::default(),
+                })
+                .collect(),
+            source: dir.join(crate::reporters::ConfigCopy::FILE),
+            log_dir: None,
+            replays: false,
+            shard: None,
+        })
     }
 
     /// Read `dir/meta.json` (`None` when there is none).
@@ -311,6 +345,9 @@ pub struct MetaWriter {
 }
 
 impl MetaWriter {
+    /// The files it writes ([`FILE`]).
+    pub const FILES: &'static [&'static str] = &[FILE];
+
     /// Writes `dir/meta.json`, starting from `meta`.
     pub fn new(dir: &Path, meta: RunMeta) -> Self {
         MetaWriter {
@@ -357,6 +394,10 @@ impl crate::reporters::Reporter for MetaWriter {
             }
             _ => Ok(()),
         }
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        Self::FILES
     }
 }
 

@@ -449,6 +449,10 @@ impl Reporter for Replays {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[FILE_NAME]
+    }
 }
 
 /// `arena replay FILE`: check every replay of `file` (only `episode`, if

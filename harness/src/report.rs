@@ -43,6 +43,9 @@ impl RunKeys {
 
 /// One row of `episodes.csv`.
 #[derive(Debug, Default, Serialize, Deserialize, Clone, PartialEq)]
+/// A column this arena does not write is an error when read back (a
+/// renamed column is never read as an empty or zero value).
+#[serde(deny_unknown_fields)]
 pub struct EpisodeRow {
     /// Run name.
     pub run: String,
@@ -183,6 +186,9 @@ pub fn episode_rows(keys: &RunKeys, rec: &EpisodeRecord) -> Vec<EpisodeRow> {
 
 /// One row of `summary.csv`.
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+/// A column this arena does not write is an error when read back (a
+/// renamed column is never read as an empty or zero value).
+#[serde(deny_unknown_fields)]
 pub struct SummaryRow {
     /// Agent label.
     pub agent: String,
@@ -346,6 +352,9 @@ pub fn summary(keys: &RunKeys, rows: &[EpisodeRow]) -> Vec<SummaryRow> {
 
 /// One row of `crosstable.csv` (two-player games).
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+/// A column this arena does not write is an error when read back (a
+/// renamed column is never read as an empty or zero value).
+#[serde(deny_unknown_fields)]
 pub struct CrossRow {
     /// Agent label.
     pub agent: String,

@@ -12,6 +12,7 @@ use crate::config::RunConfig;
 use crate::error::HarnessError;
 use crate::journal;
 use crate::meta::{self, RunMeta};
+use crate::reporters::{EpisodesCsv, Reporter};
 use crate::runner::EpisodeRecord;
 use crate::schedule::Episode;
 use std::path::Path;
@@ -41,19 +42,20 @@ pub struct Start {
     pub meta: RunMeta,
 }
 
-/// The files an arena run writes into its folder (what `--restart` clears).
-pub const RUN_FILES: &[&str] = &[
-    "episodes.csv",
-    "summary.csv",
-    "crosstable.csv",
-    "ratings.csv",
-    "moves.jsonl",
-    "config.toml",
-    "report.html",
-    "replays.jsonl.gz",
-    journal::FILE,
-    meta::FILE,
-];
+/// The files an arena run writes into its folder (what `--restart`
+/// clears): those its reporters declare ([`Reporter::files`]): the file
+/// reporters of [`crate::run::file_reporters`], the journal and `meta.json`.
+pub fn run_files() -> Vec<&'static str> {
+    let dir = Path::new("");
+    let mut files: Vec<&'static str> = crate::run::file_reporters(dir)
+        .iter()
+        .flat_map(|r| r.files())
+        .copied()
+        .collect();
+    files.extend(journal::JournalWriter::new(dir, 0).files());
+    files.extend(meta::MetaWriter::FILES);
+    files
+}
 
 /// Decide how the run of `cfg` into `dir` starts, given `how`; the whole
 /// plan is `plan`, of which the run plays `cfg.shard`'s part (journaled
@@ -193,7 +195,8 @@ pub fn clear(dir: &Path) -> Result<(), HarnessError> {
     if !dir.exists() {
         return Ok(());
     }
-    let ours = |name: &str| RUN_FILES.contains(&name) || name == "logs" || name.ends_with(".tmp");
+    let files = run_files();
+    let ours = |name: &str| files.contains(&name) || name == "logs" || name.ends_with(".tmp");
     let entries: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| HarnessError::io(dir, e))?
         .filter_map(|e| e.ok())
@@ -202,14 +205,15 @@ pub fn clear(dir: &Path) -> Result<(), HarnessError> {
         && !entries.iter().any(|e| {
             e.file_name()
                 .to_str()
-                .is_some_and(|n| n == meta::FILE || n == "episodes.csv")
+                .is_some_and(|n| n == meta::FILE || n == EpisodesCsv::FILE)
         })
     {
         return Err(HarnessError::Config(format!(
-            "--restart: {} does not look like an arena results folder (no {} or episodes.csv); \
+            "--restart: {} does not look like an arena results folder (no {} or {}); \
              not clearing it",
             dir.display(),
-            meta::FILE
+            meta::FILE,
+            EpisodesCsv::FILE
         )));
     }
     for e in entries {
@@ -227,4 +231,33 @@ pub fn clear(dir: &Path) -> Result<(), HarnessError> {
         r.map_err(|err| HarnessError::io(&p, err))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_restart_clears_are_those_the_reporters_write_each_once() {
+        let mut files = run_files();
+        let n = files.len();
+        files.sort_unstable();
+        files.dedup();
+        assert_eq!(files.len(), n, "a file declared twice: {files:?}");
+        assert_eq!(
+            files,
+            [
+                "config.toml",
+                "crosstable.csv",
+                "episodes.csv",
+                "journal.jsonl",
+                "meta.json",
+                "moves.jsonl",
+                "ratings.csv",
+                "replays.jsonl.gz",
+                "report.html",
+                "summary.csv",
+            ]
+        );
+    }
 }

@@ -4,6 +4,7 @@
 use crate::cli::RunArgs;
 use crate::config::{self, RunConfig};
 use crate::error::HarnessError;
+use crate::html::HtmlReport;
 use crate::journal::JournalWriter;
 use crate::meta::{MetaWriter, RunMeta};
 use crate::report::{self, EpisodeRow, RunKeys};
@@ -12,7 +13,7 @@ use crate::reporters::{
     TerminalSummary,
 };
 use crate::resume::{self, Resume};
-use crate::runner::RunnerEvent;
+use crate::runner::{EpisodeRecord, RunnerEvent};
 use crate::schedule::PlanInput;
 use crate::stats::SprtMonitor;
 use std::io::{IsTerminal, Write};
@@ -226,17 +227,29 @@ pub fn preflight(cfg: &RunConfig) -> Result<(), HarnessError> {
     Ok(())
 }
 
-/// The reporters that write a run's files into `dir`.
+/// The reporters that write a run's files into `dir` (the journal and
+/// `meta.json` are added, first, by [`run_with`]): `config.toml`, the
+/// tables ([`table_reporters`]), the replays, and `report.html` last (it
+/// reads the others' files).
 pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
+    let mut reporters: Vec<Box<dyn Reporter + 'a>> = vec![Box::new(ConfigCopy::new(dir))];
+    reporters.extend(table_reporters(dir));
+    reporters.push(Box::new(crate::replay::Replays::new(dir)));
+    reporters.push(Box::new(HtmlReport::new(dir)));
+    reporters
+}
+
+/// The reporters that write a run's tables into `dir` from its episodes
+/// alone: `episodes.csv`, `moves.jsonl`, `summary.csv`, `crosstable.csv`,
+/// `ratings.csv`. Those of `arena run`, and what [`summarize`] and
+/// `arena merge` write again from a journal.
+pub fn table_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
     vec![
-        Box::new(ConfigCopy::new(dir)),
         Box::new(EpisodesCsv::new(dir)),
         Box::new(MovesJsonl::new(dir)),
         Box::new(SummaryCsv::new(dir)),
         Box::new(CrosstableCsv::new(dir)),
         Box::new(crate::stats::RatingsCsv::new(dir)),
-        Box::new(crate::replay::Replays::new(dir)),
-        Box::new(crate::html::HtmlReport::new(dir)),
     ]
 }
 
@@ -289,25 +302,19 @@ pub fn run_with(
     };
     let machine = (crate::meta::host_name(), crate::meta::cpu_model());
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-    reporters.push(Box::new(JournalWriter::new(dir, start.keep)));
-    reporters.push(Box::new(MetaWriter::new(dir, start.meta)));
+    // The journal first, then `meta.json`: an episode is on disk in the
+    // journal before any table shows it, so a row a user has seen is
+    // never replaced by a later part of the run.
+    reporters.insert(0, Box::new(JournalWriter::new(dir, start.keep)));
+    reporters.insert(1, Box::new(MetaWriter::new(dir, start.meta)));
     let sprt_stop = std::sync::Arc::new(AtomicBool::new(false));
     if let Some(sp) = &cfg.sprt {
         reporters.push(Box::new(SprtMonitor::new(cfg, sp, sprt_stop.clone())));
     }
     let keys = RunKeys::of(cfg);
     let mut failure: Option<HarnessError> = None;
-    let mut tell = |ev: &Event<'_>, failure: &mut Option<HarnessError>| {
-        for r in reporters.iter_mut() {
-            if let Err(e) = r.report(ev) {
-                if failure.is_none() {
-                    *failure = Some(e);
-                }
-                INTERRUPTED.store(true, Ordering::Relaxed);
-            }
-        }
-    };
-    tell(
+    tell_all(
+        reporters,
         &Event::RunPlanned {
             cfg,
             episodes: &episodes,
@@ -315,20 +322,10 @@ pub fn run_with(
         },
         &mut failure,
     );
-    let mut rows: Vec<EpisodeRow> = Vec::new();
+    let mut rows = tell_done(&keys, &start.done, reporters, &mut failure);
     let mut finished = vec![false; plan.len()];
     for record in &start.done {
         finished[record.episode.index] = true;
-        let new_rows = report::episode_rows(&keys, record);
-        tell(
-            &Event::EpisodeFinished {
-                record,
-                rows: &new_rows,
-                resumed: true,
-            },
-            &mut failure,
-        );
-        rows.extend(new_rows);
     }
     let todo: Vec<_> = episodes
         .iter()
@@ -340,10 +337,13 @@ pub fn run_with(
         Ok(())
     } else {
         game.play(cfg, &todo, &start.done, &stop, &mut |ev| match ev {
-            RunnerEvent::Started(episode) => {
-                tell(&Event::EpisodeStarted { episode: &episode }, &mut failure)
-            }
-            RunnerEvent::Replayed(episode, why) => tell(
+            RunnerEvent::Started(episode) => tell_all(
+                reporters,
+                &Event::EpisodeStarted { episode: &episode },
+                &mut failure,
+            ),
+            RunnerEvent::Replayed(episode, why) => tell_all(
+                reporters,
                 &Event::EpisodeReplayed {
                     episode: &episode,
                     why: &why,
@@ -354,7 +354,8 @@ pub fn run_with(
                 record.host.clone_from(&machine.0);
                 record.cpu_model.clone_from(&machine.1);
                 let new_rows = report::episode_rows(&keys, &record);
-                tell(
+                tell_all(
+                    reporters,
                     &Event::EpisodeFinished {
                         record: &record,
                         rows: &new_rows,
@@ -366,30 +367,19 @@ pub fn run_with(
             }
         })
     };
-    rows.sort_by_key(|r| (r.episode, r.seat));
-    let complete = rows.len() == episodes.iter().map(|e| e.seats.len()).sum::<usize>();
-    let sprt_stopped = !complete && sprt_stop.load(Ordering::Relaxed);
-    if !complete {
-        tell(&Event::Cancelled, &mut failure);
-    }
-    let summary = report::summary(&keys, &rows);
-    let crosstable = if players > 1 {
-        report::crosstable(&keys, &rows)
-    } else {
-        Vec::new()
-    };
-    tell(
-        &Event::RunFinished {
-            cfg,
-            rows: &rows,
-            summary: &summary,
-            crosstable: &crosstable,
-            planned: episodes.len(),
-            players,
-            complete,
-        },
+    let planned_rows = episodes.iter().map(|e| e.seats.len()).sum::<usize>();
+    let (summary, crosstable) = tell_finished(
+        cfg,
+        &keys,
+        players,
+        episodes.len(),
+        planned_rows,
+        &mut rows,
+        reporters,
         &mut failure,
     );
+    let complete = rows.len() == planned_rows;
+    let sprt_stopped = !complete && sprt_stop.load(Ordering::Relaxed);
     if let Some(e) = failure {
         return Err(e);
     }
@@ -404,9 +394,100 @@ pub fn run_with(
     })
 }
 
-/// `arena summarize DIR`: rebuild every table of a run (episodes, moves,
-/// summary, cross-table, ratings) from its journal and `meta.json` (e.g.
-/// after a crash, or to check the tables).
+/// Tell `ev` to every reporter, in order. The first error is kept in
+/// `failure` and stops the run; an episode that a reporter failed to
+/// record (the journal, which comes first) is told to no later reporter.
+fn tell_all(
+    reporters: &mut [Box<dyn Reporter + '_>],
+    ev: &Event<'_>,
+    failure: &mut Option<HarnessError>,
+) {
+    for r in reporters.iter_mut() {
+        if let Err(e) = r.report(ev) {
+            if failure.is_none() {
+                *failure = Some(e);
+            }
+            INTERRUPTED.store(true, Ordering::Relaxed);
+            if matches!(ev, Event::EpisodeFinished { .. }) {
+                return;
+            }
+        }
+    }
+}
+
+/// Tell `reporters` the episodes of `done`, finished in an earlier part
+/// of the run (read from its journal), as `resumed`; their rows.
+fn tell_done(
+    keys: &RunKeys,
+    done: &[EpisodeRecord],
+    reporters: &mut [Box<dyn Reporter + '_>],
+    failure: &mut Option<HarnessError>,
+) -> Vec<EpisodeRow> {
+    let mut rows = Vec::new();
+    for record in done {
+        let new_rows = report::episode_rows(keys, record);
+        tell_all(
+            reporters,
+            &Event::EpisodeFinished {
+                record,
+                rows: &new_rows,
+                resumed: true,
+            },
+            failure,
+        );
+        rows.extend(new_rows);
+    }
+    rows
+}
+
+/// The end of a run: sort `rows` (by episode and seat), tell `reporters`
+/// [`Event::Cancelled`] when fewer than `planned_rows` rows finished, then
+/// [`Event::RunFinished`] with the summary and the cross-table (returned).
+#[allow(clippy::too_many_arguments)]
+fn tell_finished(
+    cfg: &RunConfig,
+    keys: &RunKeys,
+    players: usize,
+    planned: usize,
+    planned_rows: usize,
+    rows: &mut [EpisodeRow],
+    reporters: &mut [Box<dyn Reporter + '_>],
+    failure: &mut Option<HarnessError>,
+) -> (Vec<report::SummaryRow>, Vec<report::CrossRow>) {
+    rows.sort_by_key(|r| (r.episode, r.seat));
+    let complete = rows.len() == planned_rows;
+    if !complete {
+        tell_all(reporters, &Event::Cancelled, failure);
+    }
+    let summary = report::summary(keys, rows);
+    let crosstable = if players > 1 {
+        report::crosstable(keys, rows)
+    } else {
+        Vec::new()
+    };
+    tell_all(
+        reporters,
+        &Event::RunFinished {
+            cfg,
+            rows,
+            summary: &summary,
+            crosstable: &crosstable,
+            planned,
+            players,
+            complete,
+        },
+        failure,
+    );
+    (summary, crosstable)
+}
+
+/// `arena summarize DIR`: write every table of a run (episodes, moves,
+/// summary, cross-table, ratings) and its report again from its journal
+/// and `meta.json` (e.g. after a crash, or to check the tables), through
+/// the reporters of `arena run` ([`table_reporters`], then
+/// [`HtmlReport`]): the journal's episodes are told to them as a resumed
+/// run tells them. `replays.jsonl.gz`, `config.toml` and `meta.json` are
+/// left as they are.
 pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
     let meta = RunMeta::read(dir)?.ok_or_else(|| {
         HarnessError::Config(format!(
@@ -416,56 +497,51 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
         ))
     })?;
     let read = crate::journal::read(&dir.join(crate::journal::FILE))?;
-    let keys = &meta.keys;
     let mut seen = std::collections::HashSet::new();
-    let mut rows = Vec::new();
-    let mut moves = String::new();
-    for rec in &read.records {
-        if !seen.insert(rec.episode.index) {
-            continue;
-        }
-        let r = report::episode_rows(keys, rec);
-        moves.push_str(&crate::reporters::moves_line(rec, &r).to_string());
-        moves.push('\n');
-        rows.extend(r);
-    }
-    rows.sort_by_key(|r| (r.episode, r.seat));
-    report::write_csv(&dir.join("episodes.csv"), &rows)?;
-    let mpath = dir.join("moves.jsonl");
-    std::fs::write(&mpath, moves).map_err(|e| HarnessError::io(&mpath, e))?;
-    let summary = report::summary(keys, &rows);
-    report::write_csv(&dir.join("summary.csv"), &summary)?;
-    let io = |e| HarnessError::io("<stdout>", e);
+    let done: Vec<EpisodeRecord> = read
+        .records
+        .into_iter()
+        .filter(|r| seen.insert(r.episode.index))
+        .collect();
+    let cfg = meta.tables_config(dir)?;
+    let keys = &meta.keys;
     writeln!(
         out,
         "{} on {}: {} of {} episodes ({}) -> {}",
         keys.name,
         keys.game,
-        seen.len(),
+        done.len(),
         meta.planned,
         meta.status,
         dir.display()
     )
-    .map_err(io)?;
-    write!(out, "{}", report::summary_table(&summary, false)).map_err(io)?;
-    if meta.players > 1 {
-        let cross = report::crosstable(keys, &rows);
-        report::write_csv(&dir.join("crosstable.csv"), &cross)?;
-        writeln!(out).map_err(io)?;
-        write!(out, "{}", report::crosstable_table(&cross)).map_err(io)?;
-        let opts = crate::stats::RatingsOptions::default();
-        let ratings = crate::stats::ratings_rows(&keys.labels, &rows, &opts)?;
-        report::write_csv(&dir.join("ratings.csv"), &ratings)?;
-        if !ratings.is_empty() {
-            writeln!(out).map_err(io)?;
-            write!(out, "{}", crate::stats::ratings_table(&ratings)).map_err(io)?;
-        }
-    }
-    if let Some(t) = meta.sprt_tally(&rows) {
-        writeln!(out).map_err(io)?;
-        writeln!(out, "{}", t.line()).map_err(io)?;
-    }
-    Ok(())
+    .map_err(|e| HarnessError::io("<stdout>", e))?;
+    let mut reporters = table_reporters(dir);
+    reporters.push(Box::new(HtmlReport::new(dir)));
+    reporters.push(Box::new(TerminalSummary::new(&mut *out, dir).tables_only()));
+    let mut failure = None;
+    tell_all(
+        &mut reporters,
+        &Event::RunPlanned {
+            cfg: &cfg,
+            episodes: &[],
+            players: meta.players,
+        },
+        &mut failure,
+    );
+    let mut rows = tell_done(keys, &done, &mut reporters, &mut failure);
+    let planned_rows = meta.planned * meta.players;
+    tell_finished(
+        &cfg,
+        keys,
+        meta.players,
+        meta.planned,
+        planned_rows,
+        &mut rows,
+        &mut reporters,
+        &mut failure,
+    );
+    failure.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]

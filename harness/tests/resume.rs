@@ -6,7 +6,7 @@
 mod common;
 mod tools;
 use common::arena;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -59,6 +59,34 @@ fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
     rows
 }
 
+/// Every whole row of the `episodes.csv` at `path` (all columns), by
+/// (episode, seat); a torn last line (no newline yet) is left out.
+fn rows_by_key(path: &Path) -> BTreeMap<(String, String), Vec<String>> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return BTreeMap::new();
+    };
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    if whole.is_empty() {
+        return BTreeMap::new(); // created, no episode finished yet
+    }
+    let mut r = csv::Reader::from_reader(whole.as_bytes());
+    let headers = r.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (episode, seat) = (col("episode"), col("seat"));
+    let mut out = BTreeMap::new();
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        let key = (rec[episode].to_string(), rec[seat].to_string());
+        let row: Vec<String> = rec.iter().map(str::to_string).collect();
+        assert!(
+            out.insert(key.clone(), row).is_none(),
+            "{key:?} twice in {}",
+            path.display()
+        );
+    }
+    out
+}
+
 /// A small deterministic generator for the kill moments (xorshift).
 fn next(state: &mut u64) -> u64 {
     *state ^= *state << 13;
@@ -86,6 +114,8 @@ fn sigkill_at_random_moments_then_resume_gives_the_uninterrupted_tables() {
     let mut seed = 0x9e37_79b9_7f4a_7c15 ^ std::process::id() as u64;
     println!("kill-moment seed: {seed:#x}");
     let mut kills = 0;
+    // The rows of episodes.csv seen after each kill (a user may have read them).
+    let mut seen: Vec<BTreeMap<(String, String), Vec<String>>> = Vec::new();
     let t0 = Instant::now();
     loop {
         assert!(
@@ -140,11 +170,13 @@ fn sigkill_at_random_moments_then_resume_gives_the_uninterrupted_tables() {
                 assert_eq!(code, 0, "{err}");
                 std::fs::remove_dir_all(&killed).unwrap();
                 kills = 0;
+                seen.clear();
             }
             None => {
                 child.kill().unwrap(); // SIGKILL
                 child.wait().unwrap();
                 kills += 1;
+                seen.push(rows_by_key(&killed.join("episodes.csv")));
             }
         }
     }
@@ -157,6 +189,25 @@ fn sigkill_at_random_moments_then_resume_gives_the_uninterrupted_tables() {
     assert_eq!(keys.len(), 48, "an episode appears twice");
     let journal = std::fs::read_to_string(killed.join("journal.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 48, "journal lines");
+    // No row seen after a kill was changed or replaced by a later part of
+    // the run: every column, timing included, is as it was.
+    let last = rows_by_key(&killed.join("episodes.csv"));
+    let mut checked = 0;
+    for (k, rows) in seen.iter().enumerate() {
+        for (key, row) in rows {
+            assert_eq!(
+                last.get(key),
+                Some(row),
+                "row {key:?} of episodes.csv seen after kill {} was replaced",
+                k + 1
+            );
+            checked += 1;
+        }
+    }
+    println!(
+        "{checked} rows seen after {} kills, none replaced",
+        seen.len()
+    );
     assert_eq!(rows, rows_without_timing(&whole.join("episodes.csv")));
     assert_eq!(
         rows_without_timing(&killed.join("summary.csv")),

@@ -22,8 +22,8 @@ pub mod viewer;
 
 use crate::error::HarnessError;
 use crate::report::{CrossRow, EpisodeRow, SummaryRow};
-use crate::reporters::{Event, Reporter};
-use crate::stats::reporter::RatingRow;
+use crate::reporters::{ConfigCopy, CrosstableCsv, EpisodesCsv, Event, Reporter, SummaryCsv};
+use crate::stats::reporter::{RatingRow, RatingsCsv};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -76,7 +76,7 @@ pub fn write_report(dir: &Path) -> Result<(PathBuf, usize), HarnessError> {
 
 /// `arena report DIR`: write `DIR/report.html` and say where it is.
 pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
-    if !dir.join("episodes.csv").is_file() {
+    if !dir.join(EpisodesCsv::FILE).is_file() {
         return Err(HarnessError::Config(format!(
             "{}: not a results folder (no episodes.csv); `arena run` writes one",
             dir.display()
@@ -100,13 +100,13 @@ pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessErro
 /// The page for the results in `dir`, embedding at most `budget` bytes of
 /// replays; also the number of replays left out.
 pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError> {
-    let episodes: Vec<EpisodeRow> = read_rows(&dir.join("episodes.csv"))
+    let episodes: Vec<EpisodeRow> = read_rows(&dir.join(EpisodesCsv::FILE))
         .ok_or_else(|| HarnessError::Config(format!("{}: no episodes.csv", dir.display())))?
         .map_err(|why| HarnessError::Config(format!("{}: {why}", dir.display())))?;
-    let summary = read_rows::<SummaryRow>(&dir.join("summary.csv"));
-    let cross = read_rows::<CrossRow>(&dir.join("crosstable.csv"));
-    let ratings = read_rows::<RatingRow>(&dir.join("ratings.csv"));
-    let config: toml::Table = std::fs::read_to_string(dir.join("config.toml"))
+    let summary = read_rows::<SummaryRow>(&dir.join(SummaryCsv::FILE));
+    let cross = read_rows::<CrossRow>(&dir.join(CrosstableCsv::FILE));
+    let ratings = read_rows::<RatingRow>(&dir.join(RatingsCsv::FILE));
+    let config: toml::Table = std::fs::read_to_string(dir.join(ConfigCopy::FILE))
         .ok()
         .and_then(|t| t.parse().ok())
         .unwrap_or_default();
@@ -130,19 +130,24 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
         }
         by_episode.entry(row.episode).or_default().push(row);
     }
+    // The run's name, game and master seed from its `meta.json` (typed);
+    // a folder without one names what its rows say, and no seed.
+    let meta = crate::meta::RunMeta::read(dir)?;
     let first = episodes.first();
-    let cfg_str = |k: &str| config.get(k).and_then(|v| v.as_str()).map(str::to_string);
-    let run = cfg_str("name")
+    let run = meta
+        .as_ref()
+        .map(|m| m.keys.name.clone())
         .or_else(|| first.map(|r| r.run.clone()))
         .unwrap_or_default();
-    let game = first
-        .map(|r| r.game.clone())
-        .or_else(|| cfg_str("game"))
+    let game = meta
+        .as_ref()
+        .map(|m| m.keys.game.clone())
+        .or_else(|| first.map(|r| r.game.clone()))
         .unwrap_or_default();
-    let seed = config
-        .get("seed")
-        .map(|v| v.to_string())
-        .unwrap_or_else(|| "0".to_string());
+    let seed = meta.as_ref().map_or_else(
+        || format!("unknown (no {})", crate::meta::FILE),
+        |m| m.seed.to_string(),
+    );
 
     let mut h = String::with_capacity(embedded.bytes * 4 / 3 + 200_000);
     h.push_str(&format!(
@@ -347,7 +352,13 @@ fn times_section(
                 })
                 .unwrap_or(d)
         };
-        let (soft, hard) = (lim("act", 40.0), lim("act_hard", 50.0));
+        // A key the config leaves out has the default of every config.
+        let default = crate::timing::TimeLimits::default();
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        let (soft, hard) = (
+            lim("act", ms(default.act)),
+            lim("act_hard", ms(default.act_hard)),
+        );
         h.push_str("<p class=\"note\">No replays here: each episode's longest act (episodes.csv), against the run's limits.</p>\n");
         for r in episodes {
             per.entry(r.agent.as_str())
@@ -388,5 +399,9 @@ impl Reporter for HtmlReport {
             write_report(&self.dir)?;
         }
         Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[FILE_NAME]
     }
 }

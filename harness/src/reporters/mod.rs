@@ -3,7 +3,10 @@
 //! [`Reporter`] that listens to them. New outputs (ratings, replays, HTML)
 //! are new reporters; the runner does not change.
 //!
-//! The reporters of `arena run`:
+//! The reporters of `arena run`, in the order they are told each event:
+//! - [`crate::journal::JournalWriter`] and [`crate::meta::MetaWriter`]
+//!   first, so an episode is in the journal (on disk) before any table
+//!   shows it (see [`crate::run::run_with`]);
 //! - [`ConfigCopy`]: `config.toml`, the config next to the results;
 //! - [`EpisodesCsv`]: `episodes.csv`, a row per (episode, seat), appended
 //!   and flushed as each episode finishes, so nothing finished is lost;
@@ -11,7 +14,14 @@
 //! - [`SummaryCsv`] and [`CrosstableCsv`]: the tables, at the end;
 //! - [`Progress`]: the progress bar with ETA on an interactive terminal;
 //! - [`TerminalSummary`]: the summary printed at the end (with
-//!   [`Progress`], in `terminal.rs`).
+//!   [`Progress`], in `terminal.rs`);
+//! - `ratings.csv`, `replays.jsonl.gz` and `report.html` (last) by their
+//!   own modules ([`crate::stats::RatingsCsv`], [`crate::replay::Replays`],
+//!   [`crate::html::HtmlReport`]).
+//!
+//! Each reporter that writes files names them ([`Reporter::files`]);
+//! `arena summarize` and `arena merge` tell a journal to the same table
+//! reporters ([`crate::run::table_reporters`]).
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
@@ -90,6 +100,13 @@ pub trait Reporter {
     /// React to `event`. An error stops the run (the run's other reporters
     /// still see [`Event::Cancelled`] and [`Event::RunFinished`]).
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError>;
+
+    /// The files this reporter writes into the results folder (names in
+    /// it, not paths); what `arena run --restart` clears is the union over
+    /// a run's reporters (see [`crate::resume::run_files`]).
+    fn files(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// `config.toml`: a copy of the config next to the results.
@@ -98,6 +115,9 @@ pub struct ConfigCopy {
 }
 
 impl ConfigCopy {
+    /// Its file name.
+    pub const FILE: &'static str = "config.toml";
+
     /// Copies into `dir`.
     pub fn new(dir: &Path) -> Self {
         ConfigCopy {
@@ -109,10 +129,14 @@ impl ConfigCopy {
 impl Reporter for ConfigCopy {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         if let Event::RunPlanned { cfg, .. } = event {
-            let to = self.dir.join("config.toml");
+            let to = self.dir.join(Self::FILE);
             std::fs::copy(&cfg.source, &to).map_err(|e| HarnessError::io(&to, e))?;
         }
         Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
     }
 }
 
@@ -123,10 +147,13 @@ pub struct EpisodesCsv {
 }
 
 impl EpisodesCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "episodes.csv";
+
     /// Writes `dir/episodes.csv`.
     pub fn new(dir: &Path) -> Self {
         EpisodesCsv {
-            path: dir.join("episodes.csv"),
+            path: dir.join(Self::FILE),
             csv: None,
         }
     }
@@ -154,6 +181,10 @@ impl Reporter for EpisodesCsv {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
+    }
 }
 
 /// `moves.jsonl`: one JSON object per finished episode with its actions.
@@ -163,10 +194,13 @@ pub struct MovesJsonl {
 }
 
 impl MovesJsonl {
+    /// Its file name.
+    pub const FILE: &'static str = "moves.jsonl";
+
     /// Writes `dir/moves.jsonl`.
     pub fn new(dir: &Path) -> Self {
         MovesJsonl {
-            path: dir.join("moves.jsonl"),
+            path: dir.join(Self::FILE),
             out: None,
         }
     }
@@ -191,10 +225,14 @@ impl Reporter for MovesJsonl {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
+    }
 }
 
 /// The `moves.jsonl` line of an episode.
-pub fn moves_line(record: &EpisodeRecord, rows: &[EpisodeRow]) -> serde_json::Value {
+fn moves_line(record: &EpisodeRecord, rows: &[EpisodeRow]) -> serde_json::Value {
     serde_json::json!({
         "episode": record.episode.index,
         "level": record.episode.level,
@@ -211,10 +249,13 @@ pub struct SummaryCsv {
 }
 
 impl SummaryCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "summary.csv";
+
     /// Writes `dir/summary.csv`.
     pub fn new(dir: &Path) -> Self {
         SummaryCsv {
-            path: dir.join("summary.csv"),
+            path: dir.join(Self::FILE),
         }
     }
 }
@@ -226,6 +267,10 @@ impl Reporter for SummaryCsv {
         }
         Ok(())
     }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
+    }
 }
 
 /// `crosstable.csv` (two-player games), written when the run finishes.
@@ -234,10 +279,13 @@ pub struct CrosstableCsv {
 }
 
 impl CrosstableCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "crosstable.csv";
+
     /// Writes `dir/crosstable.csv`.
     pub fn new(dir: &Path) -> Self {
         CrosstableCsv {
-            path: dir.join("crosstable.csv"),
+            path: dir.join(Self::FILE),
         }
     }
 }
@@ -255,5 +303,9 @@ impl Reporter for CrosstableCsv {
             }
         }
         Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
     }
 }

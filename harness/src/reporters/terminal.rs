@@ -60,6 +60,7 @@ impl Reporter for Progress {
 pub struct TerminalSummary<'w> {
     out: &'w mut dyn Write,
     dir: PathBuf,
+    headline: bool,
 }
 
 impl<'w> TerminalSummary<'w> {
@@ -68,7 +69,15 @@ impl<'w> TerminalSummary<'w> {
         TerminalSummary {
             out,
             dir: dir.to_path_buf(),
+            headline: true,
         }
+    }
+
+    /// Without its first line (`NAME on GAME: N episodes -> DIR`), for a
+    /// caller that says it its own way (`arena summarize`).
+    pub fn tables_only(mut self) -> Self {
+        self.headline = false;
+        self
     }
 }
 
@@ -86,15 +95,17 @@ impl Reporter for TerminalSummary<'_> {
             return Ok(());
         };
         let io = |e| HarnessError::io("<stdout>", e);
-        writeln!(
-            self.out,
-            "{} on {}: {} episodes -> {}",
-            cfg.name,
-            cfg.game,
-            rows.len() / (*players).max(1),
-            self.dir.display()
-        )
-        .map_err(io)?;
+        if self.headline {
+            writeln!(
+                self.out,
+                "{} on {}: {} episodes -> {}",
+                cfg.name,
+                cfg.game,
+                rows.len() / (*players).max(1),
+                self.dir.display()
+            )
+            .map_err(io)?;
+        }
         write!(self.out, "{}", report::summary_table(summary, false)).map_err(io)?;
         if !crosstable.is_empty() {
             writeln!(self.out).map_err(io)?;

@@ -40,6 +40,9 @@ pub const KIND_BT: &str = "bradley-terry";
 
 /// One row of `ratings.csv` (see the module doc; `None` is an empty cell).
 #[derive(Debug, Serialize, Deserialize, Clone, PartialEq)]
+/// A column this arena does not write is an error when read back (a
+/// renamed column is never read as an empty or zero value).
+#[serde(deny_unknown_fields)]
 pub struct RatingRow {
     /// [`KIND_PAIR`] or [`KIND_BT`].
     pub kind: String,
@@ -430,11 +433,14 @@ pub struct RatingsCsv {
 }
 
 impl RatingsCsv {
+    /// Its file name.
+    pub const FILE: &'static str = "ratings.csv";
+
     /// Writes `dir/ratings.csv`; Bradley–Terry anchored to the mean,
     /// [`DEFAULT_PRIOR`] virtual draws.
     pub fn new(dir: &Path) -> Self {
         RatingsCsv {
-            path: dir.join("ratings.csv"),
+            path: dir.join(Self::FILE),
             anchor: None,
             prior: DEFAULT_PRIOR,
         }
@@ -473,6 +479,10 @@ impl Reporter for RatingsCsv {
         };
         let out = ratings_rows(&agents, rows, &opts)?;
         report::write_csv(&self.path, &out)
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[Self::FILE]
     }
 }
 
