@@ -44,7 +44,17 @@ pub enum HarnessError {
     /// An agent could not be built from its name and parameters.
     #[error(transparent)]
     Agent(#[from] agents::AgentError),
-    /// Reading or writing a file failed.
+    /// An input file (a config, a level, an openings or solutions file, an
+    /// assignment) cannot be read: bad input, not a machine fault.
+    #[error("{path}: {source}")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Reading or writing a file of a run failed.
     #[error("{path}: {source}")]
     Io {
         /// The file.
@@ -90,6 +100,7 @@ impl HarnessError {
     pub fn exit_code(&self) -> i32 {
         match self {
             HarnessError::Config(_)
+            | HarnessError::Input { .. }
             | HarnessError::Level { .. }
             | HarnessError::BadLevel(_)
             | HarnessError::Agent(_)
@@ -111,9 +122,29 @@ impl HarnessError {
     }
 }
 
-/// Read a whole text file, with the path in the error.
+/// Read a whole input text file (a config, a level, an assignment), with
+/// the path in the error ([`HarnessError::Input`]: exit code 2).
 pub fn read_text(path: &std::path::Path) -> Result<String, HarnessError> {
-    std::fs::read_to_string(path).map_err(|e| HarnessError::io(path, e))
+    std::fs::read_to_string(path).map_err(|e| HarnessError::Input {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
+/// Whether `err` comes from writing to a reader that went away (`arena
+/// list | head -1`): not a failure, the program stops quietly with
+/// [`exit::OK`], as ripgrep does.
+pub fn is_broken_pipe(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(err);
+    while let Some(e) = cur {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
 }
 
 /// Make the folder that `path` goes into (if it names one), with the

@@ -156,8 +156,7 @@ fn judge<A>(
     // (an agent that sleeps is not running, and steal does not slow it).
     let excused = if used > soft {
         let to = started + reply.wall;
-        let stolen =
-            crate::timing::steal::during(started, to).min(reply.cpu.unwrap_or(reply.wall));
+        let stolen = crate::timing::steal::during(started, to).min(reply.cpu.unwrap_or(reply.wall));
         match limits.clock {
             Clock::Wall => stolen.max(load_on(reply.wall, reply.cpu, reply.waited, started)),
             Clock::Cpu => stolen,
