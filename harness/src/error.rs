@@ -26,9 +26,26 @@ pub mod exit {
 /// A harness error.
 #[derive(Debug, thiserror::Error)]
 pub enum HarnessError {
-    /// A config file or command-line value is invalid.
+    /// A config file (or an assignment) is invalid.
     #[error("{0}")]
     Config(String),
+    /// A command-line value is invalid (a flag's value, flags that do not
+    /// go together, a folder given that is not one).
+    #[error("{0}")]
+    Flag(String),
+    /// A results folder does not hold what the command needs: a run of
+    /// another config or arena version (resume), files that are not a run
+    /// of arena (restart, summarize, report), a `meta.json`, journal or
+    /// replay file this arena cannot read.
+    #[error("{0}")]
+    ResultsFolder(String),
+    /// Shard folders that do not make one run (`arena merge`), or a merge
+    /// folder that holds something else.
+    #[error("{0}")]
+    Merge(String),
+    /// A run that cannot be sent to a cluster as asked (`arena slurm`).
+    #[error("{0}")]
+    Cluster(String),
     /// A level or map file is malformed.
     #[error("{path}: {source}")]
     Level {
@@ -100,6 +117,10 @@ impl HarnessError {
     pub fn exit_code(&self) -> i32 {
         match self {
             HarnessError::Config(_)
+            | HarnessError::Flag(_)
+            | HarnessError::ResultsFolder(_)
+            | HarnessError::Merge(_)
+            | HarnessError::Cluster(_)
             | HarnessError::Input { .. }
             | HarnessError::Level { .. }
             | HarnessError::BadLevel(_)

@@ -282,7 +282,7 @@ impl RunMeta {
         let path = dir.join(FILE);
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
-                HarnessError::Config(format!(
+                HarnessError::ResultsFolder(format!(
                     "{}: not a meta.json of this arena ({e}); use --restart to start the run over",
                     path.display()
                 ))
