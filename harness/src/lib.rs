@@ -13,6 +13,7 @@ pub mod digest;
 pub mod entry;
 pub mod error;
 pub mod external;
+pub mod fingerprint;
 pub mod forfeit;
 #[doc(hidden)]
 pub mod fuzzing;

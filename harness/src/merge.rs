@@ -118,7 +118,16 @@ fn read_parts(out_dir: &Path, dirs: &[PathBuf]) -> Result<Vec<Part>, HarnessErro
     let first = &parts[0];
     let mut problems = Vec::new();
     for p in &parts[1..] {
-        if p.meta.config_hash != first.meta.config_hash {
+        if p.meta.fingerprint_version != first.meta.fingerprint_version {
+            problems.push(format!(
+                "{} and {} were written by arenas that fingerprint configs differently \
+                 (versions {} and {}): play the shards with one arena version",
+                first.dir.display(),
+                p.dir.display(),
+                first.meta.fingerprint_version,
+                p.meta.fingerprint_version
+            ));
+        } else if p.meta.config_hash != first.meta.config_hash {
             let changes = meta::differences(&first.meta.config, &p.meta.config);
             problems.push(format!(
                 "{} is a shard of another config than {} (config hash {} vs {}{}): \

@@ -96,8 +96,19 @@ pub fn prepare(
             meta: fresh,
         });
     };
-    if old.config_hash != fresh.config_hash {
-        let changes = meta::differences(&old.config, &fresh.config);
+    // The config's fingerprint in the version the folder was written with
+    // (an earlier arena's folder resumes).
+    let Some((now, now_hash)) = crate::fingerprint::of_version(cfg, old.fingerprint_version) else {
+        return Err(HarnessError::ResultsFolder(format!(
+            "{} was written by a newer arena (fingerprint version {}, this one knows up to {}); \
+             use that arena, or --restart to start over",
+            dir.join(meta::FILE).display(),
+            old.fingerprint_version,
+            crate::fingerprint::VERSION
+        )));
+    };
+    if old.config_hash != now_hash {
+        let changes = meta::differences(&old.config, &now);
         return Err(HarnessError::ResultsFolder(format!(
             "{} holds a run of a different config ({}); use --restart to start over, \
              or --out for another folder",
