@@ -24,6 +24,7 @@ pub mod identity;
 pub mod journal;
 pub mod merge;
 pub mod meta;
+pub mod names;
 pub mod outcome;
 pub mod player;
 pub mod replay;
