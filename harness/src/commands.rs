@@ -18,7 +18,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let (args, warning) = level_numbers_from_one(args)?;
     if args.nearest.is_some() && args.game != "sokoban" {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "--nearest is for `arena solve sokoban` only (not {})",
             args.game
         )));
@@ -40,13 +40,13 @@ pub fn level_numbers_from_one(
         return Ok((args, None));
     };
     if args.levels.is_none() {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "--index {i} needs --levels FILE (and is deprecated: use --levels FILE --level {})",
             i + 1
         )));
     }
     if let Some(l) = &args.level {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "give --level N (counted from 1) or the deprecated --index N, not both (--level {l}, --index {i})"
         )));
     }

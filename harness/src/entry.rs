@@ -20,6 +20,9 @@ where
     let cli = crate::commands::parse_args_from(args);
     match run(cli) {
         Ok(code) => code,
+        // The reader of stdout went away (`arena list | head -1`): what it
+        // wanted was written; stop quietly.
+        Err(err) if err.chain().any(crate::error::is_broken_pipe) => exit::OK,
         Err(err) => match err.downcast_ref::<HarnessError>() {
             // Harness errors already carry their cause in their message.
             Some(he) => {

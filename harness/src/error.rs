@@ -26,9 +26,26 @@ pub mod exit {
 /// A harness error.
 #[derive(Debug, thiserror::Error)]
 pub enum HarnessError {
-    /// A config file or command-line value is invalid.
+    /// A config file (or an assignment) is invalid.
     #[error("{0}")]
     Config(String),
+    /// A command-line value is invalid (a flag's value, flags that do not
+    /// go together, a folder given that is not one).
+    #[error("{0}")]
+    Flag(String),
+    /// A results folder does not hold what the command needs: a run of
+    /// another config or arena version (resume), files that are not a run
+    /// of arena (restart, summarize, report), a `meta.json`, journal or
+    /// replay file this arena cannot read.
+    #[error("{0}")]
+    ResultsFolder(String),
+    /// Shard folders that do not make one run (`arena merge`), or a merge
+    /// folder that holds something else.
+    #[error("{0}")]
+    Merge(String),
+    /// A run that cannot be sent to a cluster as asked (`arena slurm`).
+    #[error("{0}")]
+    Cluster(String),
     /// A level or map file is malformed.
     #[error("{path}: {source}")]
     Level {
@@ -44,7 +61,17 @@ pub enum HarnessError {
     /// An agent could not be built from its name and parameters.
     #[error(transparent)]
     Agent(#[from] agents::AgentError),
-    /// Reading or writing a file failed.
+    /// An input file (a config, a level, an openings or solutions file, an
+    /// assignment) cannot be read: bad input, not a machine fault.
+    #[error("{path}: {source}")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Reading or writing a file of a run failed.
     #[error("{path}: {source}")]
     Io {
         /// The file.
@@ -90,6 +117,11 @@ impl HarnessError {
     pub fn exit_code(&self) -> i32 {
         match self {
             HarnessError::Config(_)
+            | HarnessError::Flag(_)
+            | HarnessError::ResultsFolder(_)
+            | HarnessError::Merge(_)
+            | HarnessError::Cluster(_)
+            | HarnessError::Input { .. }
             | HarnessError::Level { .. }
             | HarnessError::BadLevel(_)
             | HarnessError::Agent(_)
@@ -111,9 +143,29 @@ impl HarnessError {
     }
 }
 
-/// Read a whole text file, with the path in the error.
+/// Read a whole input text file (a config, a level, an assignment), with
+/// the path in the error ([`HarnessError::Input`]: exit code 2).
 pub fn read_text(path: &std::path::Path) -> Result<String, HarnessError> {
-    std::fs::read_to_string(path).map_err(|e| HarnessError::io(path, e))
+    std::fs::read_to_string(path).map_err(|e| HarnessError::Input {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
+/// Whether `err` comes from writing to a reader that went away (`arena
+/// list | head -1`): not a failure, the program stops quietly with
+/// [`exit::OK`], as ripgrep does.
+pub fn is_broken_pipe(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(err);
+    while let Some(e) = cur {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
 }
 
 /// Make the folder that `path` goes into (if it names one), with the

@@ -72,7 +72,7 @@ pub fn read(path: &Path) -> Result<Read, HarnessError> {
                 out.torn = true;
             }
             _ => {
-                return Err(HarnessError::Config(format!(
+                return Err(HarnessError::ResultsFolder(format!(
                     "{}:{line_no}: not a journal line of this arena (v{VERSION}); \
                      use --restart to start the run over",
                     path.display()

@@ -48,6 +48,7 @@ pub mod digest;
 pub mod entry;
 pub mod error;
 pub mod external;
+pub mod fingerprint;
 pub mod forfeit;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -59,6 +60,7 @@ pub mod journal;
 pub mod judge;
 pub mod merge;
 pub mod meta;
+pub mod names;
 pub mod outcome;
 pub mod player;
 pub mod replay;

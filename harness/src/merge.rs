@@ -44,7 +44,7 @@ fn fail(problems: Vec<String>) -> Result<(), HarnessError> {
         msg.push_str("\n  - ");
         msg.push_str(p);
     }
-    Err(HarnessError::Config(msg))
+    Err(HarnessError::Merge(msg))
 }
 
 fn list(xs: &[usize]) -> String {
@@ -59,7 +59,7 @@ fn list(xs: &[usize]) -> String {
 /// once, none missing).
 fn read_parts(out_dir: &Path, dirs: &[PathBuf]) -> Result<Vec<Part>, HarnessError> {
     if dirs.is_empty() {
-        return Err(HarnessError::Config(
+        return Err(HarnessError::Merge(
             "arena merge: no shard folders given".into(),
         ));
     }
@@ -118,7 +118,16 @@ fn read_parts(out_dir: &Path, dirs: &[PathBuf]) -> Result<Vec<Part>, HarnessErro
     let first = &parts[0];
     let mut problems = Vec::new();
     for p in &parts[1..] {
-        if p.meta.config_hash != first.meta.config_hash {
+        if p.meta.fingerprint_version != first.meta.fingerprint_version {
+            problems.push(format!(
+                "{} and {} were written by arenas that fingerprint configs differently \
+                 (versions {} and {}): play the shards with one arena version",
+                first.dir.display(),
+                p.dir.display(),
+                first.meta.fingerprint_version,
+                p.meta.fingerprint_version
+            ));
+        } else if p.meta.config_hash != first.meta.config_hash {
             let changes = meta::differences(&first.meta.config, &p.meta.config);
             problems.push(format!(
                 "{} is a shard of another config than {} (config hash {} vs {}{}): \
@@ -335,7 +344,7 @@ fn merged_meta(parts: &[Part], finished: usize) -> RunMeta {
 /// files, or holding an earlier merge (or whole run) of the same config.
 fn check_out_dir(out_dir: &Path, parts: &[Part]) -> Result<(), HarnessError> {
     match RunMeta::read(out_dir)? {
-        Some(old) if old.shard.is_some() => Err(HarnessError::Config(format!(
+        Some(old) if old.shard.is_some() => Err(HarnessError::Merge(format!(
             "{} holds a shard ({}); merge into another folder",
             out_dir.display(),
             old.shard
@@ -344,7 +353,7 @@ fn check_out_dir(out_dir: &Path, parts: &[Part]) -> Result<(), HarnessError> {
                 .unwrap_or(Shard::WHOLE)
         ))),
         Some(old) if old.config_hash != parts[0].meta.config_hash => {
-            Err(HarnessError::Config(format!(
+            Err(HarnessError::Merge(format!(
                 "{} holds a run of another config; merge into another folder",
                 out_dir.display()
             )))
@@ -355,7 +364,7 @@ fn check_out_dir(out_dir: &Path, parts: &[Part]) -> Result<(), HarnessError> {
                 .into_iter()
                 .find(|f| out_dir.join(f).exists());
             match ours {
-                Some(f) => Err(HarnessError::Config(format!(
+                Some(f) => Err(HarnessError::Merge(format!(
                     "{} already holds {f} but no {}: merge into a new or empty folder",
                     out_dir.display(),
                     meta::FILE

@@ -8,7 +8,7 @@ use crate::config::RunConfig;
 use crate::error::HarnessError;
 use crate::report::RunKeys;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -22,11 +22,18 @@ pub struct RunMeta {
     pub arena_version: String,
     /// The git commit arena was built from (`unknown` outside a checkout).
     pub git_commit: String,
-    /// Hash of [`RunMeta::config`] (FNV-1a 64, hex).
+    /// Hash of [`RunMeta::config`] (FNV-1a 64, hex; see
+    /// [`crate::fingerprint::hash`]).
     pub config_hash: String,
     /// What decides the results of the run: game, format, levels,
-    /// repetitions, seed, step limit, time limits and agents.
+    /// repetitions, seed, step limit, time limits and agents (the
+    /// [`crate::fingerprint::Fingerprint`] of its version).
     pub config: Value,
+    /// The version of [`RunMeta::config`]: 1 (absent) for a `meta.json`
+    /// written before [`crate::fingerprint`], else
+    /// [`crate::fingerprint::VERSION`].
+    #[serde(default = "fingerprint_v1")]
+    pub fingerprint_version: u32,
     /// What the tables are keyed by (for `arena summarize`).
     pub keys: RunKeys,
     /// Seats of the game.
@@ -77,6 +84,10 @@ pub struct RunMeta {
     pub agents: Option<Vec<crate::identity::AgentIdentity>>,
 }
 
+fn fingerprint_v1() -> u32 {
+    1
+}
+
 /// Which part of a plan a shard's run is, in its `meta.json`: what
 /// `arena merge` checks before putting shards together.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,41 +133,11 @@ pub fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
 
-/// The part of a config that decides its results, as JSON with a fixed
-/// key order (the run's name and concurrency are not part of it).
-pub fn fingerprint(cfg: &RunConfig) -> Value {
-    let time = |t: &crate::timing::TimeLimits| {
-        json!({
-            "act": format!("{:?}", t.act),
-            "act_hard": format!("{:?}", t.act_hard),
-            "init": format!("{:?}", t.init),
-            "init_hard": format!("{:?}", t.init_hard),
-            "clock": t.clock.as_str(),
-            "on_overrun": t.on_overrun.as_str(),
-        })
-    };
-    let mut print = json!({
-        "game": cfg.game,
-        "format": format!("{:?}", cfg.format),
-        "pairs": cfg.pairs,
-        "openings": cfg.openings.as_ref().map(|o| json!({"order": o.order.as_str(), "specs": o.specs})),
-        "levels": cfg.levels,
-        "repetitions": cfg.repetitions,
-        "seed": cfg.seed,
-        "max_steps": cfg.max_steps,
-        "sprt": cfg.sprt,
-        "time": time(&cfg.time),
-        "agents": cfg.agents.iter().map(|a| json!({
-            "label": a.label,
-            "agent": format!("{:?}", a.kind),
-            "time": time(&a.time),
-        })).collect::<Vec<_>>(),
-    });
-    // Only when set, so that the hash of a config without it is unchanged.
-    if let Some(k) = cfg.forfeit_after_timeouts {
-        print["forfeit_after_timeouts"] = json!(k);
-    }
-    print
+/// The fingerprint of `cfg` as kept in `meta.json` (see
+/// [`crate::fingerprint`]), with its hash.
+pub fn fingerprint(cfg: &RunConfig) -> (Value, String) {
+    crate::fingerprint::of_version(cfg, crate::fingerprint::VERSION)
+        .unwrap_or((Value::Null, String::new()))
 }
 
 pub use crate::digest::hash;
@@ -222,14 +203,15 @@ fn short(v: Option<&Value>) -> String {
 impl RunMeta {
     /// A new run's metadata.
     pub fn new(cfg: &RunConfig, players: usize, planned: usize) -> RunMeta {
-        let config = fingerprint(cfg);
+        let (config, config_hash) = fingerprint(cfg);
         RunMeta {
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: option_env!("ARENA_GIT_COMMIT")
                 .unwrap_or("unknown")
                 .to_string(),
-            config_hash: hash(&config.to_string()),
+            config_hash,
             config,
+            fingerprint_version: crate::fingerprint::VERSION,
             keys: RunKeys::of(cfg),
             players,
             seed: cfg.seed,
@@ -316,7 +298,7 @@ impl RunMeta {
         let path = dir.join(FILE);
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
-                HarnessError::Config(format!(
+                HarnessError::ResultsFolder(format!(
                     "{}: not a meta.json of this arena ({e}); use --restart to start the run over",
                     path.display()
                 ))
@@ -438,11 +420,11 @@ mod tests {
             dir,
         )
         .unwrap();
-        let d = differences(&fingerprint(&a), &fingerprint(&b));
+        let d = differences(&fingerprint(&a).0, &fingerprint(&b).0);
         assert_eq!(d.len(), 2, "{d:?}");
         assert_eq!(d[0], "seed: 1 -> 2");
         assert!(d[1].starts_with("agents[0]: random -> astar"), "{d:?}");
-        assert!(differences(&fingerprint(&a), &fingerprint(&a)).is_empty());
+        assert!(differences(&fingerprint(&a).0, &fingerprint(&a).0).is_empty());
         assert_eq!(hash("abc"), hash("abc"));
         assert_ne!(hash("abc"), hash("abd"));
         // FNV-1a 64 of "a" (published test vector).

@@ -286,7 +286,7 @@ pub fn read(path: &Path) -> Result<Vec<Replay>, HarnessError> {
             continue;
         }
         let bad = |msg: String| {
-            HarnessError::Config(format!("{}: line {}: {msg}", path.display(), i + 1))
+            HarnessError::ResultsFolder(format!("{}: line {}: {msg}", path.display(), i + 1))
         };
         let v: Value = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
         let schema = v.get("schema").and_then(Value::as_str).unwrap_or("");
@@ -468,7 +468,7 @@ pub fn check_file(
     if let Some(n) = episode {
         replays.retain(|r| r.episode == n);
         if replays.is_empty() {
-            return Err(HarnessError::Config(format!(
+            return Err(HarnessError::Flag(format!(
                 "{}: no episode {n}",
                 file.display()
             )));

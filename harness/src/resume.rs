@@ -78,14 +78,14 @@ pub fn prepare(
     fresh.shard = cfg.shard.map(|s| meta::ShardMeta::new(s, plan));
     let Some(mut old) = RunMeta::read(dir)? else {
         if how == Resume::Require {
-            return Err(HarnessError::Config(format!(
+            return Err(HarnessError::ResultsFolder(format!(
                 "--resume: {} holds no run to continue (no {})",
                 dir.display(),
                 meta::FILE
             )));
         }
         if has_entries(dir) {
-            return Err(HarnessError::Config(format!(
+            return Err(HarnessError::ResultsFolder(format!(
                 "{} already holds files, but no run of arena ({} is missing): \
                  use --out for another folder, or --restart to clear the files arena writes",
                 dir.display(),
@@ -98,9 +98,20 @@ pub fn prepare(
             meta: fresh,
         });
     };
-    if old.config_hash != fresh.config_hash {
-        let changes = meta::differences(&old.config, &fresh.config);
-        return Err(HarnessError::Config(format!(
+    // The config's fingerprint in the version the folder was written with
+    // (an earlier arena's folder resumes).
+    let Some((now, now_hash)) = crate::fingerprint::of_version(cfg, old.fingerprint_version) else {
+        return Err(HarnessError::ResultsFolder(format!(
+            "{} was written by a newer arena (fingerprint version {}, this one knows up to {}); \
+             use that arena, or --restart to start over",
+            dir.join(meta::FILE).display(),
+            old.fingerprint_version,
+            crate::fingerprint::VERSION
+        )));
+    };
+    if old.config_hash != now_hash {
+        let changes = meta::differences(&old.config, &now);
+        return Err(HarnessError::ResultsFolder(format!(
             "{} holds a run of a different config ({}); use --restart to start over, \
              or --out for another folder",
             dir.display(),
@@ -115,7 +126,7 @@ pub fn prepare(
         (Some(was), Some(now)) => {
             let changes = crate::identity::changes(was, now);
             if !changes.is_empty() {
-                return Err(HarnessError::Config(format!(
+                return Err(HarnessError::ResultsFolder(format!(
                     "{}: --restart to play again, or --out for another folder \
                      ({} holds the games of the earlier version)",
                     changes.join("; "),
@@ -138,7 +149,7 @@ pub fn prepare(
         None => "the whole plan".to_string(),
     };
     if old.shard != fresh.shard {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::ResultsFolder(format!(
             "{} holds {} of this config, not {}; use --out for another folder \
              (or --restart to start over)",
             dir.display(),
@@ -158,7 +169,7 @@ pub fn prepare(
                 }
             }
             _ => {
-                return Err(HarnessError::Config(format!(
+                return Err(HarnessError::ResultsFolder(format!(
                     "{}: episode {i} does not match the plan of this config; \
                      use --restart to start over",
                     dir.join(journal::FILE).display()
@@ -208,7 +219,7 @@ pub fn clear(dir: &Path) -> Result<(), HarnessError> {
                 .is_some_and(|n| n == meta::FILE || n == EpisodesCsv::FILE)
         })
     {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::ResultsFolder(format!(
             "--restart: {} does not look like an arena results folder (no {} or {}); \
              not clearing it",
             dir.display(),

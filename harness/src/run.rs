@@ -82,7 +82,7 @@ pub struct RunOutput {
 /// Apply the command-line overrides to a loaded config, checked as
 /// strictly as the config's own keys (exit code 2 on a bad value).
 pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), HarnessError> {
-    let bad = |msg: String| Err(HarnessError::Config(msg));
+    let bad = |msg: String| Err(HarnessError::Flag(msg));
     if let Some(n) = &args.name {
         if !config::is_plain_name(n) {
             return bad(format!("--name {n:?}: expected a plain folder name"));
@@ -490,7 +490,7 @@ fn tell_finished(
 /// left as they are.
 pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
     let meta = RunMeta::read(dir)?.ok_or_else(|| {
-        HarnessError::Config(format!(
+        HarnessError::ResultsFolder(format!(
             "{} holds no run of arena (no {})",
             dir.display(),
             crate::meta::FILE

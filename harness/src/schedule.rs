@@ -148,8 +148,10 @@ fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The order in which openings are used (config key `order`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// The order in which openings are used (config key `order`; the idiom of
+/// [`crate::names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Order {
     /// Round `r` plays opening `r` (modulo their number), file order.
     #[default]
@@ -159,14 +161,8 @@ pub enum Order {
 }
 
 impl Order {
-    /// Parse a config value.
-    pub fn parse(s: &str) -> Option<Order> {
-        match s {
-            "sequential" => Some(Order::Sequential),
-            "random" => Some(Order::Random),
-            _ => None,
-        }
-    }
+    /// Every order, in the order error messages list them.
+    pub const ALL: &'static [Order] = &[Order::Sequential, Order::Random];
 
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
@@ -174,6 +170,14 @@ impl Order {
             Order::Sequential => "sequential",
             Order::Random => "random",
         }
+    }
+}
+
+impl std::str::FromStr for Order {
+    type Err = crate::names::UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::names::parse(Self::ALL, Self::as_str, s)
     }
 }
 
@@ -379,10 +383,23 @@ pub enum Format {
     },
 }
 
+impl std::str::FromStr for Format {
+    type Err = crate::names::UnknownName;
+
+    /// A config value (a gauntlet with one seed; see [`Format::Gauntlet`]).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::names::parse(Self::ALL, Self::as_str, s)
+    }
+}
+
 impl Format {
-    /// The accepted values, for error messages.
-    pub const NAMES: &'static str =
-        "\"benchmark\" (one-player games), \"round-robin\" or \"gauntlet\"";
+    /// Every config value (a gauntlet with one seed; [`Format::Versus`]
+    /// is not one), in the order error messages list them.
+    pub const ALL: &'static [Format] = &[
+        Format::Benchmark,
+        Format::RoundRobin,
+        Format::Gauntlet { seeds: 1 },
+    ];
 
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
@@ -392,18 +409,6 @@ impl Format {
             Format::Gauntlet { .. } => "gauntlet",
             Format::Versus { .. } => "versus",
         }
-    }
-
-    /// Parse a config value (a gauntlet with one seed; see
-    /// [`Format::Gauntlet`]).
-    pub fn parse(s: &str) -> Option<Format> {
-        [
-            Format::Benchmark,
-            Format::RoundRobin,
-            Format::Gauntlet { seeds: 1 },
-        ]
-        .into_iter()
-        .find(|f| f.as_str() == s)
     }
 
     /// The format a config without `format` plays.
@@ -491,7 +496,7 @@ mod tests {
         );
         assert!(Format::Versus { challengers: 4 }.check(2, 4).is_err());
         assert!(Format::Versus { challengers: 3 }.check(2, 4).is_ok());
-        assert_eq!(Format::parse("versus"), None);
+        assert_eq!("versus".parse::<Format>().ok(), None);
     }
 
     fn input(levels: &[String], agents: usize, players: usize) -> PlanInput<'_> {
@@ -553,8 +558,11 @@ mod tests {
         assert!(e.contains("this config has 1 agent(s)"), "{e}");
         assert!(Format::Gauntlet { seeds: 3 }.check(2, 3).is_err());
         assert_eq!(Format::default_for(2), Format::RoundRobin);
-        assert_eq!(Format::parse("round-robin"), Some(Format::RoundRobin));
-        assert_eq!(Format::parse("swiss"), None);
+        assert_eq!(
+            "round-robin".parse::<Format>().ok(),
+            Some(Format::RoundRobin)
+        );
+        assert_eq!("swiss".parse::<Format>().ok(), None);
     }
 
     #[test]

@@ -43,7 +43,7 @@ fn absolute(p: &Path) -> Result<PathBuf, HarnessError> {
 /// A value for an `#SBATCH` line: no spaces, quotes or newlines.
 fn directive(flag: &str, v: &str) -> Result<String, HarnessError> {
     if v.is_empty() || v.chars().any(|c| c.is_whitespace() || "'\"#\\".contains(c)) {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "--{flag} {v:?}: expected a single word (as sbatch takes it)"
         )));
     }
@@ -70,16 +70,16 @@ fn common(args: &SlurmArgs) -> Result<String, HarnessError> {
 pub fn slurm(args: &SlurmArgs, out: &mut dyn Write) -> Result<SlurmFiles, HarnessError> {
     let cfg = config::load(&args.config)?;
     if cfg.sprt.is_some() {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Cluster(format!(
             "{} has an [sprt] section, and a sequential test decides as the games come in, \
              on one machine; it cannot be split into shards",
             args.config.display()
         )));
     }
     let n = args.shards;
-    crate::schedule::Shard::new(0, n).map_err(|e| HarnessError::Config(format!("--shards {e}")))?;
+    crate::schedule::Shard::new(0, n).map_err(|e| HarnessError::Flag(format!("--shards {e}")))?;
     if args.cpus_per_task == 0 {
-        return Err(HarnessError::Config(
+        return Err(HarnessError::Flag(
             "--cpus-per-task 0: expected 1 or more".into(),
         ));
     }

@@ -88,8 +88,88 @@ fn bad_config_is_one_clear_line_and_exit_code_2() {
     );
 
     let (code, _, err) = arena(&["run", "does-not-exist.toml"]);
-    assert_eq!(code, 3, "{err}");
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("does-not-exist.toml"), "{err}");
+}
+
+#[test]
+fn unreadable_input_is_bad_input_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nowhere.txt");
+    let missing = missing.to_str().unwrap();
+    // A config file that is not there.
+    let (code, _, err) = arena(&["run", &format!("{missing}.toml")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nowhere.txt.toml"), "{err}");
+    // A level file that is not there, on the command line and in a config.
+    let (code, _, err) = arena(&["trace", "bait", "--level", missing]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nowhere.txt"), "{err}");
+    let cfg = dir.path().join("lv.toml");
+    std::fs::write(
+        &cfg,
+        format!("game = \"bait\"\nlevels = [{missing:?}]\n[[agents]]\nagent = \"random\"\n"),
+    )
+    .unwrap();
+    let (code, _, err) = arena(&["run", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nowhere.txt"), "{err}");
+    // An openings file that is not there.
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"connect4\"\nopenings = \"{missing}\"\n[[agents]]\nagent = \"random\"\n\
+             [[agents]]\nagent = \"greedy\"\n"
+        ),
+    )
+    .unwrap();
+    let (code, _, err) = arena(&["run", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nowhere.txt"), "{err}");
+}
+
+/// Run `arena args` with its stdout a pipe whose reading end is already
+/// closed (as `arena ... | head -1` when `head` has gone): (exit code,
+/// stderr).
+fn arena_into_closed_pipe(args: &[&str]) -> (i32, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(writer)
+        .output()
+        .expect("arena runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_exit_code_0() {
+    let (code, err) = arena_into_closed_pipe(&["list"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, err) = arena_into_closed_pipe(&["list", "connect4"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\nlevels = [0]\nmax_steps = 10\n[[agents]]\nagent = \"random\"\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let (code, _, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = arena_into_closed_pipe(&["summarize", out_dir.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
 }
 
 #[test]

@@ -418,3 +418,49 @@ fn an_edited_agent_is_not_resumed_and_a_finished_run_says_so() {
     let meta = std::fs::read_to_string(&meta_path).unwrap();
     assert!(meta.contains("\"random_agent.py\""), "{meta}");
 }
+
+/// A results folder written by the arena before the fingerprint struct
+/// (tests/fixtures/meta-v1: its `meta.json` without `fingerprint_version`,
+/// the first 4 of 8 episodes in its journal) resumes: the last 4 are played
+/// and the folder keeps its version-1 fingerprint. Moved elsewhere with its
+/// config first, as a user's folder would be.
+#[test]
+fn a_folder_of_the_previous_arena_resumes() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/meta-v1");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    for f in ["old.toml", "out/meta.json", "out/journal.jsonl"] {
+        std::fs::copy(fixture.join(f), dir.path().join(f)).unwrap();
+    }
+    let (code, out, err) = arena(&[
+        "run",
+        dir.path().join("old.toml").to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["status"], "finished", "{meta}");
+    assert_eq!(meta["finished"], 8, "{meta}");
+    assert_eq!(meta["resumed"], 1, "{meta}");
+    assert_eq!(meta["config_hash"], "4e2963aa10562603", "{meta}");
+    let journal = std::fs::read_to_string(dir.path().join("out/journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 8);
+    let episodes = std::fs::read_to_string(dir.path().join("out/episodes.csv")).unwrap();
+    assert_eq!(episodes.lines().count(), 9, "{episodes}");
+    // Another seed is still refused, naming the change in version 1's terms.
+    let (code, _, err) = arena(&[
+        "run",
+        dir.path().join("old.toml").to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "--seed",
+        "6",
+        "-q",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("seed: 5 -> 6"), "{err}");
+}

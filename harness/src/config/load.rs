@@ -14,12 +14,8 @@ use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
 fn parse_sandbox(v: &str, src: &Source, key: &str) -> Result<Sandbox, HarnessError> {
-    Sandbox::parse(v).ok_or_else(|| {
-        src.err_key(
-            key,
-            format!("{key} = \"{v}\": expected \"none\", \"rlimit\" or \"bwrap\""),
-        )
-    })
+    v.parse::<Sandbox>()
+        .map_err(|e| src.err_key(key, format!("{key} = {e}")))
 }
 
 /// A `movetime_margin`: `"30%"` or a fraction `0.3`, below the whole
@@ -69,7 +65,7 @@ fn external_spec(
     let protocol = match &a.protocol {
         None => ProtocolKind::Jsonl,
         Some(p) => {
-            let kind = ProtocolKind::parse(p.get_ref());
+            let kind = p.get_ref().parse::<ProtocolKind>().ok();
             match kind.filter(|k| game.protocols().contains(k)) {
                 Some(k) => k,
                 None => {
@@ -151,13 +147,10 @@ fn external_spec(
                 format!("{key}.botzone_mode: only for protocol = \"botzone\""),
             ))
         }
-        Some(m) => BotzoneMode::parse(m).ok_or_else(|| {
+        Some(m) => m.parse::<BotzoneMode>().map_err(|e| {
             src.err_key(
                 &format!("{key}.botzone_mode"),
-                format!(
-                    "{key}.botzone_mode = \"{m}\": expected {}",
-                    BotzoneMode::NAMES
-                ),
+                format!("{key}.botzone_mode = {e}"),
             )
         })?,
     };
@@ -369,12 +362,11 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
     let format = match &raw.format {
         None => None,
-        Some(f) => Some(Format::parse(f.get_ref()).ok_or_else(|| {
-            src.err_at(
-                f.span().start,
-                format!("format = \"{}\": expected {}", f.get_ref(), Format::NAMES),
-            )
-        })?),
+        Some(f) => Some(
+            f.get_ref()
+                .parse::<Format>()
+                .map_err(|e| src.err_at(f.span().start, format!("format = {e}")))?,
+        ),
     };
     let format = match (format, &raw.gauntlet_seeds) {
         (Some(Format::Gauntlet { .. }), Some(n)) => {
@@ -399,15 +391,10 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
     };
     let order = match &raw.order {
         None => Order::default(),
-        Some(o) => Order::parse(o.get_ref()).ok_or_else(|| {
-            src.err_at(
-                o.span().start,
-                format!(
-                    "order = \"{}\": expected \"sequential\" or \"random\"",
-                    o.get_ref()
-                ),
-            )
-        })?,
+        Some(o) => o
+            .get_ref()
+            .parse::<Order>()
+            .map_err(|e| src.err_at(o.span().start, format!("order = {e}")))?,
     };
     let openings = match &raw.openings {
         None => {

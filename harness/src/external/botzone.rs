@@ -47,7 +47,8 @@ const DEBUG_CAP: usize = 1024;
 
 /// Whether a bot may keep running between turns (Botzone's per-bot option
 /// `enable_keep_running`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BotzoneMode {
     /// A fresh process per turn, fed the whole history; stdin is closed after
     /// the input. A bot that prints the keep-running marker anyway is
@@ -61,8 +62,8 @@ pub enum BotzoneMode {
 }
 
 impl BotzoneMode {
-    /// Every mode name accepted in configs.
-    pub const NAMES: &'static str = "\"traditional\" or \"keep-running\"";
+    /// Every mode, in the order error messages list them.
+    pub const ALL: &'static [BotzoneMode] = &[BotzoneMode::Traditional, BotzoneMode::KeepRunning];
 
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
@@ -71,14 +72,13 @@ impl BotzoneMode {
             BotzoneMode::KeepRunning => "keep-running",
         }
     }
+}
 
-    /// Parse a config value.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "traditional" => Some(BotzoneMode::Traditional),
-            "keep-running" => Some(BotzoneMode::KeepRunning),
-            _ => None,
-        }
+impl std::str::FromStr for BotzoneMode {
+    type Err = crate::names::UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::names::parse(Self::ALL, Self::as_str, s)
     }
 }
 
@@ -771,14 +771,14 @@ mod tests {
     #[test]
     fn modes_parse() {
         assert_eq!(
-            BotzoneMode::parse("traditional"),
+            "traditional".parse::<BotzoneMode>().ok(),
             Some(BotzoneMode::Traditional)
         );
         assert_eq!(
-            BotzoneMode::parse("keep-running"),
+            "keep-running".parse::<BotzoneMode>().ok(),
             Some(BotzoneMode::KeepRunning)
         );
-        assert_eq!(BotzoneMode::parse("keep_running"), None);
+        assert_eq!("keep_running".parse::<BotzoneMode>().ok(), None);
         assert_eq!(BotzoneMode::default().as_str(), "traditional");
     }
 

@@ -60,7 +60,8 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 /// The name of a wire protocol (config key `protocol`). Which ones a game
 /// speaks is the game's own list, [`crate::games::ArenaGame::PROTOCOLS`],
 /// checked when a config is validated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ProtocolKind {
     /// `arena-jsonl/2`: one JSON object per line, every game (docs/protocol.md).
     Jsonl,
@@ -91,22 +92,18 @@ impl ProtocolKind {
         }
     }
 
-    /// Parse a config value.
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|p| p.as_str() == s)
-    }
-
-    /// `"a", "b" or "c"`: names for an error message.
+    /// `"a", "b" or "c"`: names for an error message (the protocols a
+    /// game speaks).
     pub fn list(kinds: &[ProtocolKind]) -> String {
-        let names: Vec<String> = kinds
-            .iter()
-            .map(|k| format!("\"{}\"", k.as_str()))
-            .collect();
-        match names.split_last() {
-            None => String::new(),
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        }
+        crate::names::list(kinds.iter().map(|k| k.as_str()))
+    }
+}
+
+impl std::str::FromStr for ProtocolKind {
+    type Err = crate::names::UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::names::parse(Self::ALL, Self::as_str, s)
     }
 }
 
@@ -224,8 +221,10 @@ impl Protocol {
     }
 }
 
-/// How an external agent is contained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// How an external agent is contained (config key `sandbox`; the idiom of
+/// [`crate::names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Sandbox {
     /// No containment beyond the process group and the output caps (trusted
     /// code: your own agents, known engines).
@@ -241,6 +240,9 @@ pub enum Sandbox {
 }
 
 impl Sandbox {
+    /// Every sandbox, in the order error messages list them.
+    pub const ALL: &'static [Sandbox] = &[Sandbox::None, Sandbox::Rlimit, Sandbox::Bwrap];
+
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -249,15 +251,13 @@ impl Sandbox {
             Sandbox::Bwrap => "bwrap",
         }
     }
+}
 
-    /// Parse a config value.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "none" => Some(Sandbox::None),
-            "rlimit" => Some(Sandbox::Rlimit),
-            "bwrap" => Some(Sandbox::Bwrap),
-            _ => None,
-        }
+impl std::str::FromStr for Sandbox {
+    type Err = crate::names::UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::names::parse(Self::ALL, Self::as_str, s)
     }
 }
 

@@ -170,7 +170,7 @@ pub fn read_level_file<G: ArenaGame>(spec: &str) -> Result<String, HarnessError>
 pub fn parse_size(size: &str, expected: &str) -> Result<(usize, usize), HarnessError> {
     size.split_once(['x', 'X'])
         .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-        .ok_or_else(|| HarnessError::Config(format!("--size `{size}`: expected {expected}")))
+        .ok_or_else(|| HarnessError::Flag(format!("--size `{size}`: expected {expected}")))
 }
 
 /// Build agent `name` for game `G`: one of the game's own agents, a

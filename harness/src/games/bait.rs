@@ -109,17 +109,17 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     let spec = match (&args.level, &args.levels) {
         (Some(spec), None) => spec,
         (None, None) => {
-            return Err(HarnessError::Config(
+            return Err(HarnessError::Flag(
                 "arena solve bait needs --level (0-4 or a level file)".into(),
             ))
         }
         _ => {
-            return Err(HarnessError::Config(
+            return Err(HarnessError::Flag(
                 "arena solve bait takes one --level (0-4 or a level file); --levels is for Sokoban and the supply maze".into(),
             ))
         }
     };
-    let params = parse_params(&args.params).map_err(HarnessError::Config)?;
+    let params = parse_params(&args.params).map_err(HarnessError::Flag)?;
     let level = Bait::load_level(spec, 0)?;
     // Build the agent once up front so a bad name or parameter is exit code 2
     // before any search.

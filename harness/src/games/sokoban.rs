@@ -388,7 +388,7 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessE
         super::parse_size(size, "WxH (columns x rows, walls included), e.g. 10x10")?;
     let min_score = args.min_score.unwrap_or(0.0);
     if !min_score.is_finite() {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "--min-score {min_score}: expected a number"
         )));
     }
@@ -406,7 +406,7 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessE
     );
     for k in 1..=args.count {
         let g = games::sokoban::generate(&mut rng, &opts)
-            .map_err(|e| HarnessError::Config(format!("arena generate sokoban: level {k}: {e}")))?;
+            .map_err(|e| HarnessError::Flag(format!("arena generate sokoban: level {k}: {e}")))?;
         text.push_str(&format!("; {k}\n; difficulty {}\n", g.difficulty));
         text.push_str(&g.level.to_xsb());
         text.push('\n');

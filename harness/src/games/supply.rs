@@ -169,12 +169,12 @@ impl ArenaGame for Supply {
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let name = args.agent.as_deref().unwrap_or("astar");
     let algo = Algo::from_name(name).ok_or_else(|| {
-        HarnessError::Config(format!(
+        HarnessError::Flag(format!(
             "--agent `{name}` is not a supply planner; valid: {}",
             Algo::ALL.map(|a| a.name()).join(", ")
         ))
     })?;
-    let params = parse_params(&args.params).map_err(HarnessError::Config)?;
+    let params = parse_params(&args.params).map_err(HarnessError::Flag)?;
     agents::params::check_listed("supply", agents::supply::AGENTS, name, &params)?;
     let levels = match (&args.level, &args.levels) {
         (Some(spec), None) => resolve(spec, false)?,
@@ -188,14 +188,14 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
                 .ok()
                 .filter(|&k| (1..=count).contains(&k))
                 .ok_or_else(|| {
-                    HarnessError::Config(format!(
+                    HarnessError::Flag(format!(
                         "--level `{n}` with --levels {f}: expected an instance number from 1 to {count}"
                     ))
                 })?;
             resolve(&format!("{f}:{}", k - 1), false)?
         }
         (None, None) => {
-            return Err(HarnessError::Config(
+            return Err(HarnessError::Flag(
                 "arena solve supply needs --levels FILE [--level N] or --level SPEC".into(),
             ))
         }
@@ -279,7 +279,7 @@ pub fn generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), HarnessE
     let food = args.food.unwrap_or(6);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let got = games::supply::generate(&mut rng, rows, cols, food, args.count)
-        .map_err(|e| HarnessError::Config(format!("arena generate supply: {e}")))?;
+        .map_err(|e| HarnessError::Flag(format!("arena generate supply: {e}")))?;
     let mut text = format!(
         "; arena generate supply --count {} --size {rows}x{cols} --food {food} --seed {}\n\n",
         args.count, args.seed

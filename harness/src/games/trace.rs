@@ -14,7 +14,7 @@ fn parse_item<G: ArenaGame>(
     item: &str,
 ) -> Result<Vec<Vec<G::Action>>, HarnessError> {
     let bad = || {
-        HarnessError::Config(format!(
+        HarnessError::Flag(format!(
             "--actions: item {n} `{item}` is not a move; expected {}",
             G::ACTION_SYNTAX
         ))
@@ -78,7 +78,7 @@ pub fn trace<G: ArenaGame>(args: &TraceArgs, out: &mut dyn Write) -> Result<(), 
                 let illegal = (0..state.num_players())
                     .find(|&s| state.is_active(s) && !state.is_legal(s, joint[s]));
                 if let Some(s) = illegal {
-                    return Err(HarnessError::Config(format!(
+                    return Err(HarnessError::Flag(format!(
                         "--actions: item {} (`{}`, move {}) is not legal here",
                         i + 1,
                         state.action_name(joint[s]),

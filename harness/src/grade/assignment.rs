@@ -197,7 +197,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
     let bad = |msg: String| HarnessError::Config(format!("{}: grading.{msg}", path.display()));
     let sandbox = match raw.sandbox.as_deref() {
         None => Sandbox::Bwrap,
-        Some(s) => Sandbox::parse(s).ok_or_else(|| {
+        Some(s) => s.parse::<Sandbox>().map_err(|_| {
             bad(format!(
                 "sandbox = {s:?}: expected \"bwrap\" (default), \"rlimit\" or \"none\""
             ))
@@ -206,7 +206,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
     let game = crate::games::find(run.game)?;
     let protocol = match raw.protocol.as_deref() {
         None => ProtocolKind::Jsonl,
-        Some(p) => ProtocolKind::parse(p)
+        Some(p) => p
+            .parse::<ProtocolKind>()
+            .ok()
             .filter(|k| game.protocols().contains(k))
             .ok_or_else(|| {
                 bad(format!(

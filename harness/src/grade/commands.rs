@@ -71,7 +71,7 @@ pub fn check_command(args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Harne
     let sub = std::fs::canonicalize(&args.submission)
         .map_err(|e| HarnessError::io(&args.submission, e))?;
     if !sub.is_dir() {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "{}: not a folder (give the folder of your agent)",
             args.submission.display()
         )));

@@ -323,7 +323,7 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
         .ok();
     }
     if !opts.submissions.is_dir() {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::Flag(format!(
             "--submissions {}: not a folder (expected one subfolder per student)",
             opts.submissions.display()
         )));
@@ -332,7 +332,7 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     if !opts.only.is_empty() {
         for o in &opts.only {
             if !ids.contains(o) {
-                return Err(HarnessError::Config(format!(
+                return Err(HarnessError::Flag(format!(
                     "{}: no submission folder `{o}`",
                     opts.submissions.display()
                 )));
@@ -638,7 +638,9 @@ fn play(
                         Resume::Auto
                     }),
                 ) {
-                    (false, Err(HarnessError::Config(_))) if run.replace => go(Resume::Restart),
+                    (false, Err(HarnessError::ResultsFolder(_))) if run.replace => {
+                        go(Resume::Restart)
+                    }
                     (_, r) => r,
                 };
                 if let Ok(mut slot) = results[i].lock() {

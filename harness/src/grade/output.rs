@@ -88,7 +88,10 @@ pub fn grades_csv(
             .iter()
             .map(|s| s.to_string()),
     );
-    let csv_err = |e: csv::Error| HarnessError::Config(format!("grades.csv: {e}"));
+    let csv_err = |e: csv::Error| HarnessError::Csv {
+        path: "grades.csv".into(),
+        source: e,
+    };
     w.write_record(&header).map_err(csv_err)?;
     for (i, g) in grades.iter().enumerate() {
         let id = names.map(|n| n[i].clone()).unwrap_or_else(|| g.id.clone());
@@ -104,7 +107,7 @@ pub fn grades_csv(
     }
     let bytes = w
         .into_inner()
-        .map_err(|e| HarnessError::Config(format!("grades.csv: {e}")))?;
+        .map_err(|e| HarnessError::io("grades.csv", e.into_error()))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -77,7 +77,7 @@ pub fn write_report(dir: &Path) -> Result<(PathBuf, usize), HarnessError> {
 /// `arena report DIR`: write `DIR/report.html` and say where it is.
 pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
     if !dir.join(EpisodesCsv::FILE).is_file() {
-        return Err(HarnessError::Config(format!(
+        return Err(HarnessError::ResultsFolder(format!(
             "{}: not a results folder (no episodes.csv); `arena run` writes one",
             dir.display()
         )));
@@ -101,8 +101,8 @@ pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessErro
 /// replays; also the number of replays left out.
 pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError> {
     let episodes: Vec<EpisodeRow> = read_rows(&dir.join(EpisodesCsv::FILE))
-        .ok_or_else(|| HarnessError::Config(format!("{}: no episodes.csv", dir.display())))?
-        .map_err(|why| HarnessError::Config(format!("{}: {why}", dir.display())))?;
+        .ok_or_else(|| HarnessError::ResultsFolder(format!("{}: no episodes.csv", dir.display())))?
+        .map_err(|why| HarnessError::ResultsFolder(format!("{}: {why}", dir.display())))?;
     let summary = read_rows::<SummaryRow>(&dir.join(SummaryCsv::FILE));
     let cross = read_rows::<CrossRow>(&dir.join(CrosstableCsv::FILE));
     let ratings = read_rows::<RatingRow>(&dir.join(RatingsCsv::FILE));

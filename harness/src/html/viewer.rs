@@ -72,7 +72,7 @@ impl Embedded {
                 "episode": r.episode, "game": r.game, "seed": r.seed, "level": r.level,
                 "seats": r.seats, "ticks": r.ticks,
             }))
-            .map_err(|x| HarnessError::Config(format!("replay {}: {x}", r.episode)))?;
+            .map_err(|x| HarnessError::ResultsFolder(format!("replay {}: {x}", r.episode)))?;
             e.push(meta, &replay::gzip_line(r));
         }
         Ok(e)
@@ -90,14 +90,18 @@ impl Embedded {
                 return Ok(());
             }
             let meta: ReplayMeta = serde_json::from_str(line).map_err(|x| {
-                HarnessError::Config(format!("{}: a replay does not parse: {x}", path.display()))
+                HarnessError::ResultsFolder(format!(
+                    "{}: a replay does not parse: {x}",
+                    path.display()
+                ))
             })?;
             let packed;
             let gz = match gz {
                 Some(g) => g,
                 None => {
-                    let r: Replay = serde_json::from_str(line)
-                        .map_err(|x| HarnessError::Config(format!("{}: {x}", path.display())))?;
+                    let r: Replay = serde_json::from_str(line).map_err(|x| {
+                        HarnessError::ResultsFolder(format!("{}: {x}", path.display()))
+                    })?;
                     packed = replay::gzip_line(&r);
                     &packed
                 }

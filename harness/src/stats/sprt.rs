@@ -17,8 +17,9 @@ use crate::stats::elo::{elo_to_score, Pentanomial, Wdl, NELO_PER_T};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
-/// How Elo is read in the hypotheses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How Elo is read in the hypotheses (the idiom of [`crate::names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum SprtModel {
     /// `"logistic"`: logistic Elo (expected score `1/(1+10^(−elo/400))`).
     Logistic,
@@ -27,8 +28,8 @@ pub enum SprtModel {
 }
 
 impl SprtModel {
-    /// The accepted names, for error messages.
-    pub const NAMES: &'static str = "logistic, normalized";
+    /// Every model, in the order error messages list them.
+    pub const ALL: &'static [SprtModel] = &[SprtModel::Logistic, SprtModel::Normalized];
 
     /// The config name.
     pub fn as_str(self) -> &'static str {
@@ -40,14 +41,10 @@ impl SprtModel {
 }
 
 impl FromStr for SprtModel {
-    type Err = SprtConfigError;
+    type Err = crate::names::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "logistic" => Ok(SprtModel::Logistic),
-            "normalized" => Ok(SprtModel::Normalized),
-            other => Err(SprtConfigError::UnknownModel(other.to_string())),
-        }
+        crate::names::parse(Self::ALL, Self::as_str, s)
     }
 }
 
@@ -111,7 +108,8 @@ pub enum SprtConfigError {
         elo1: f64,
     },
     /// A model name other than `logistic` and `normalized`.
-    #[error("sprt: unknown model `{0}`; expected one of: {names}", names = SprtModel::NAMES)]
+    #[error("sprt: unknown model `{0}`; expected one of: {names}",
+        names = SprtModel::ALL.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "))]
     UnknownModel(String),
 }
 
@@ -146,7 +144,10 @@ impl SprtConfig {
                 elo1: self.elo1,
             });
         }
-        let model = self.model.parse::<SprtModel>()?;
+        let model = self
+            .model
+            .parse::<SprtModel>()
+            .map_err(|e| SprtConfigError::UnknownModel(e.value))?;
         let (lower, upper) = bounds(self.alpha, self.beta);
         Ok((model, lower, upper))
     }

@@ -84,12 +84,12 @@ fn nearest_level(level: &Level, least: &LeastBound) -> Level {
 /// The solver options of agent `name` with `--param` items.
 fn solver_options(name: &str, params: &[String]) -> Result<SolveOptions, HarnessError> {
     let method = Method::from_name(name).ok_or_else(|| {
-        HarnessError::Config(format!(
+        HarnessError::Flag(format!(
             "--agent `{name}` is not a Sokoban solver; valid: {}",
             Method::ALL.map(|m| m.name()).join(", ")
         ))
     })?;
-    let params = parse_params(params).map_err(HarnessError::Config)?;
+    let params = parse_params(params).map_err(HarnessError::Flag)?;
     Ok(agents::sokoban::options(name, method, &params)?)
 }
 
@@ -318,13 +318,13 @@ fn solve_targets(args: &SolveArgs) -> Result<Vec<NamedLevel>, HarnessError> {
                 .filter(|&k| (1..=count).contains(&k));
             match k {
                 Some(k) => Ok(vec![all[k - 1].clone()]),
-                None => Err(HarnessError::Config(format!(
+                None => Err(HarnessError::Flag(format!(
                     "--level `{n}` with --levels {f}: expected a level number from 1 to {count}"
                 ))),
             }
         }
         (None, Some(spec)) => resolve(spec, false),
-        (None, None) => Err(HarnessError::Config(
+        (None, None) => Err(HarnessError::Flag(
             "arena solve sokoban needs --levels FILE [--level N] or --level SPEC".into(),
         )),
     }
