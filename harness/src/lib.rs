@@ -6,6 +6,7 @@
 //! Agent misbehaviour (timeouts, crashes, illegal moves) is an outcome in a
 //! result row, never an `Err`: errors here are harness faults and bad input.
 
+pub mod bench_harness;
 pub mod cli;
 pub mod commands;
 pub mod config;
