@@ -32,6 +32,7 @@ pub mod reporters;
 pub mod resume;
 pub mod run;
 pub mod runner;
+pub mod sched_file;
 pub mod schedule;
 pub mod slurm;
 pub mod stats;
