@@ -290,8 +290,12 @@ pub struct ListArgs {
     after_help = "Examples:\n  arena trace bait --level 0 --actions DOWN,RIGHT,DOWN\n  arena trace snake --level seed:3 --actions 1/3,1/3\n  arena trace xiangqi --level start --actions h2e2,h9g7\n  arena trace sokoban --level microban:1 --actions ul\n  arena trace connect4 --level 4453 --actions 5"
 )]
 pub struct TraceArgs {
-    /// The game (the games that have this command are listed by `--help`).
+    /// The game (the games that have this command are listed by `--help`),
+    /// or `harness`: the harness's own episodes/s against OpenSpiel's.
     pub game: String,
+    /// Episodes (`arena bench harness`; default 10,000).
+    #[arg(long)]
+    pub episodes: Option<usize>,
     /// A built-in level name (e.g. 0-4 for Bait) or a level/map file.
     #[arg(long)]
     pub level: String,
@@ -306,8 +310,12 @@ pub struct TraceArgs {
     after_help = "Examples:\n  arena solve bait --level 2 --agent bfs --time-limit 60s\n  arena solve sokoban --level microban:12\n  arena solve sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2 --out results/microban.csv\n  arena solve sokoban --levels games/data/sokoban/sasquatch-i.xsb --time-limit 10s --nearest stalls.xsb\n  arena solve supply --level set:0 --agent astar-supply"
 )]
 pub struct SolveArgs {
-    /// The game (the games that have this command are listed by `--help`).
+    /// The game (the games that have this command are listed by `--help`),
+    /// or `harness`: the harness's own episodes/s against OpenSpiel's.
     pub game: String,
+    /// Episodes (`arena bench harness`; default 10,000).
+    #[arg(long)]
+    pub episodes: Option<usize>,
     /// A built-in level (Bait 0-4, microban:N, set:N) or a level file (one
     /// level); with --levels FILE (Sokoban, supply maze), the level's number
     /// in the file, counted from 1 (the first level is --level 1).
@@ -350,8 +358,12 @@ pub struct SolveArgs {
     after_help = "Examples:\n  arena generate sokoban --count 5 --size 8x8 --boxes 3 --seed 1\n  arena generate supply --count 10 --size 12x20 --food 6 --out levels.txt"
 )]
 pub struct GenerateArgs {
-    /// The game (the games that have this command are listed by `--help`).
+    /// The game (the games that have this command are listed by `--help`),
+    /// or `harness`: the harness's own episodes/s against OpenSpiel's.
     pub game: String,
+    /// Episodes (`arena bench harness`; default 10,000).
+    #[arg(long)]
+    pub episodes: Option<usize>,
     /// How many levels.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
@@ -381,8 +393,12 @@ pub struct GenerateArgs {
     after_help = "Example:\n  arena verify sokoban --levels levels.xsb --solutions solutions.txt"
 )]
 pub struct VerifyArgs {
-    /// The game (the games that have this command are listed by `--help`).
+    /// The game (the games that have this command are listed by `--help`),
+    /// or `harness`: the harness's own episodes/s against OpenSpiel's.
     pub game: String,
+    /// Episodes (`arena bench harness`; default 10,000).
+    #[arg(long)]
+    pub episodes: Option<usize>,
     /// The level file.
     #[arg(long)]
     pub levels: PathBuf,
@@ -397,8 +413,12 @@ pub struct VerifyArgs {
     after_help = "Examples:\n  arena perft xiangqi --depth 4\n  arena perft xiangqi --depth 3 --divide --fen \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\""
 )]
 pub struct PerftArgs {
-    /// The game (the games that have this command are listed by `--help`).
+    /// The game (the games that have this command are listed by `--help`),
+    /// or `harness`: the harness's own episodes/s against OpenSpiel's.
     pub game: String,
+    /// Episodes (`arena bench harness`; default 10,000).
+    #[arg(long)]
+    pub episodes: Option<usize>,
     /// Position in FEN (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -413,11 +433,15 @@ pub struct PerftArgs {
 /// `arena bench`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
+    after_help = "Examples:\n  arena bench harness --episodes 10000\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
 )]
 pub struct BenchArgs {
-    /// The game (the games that have this command are listed by `--help`).
+    /// The game (the games that have this command are listed by `--help`),
+    /// or `harness`: the harness's own episodes/s against OpenSpiel's.
     pub game: String,
+    /// Episodes (`arena bench harness`; default 10,000).
+    #[arg(long)]
+    pub episodes: Option<usize>,
     /// Seconds per measurement (at most a week).
     #[arg(long, default_value_t = 1.0, value_parser = seconds)]
     pub seconds: f64,

@@ -101,6 +101,9 @@ pub fn replay(
 
 /// `arena bench <game>`.
 pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    if args.game == "harness" {
+        return crate::bench_harness::run(args, out);
+    }
     crate::games::command(&args.game, "bench", |g: &dyn GameEntry| g.bench())?(args, out)
 }
 

@@ -1,8 +1,13 @@
 //! The run's journal, `journal.jsonl`: one line per finished episode (its
-//! [`EpisodeRecord`]), appended and `fsync`'d as each episode finishes. A
-//! run that was interrupted (Ctrl-C, SIGKILL, power loss) continues from
-//! it: every journaled episode is kept exactly once, the others are played,
-//! and every table is rebuilt from it (`arena summarize`).
+//! [`EpisodeRecord`]), written to the file (one `write`) as each episode
+//! finishes, and `fsync`'d in groups: by a syncer thread at most
+//! [`SYNC_EVERY`] after the line was written, and before the run's end is
+//! reported. A run that was interrupted continues from it: every journaled
+//! episode is kept exactly once, the others are played, and every table is
+//! rebuilt from it (`arena summarize`). A killed process (Ctrl-C, SIGKILL)
+//! loses no written line (the kernel holds it); a power cut may lose the
+//! lines of the last [`SYNC_EVERY`], whose episodes are then played again
+//! (never counted twice: a line is either in the file or not).
 //!
 //! A line is `{"v": 1, "record": {...}}`. A torn last line (the process
 //! died while writing it) does not parse, or lacks its newline: it is
@@ -15,6 +20,12 @@ use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// How long a written journal line may wait for its `fsync` at most (the
+/// syncer groups the lines written meanwhile into one).
+pub const SYNC_EVERY: Duration = Duration::from_millis(100);
 
 /// The journal's file name in a results folder.
 pub const FILE: &str = "journal.jsonl";
@@ -103,12 +114,110 @@ pub fn write(path: &Path, records: &[EpisodeRecord]) -> Result<(), HarnessError>
     std::fs::rename(&tmp, path).map_err(|e| HarnessError::io(path, e))
 }
 
+/// What the writer and its syncer thread share.
+#[derive(Default)]
+struct SyncState {
+    /// Lines written since the last `fsync`.
+    dirty: bool,
+    /// The writer is gone: sync what is dirty and stop.
+    stop: bool,
+    /// The first failed `fsync`, told at the writer's next event.
+    error: Option<std::io::Error>,
+}
+
+fn lock_state(m: &Mutex<SyncState>) -> std::sync::MutexGuard<'_, SyncState> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A thread that `fsync`s the journal at most [`SYNC_EVERY`] after a line
+/// was written to it, grouping the lines written meanwhile.
+struct Syncer {
+    shared: Arc<(Mutex<SyncState>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Syncer {
+    fn start(file: File) -> std::io::Result<Syncer> {
+        let shared = Arc::new((Mutex::new(SyncState::default()), Condvar::new()));
+        let theirs = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("journal-sync".into())
+            .spawn(move || {
+                let (lock, wake) = &*theirs;
+                loop {
+                    let mut st = lock_state(lock);
+                    while !st.dirty && !st.stop {
+                        st = wake.wait(st).unwrap_or_else(|p| p.into_inner());
+                    }
+                    let stop = st.stop;
+                    st.dirty = false;
+                    drop(st);
+                    let synced = file.sync_data();
+                    let mut st = lock_state(lock);
+                    if let Err(e) = synced {
+                        st.error.get_or_insert(e);
+                    }
+                    if stop && !st.dirty {
+                        return;
+                    }
+                    if !stop {
+                        // Lines written meanwhile wait for the next group
+                        // (the end of the run does not).
+                        let _ = wake.wait_timeout_while(st, SYNC_EVERY, |st| !st.stop);
+                    }
+                }
+            })?;
+        Ok(Syncer {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, SyncState> {
+        lock_state(&self.shared.0)
+    }
+
+    /// A line was written: have it synced within [`SYNC_EVERY`]; the error
+    /// of an earlier `fsync`, if one failed.
+    fn written(&self) -> std::io::Result<()> {
+        let mut st = self.state();
+        if let Some(e) = st.error.take() {
+            return Err(e);
+        }
+        st.dirty = true;
+        drop(st);
+        self.shared.1.notify_one();
+        Ok(())
+    }
+
+    /// Sync what is written and stop the thread; the error of any `fsync`.
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.state().stop = true;
+        self.shared.1.notify_one();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        match self.state().error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Syncer {
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}
+
 /// The reporter that appends each newly finished episode to the journal
-/// and syncs it to disk before the next event.
+/// as it finishes (one `write` of the whole line), `fsync`'d by a
+/// [`Syncer`] within [`SYNC_EVERY`] and before the run's end is reported.
 pub struct JournalWriter {
     path: PathBuf,
     file: Option<File>,
     keep: u64,
+    syncer: Option<Syncer>,
 }
 
 impl JournalWriter {
@@ -119,6 +228,7 @@ impl JournalWriter {
             path: dir.join(FILE),
             file: None,
             keep,
+            syncer: None,
         }
     }
 }
@@ -137,6 +247,7 @@ impl Reporter for JournalWriter {
                 // Drop a torn last line (or everything, for a new run).
                 f.set_len(self.keep).map_err(io)?;
                 f.sync_data().map_err(io)?;
+                self.syncer = Some(Syncer::start(f.try_clone().map_err(io)?).map_err(io)?);
                 self.file = Some(f);
             }
             Event::EpisodeFinished {
@@ -154,7 +265,15 @@ impl Reporter for JournalWriter {
                     use std::io::Seek;
                     f.seek(std::io::SeekFrom::End(0)).map_err(io)?;
                     f.write_all(line.as_bytes()).map_err(io)?;
-                    f.sync_data().map_err(io)?;
+                    match self.syncer.as_ref() {
+                        Some(s) => s.written().map_err(io)?,
+                        None => f.sync_data().map_err(io)?,
+                    }
+                }
+            }
+            Event::Cancelled | Event::RunFinished { .. } => {
+                if let Some(mut s) = self.syncer.take() {
+                    s.finish().map_err(io)?;
                 }
             }
             _ => {}

@@ -41,6 +41,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod bench_harness;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -69,6 +70,7 @@ pub mod reporters;
 pub mod resume;
 pub mod run;
 pub mod runner;
+pub mod sched_file;
 pub mod schedule;
 pub mod slurm;
 pub mod stats;

@@ -11,6 +11,7 @@
 //! code belongs in a subprocess, where the whole process can be killed.
 
 use crate::outcome::Outcome;
+use crate::sched_file::SchedFile;
 use crate::timing::{between, run_delay, thread_cpu_time, Activity, AgentTimer, Clock, TimeLimits};
 use games::{Agent, AgentStats, Game, Seat};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -130,6 +131,8 @@ pub struct InProcess<G: Game> {
     /// request (read by [`Contestant::prepare`] under [`Clock::Cpu`]), to
     /// tell how long it has been silent.
     sched_start: Option<(Duration, Duration)>,
+    /// The worker thread's `schedstat`, open once it has started.
+    schedstat: Option<SchedFile>,
 }
 
 /// How often the worker thread of an agent that has not answered is looked
@@ -264,6 +267,7 @@ impl<G: Game> InProcess<G> {
             limits,
             tid,
             sched_start: None,
+            schedstat: None,
         }
     }
 
@@ -329,9 +333,15 @@ impl<G: Game> Contestant<G> for InProcess<G> {
     fn prepare(&mut self) {
         // Under the CPU clock, where readable: the worker's CPU time and
         // run delay before the request, to tell its silence (a read of
-        // `/proc` before the request's clock starts).
+        // its `schedstat`, kept open, before the request's clock starts).
         self.sched_start = match self.limits.clock {
-            Clock::Cpu if self.broken.is_none() => self.sched().map(|(cpu, s)| (cpu, s.waited)),
+            Clock::Cpu if self.broken.is_none() => {
+                if self.schedstat.is_none() {
+                    let tid = self.tid.load(Ordering::Relaxed);
+                    self.schedstat = (tid != 0).then(|| SchedFile::open(tid)).flatten();
+                }
+                self.schedstat.as_ref().and_then(SchedFile::read)
+            }
             _ => None,
         };
     }

@@ -243,10 +243,14 @@ pub fn build(
 
 /// One replay as a gzip member holding its JSON line.
 pub fn gzip_line(replay: &Replay) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-    // Writing to a Vec cannot fail, and a Replay always serializes.
-    let _ = serde_json::to_writer(&mut enc, replay);
-    let _ = enc.write_all(b"\n");
+    // The JSON whole first, then one write to the compressor: each write
+    // to it costs a pass over its output buffer, and the serializer's
+    // writes are a few bytes each. Writing to a Vec cannot fail, and a
+    // Replay always serializes.
+    let mut json = serde_json::to_vec(replay).unwrap_or_default();
+    json.push(b'\n');
+    let mut enc = GzEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
+    let _ = enc.write_all(&json);
     enc.finish().unwrap_or_default()
 }
 

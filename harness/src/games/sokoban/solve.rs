@@ -649,6 +649,7 @@ mod tests {
         let args = BenchArgs {
             game: "sokoban".into(),
             seconds: 1.0,
+            episodes: None,
             depth: None,
             levels: Some(file),
             time_limit: Some(Duration::from_secs(10)),
