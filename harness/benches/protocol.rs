@@ -13,13 +13,13 @@
 use games::bait::{Bait, BaitAction};
 use games::snake::Snake;
 use games::{Agent, Game, Seat, Timer};
-use harness::external::botzone::{BotzoneBot, GlobalData};
+use harness::external::protocols::botzone::{BotzoneBot, GlobalData};
 use harness::external::{
     BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox, Subprocess,
 };
-use harness::player::{Contestant, InProcess, Phase};
-use harness::timing::Clock;
-use harness::timing::TimeLimits;
+use harness::play::player::{Contestant, InProcess, Phase};
+use harness::play::timing::Clock;
+use harness::play::timing::TimeLimits;
 use std::time::{Duration, Instant};
 
 /// The default limits, judged on the wall clock.
@@ -66,8 +66,8 @@ fn act(c: &mut dyn Contestant<Bait>, state: &Bait) -> Duration {
 /// An `arena-jsonl/2` conversation for a game on `level`.
 fn jsonl<G: harness::view::GameView>(
     level: &str,
-) -> Box<dyn harness::external::protocol::Protocol<G>> {
-    Box::new(harness::external::jsonl::Jsonl::new(
+) -> Box<dyn harness::external::protocols::Protocol<G>> {
+    Box::new(harness::external::protocols::jsonl::Jsonl::new(
         level,
         TimeLimits::default(),
         0,
@@ -96,7 +96,8 @@ fn main() {
         mounts: Vec::new(),
     };
     let state = Bait::level(1).expect("level 1");
-    let msg_len = harness::external::jsonl::act_message(&state, 0, &[], Duration::ZERO).len();
+    let msg_len =
+        harness::external::protocols::jsonl::act_message(&state, 0, &[], Duration::ZERO).len();
 
     let mut inproc = InProcess::<Bait>::spawn(Box::new(Up), wall_limits(), "bench");
     let mut ext =
@@ -349,7 +350,7 @@ fn snake_turns(dir: &std::path::Path) {
             ),
         ),
     ];
-    match harness::external::sandbox::check_bwrap() {
+    match harness::external::supervise::sandbox::check_bwrap() {
         Ok(()) => slow.push(external(
             "  the same under sandbox = \"bwrap\"",
             spec(

@@ -35,7 +35,7 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
 
-    let replays = out.join(harness::replay::FILE_NAME);
+    let replays = out.join(harness::output::replay::FILE_NAME);
     let bytes = std::fs::metadata(&replays).map(|m| m.len()).unwrap_or(0);
     let ticks: f64 = run.rows.iter().map(|r| r.steps as f64).sum::<f64>() / 2.0;
     println!(
@@ -45,7 +45,7 @@ fn main() {
     );
 
     let t = Instant::now();
-    let (path, left_out) = harness::html::write_report(&out).expect("report");
+    let (path, left_out) = harness::output::html::write_report(&out).expect("report");
     let write_s = t.elapsed().as_secs_f64();
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!(

@@ -1,6 +1,6 @@
 //! Errors of the harness library and the exit codes of the `arena` binary.
 //!
-//! Agent misbehaviour is never an error here: it is an [`crate::outcome::Outcome`]
+//! Agent misbehaviour is never an error here: it is an [`crate::play::outcome::Outcome`]
 //! in a result row. These errors are harness faults and bad input: an
 //! unreadable config or level, a CSV that cannot be written.
 

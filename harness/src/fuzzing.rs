@@ -8,12 +8,12 @@
 //! invariant breaks** (that is how a fuzzer reports a bug). Not part of the
 //! public API.
 
-use crate::external::botzone::{self, Answer};
-use crate::external::jsonl;
-use crate::external::protocol::{Protocol, Step};
-use crate::external::uci::Uci;
+use crate::external::protocols::botzone::{self, Answer};
+use crate::external::protocols::jsonl;
+use crate::external::protocols::uci::Uci;
+use crate::external::protocols::{Protocol, Step};
 use crate::external::ProtocolKind;
-use crate::player::{Failure, Phase};
+use crate::play::player::{Failure, Phase};
 use crate::view::GameView;
 use games::bait::Bait;
 use games::connect4::Connect4;

@@ -41,40 +41,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod bench_harness;
 pub mod cli;
-pub mod commands;
 pub mod config;
 pub mod digest;
-pub mod entry;
 pub mod error;
 pub mod external;
-pub mod fingerprint;
-pub mod forfeit;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod games;
 pub mod grade;
-pub mod html;
-pub mod identity;
-pub mod journal;
-pub mod judge;
-pub mod merge;
-pub mod meta;
 pub mod names;
-pub mod outcome;
-pub mod player;
-pub mod replay;
-pub mod report;
-pub mod reporters;
-pub mod resume;
+pub mod output;
+pub mod play;
+pub mod registry;
 pub mod run;
-pub mod runner;
-pub mod sched_file;
-pub mod schedule;
 pub mod slurm;
 pub mod stats;
-pub mod timing;
 pub mod view;
 
 pub use error::{exit, HarnessError};

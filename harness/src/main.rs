@@ -1,5 +1,5 @@
-//! The `arena` binary: [`harness::entry::main`] with the process's arguments.
+//! The `arena` binary: [`harness::cli::entry::main`] with the process's arguments.
 
 fn main() {
-    std::process::exit(harness::entry::main(std::env::args_os()));
+    std::process::exit(harness::cli::entry::main(std::env::args_os()));
 }

@@ -8,7 +8,7 @@
 //!   that every bad name is reported the same way: `"x": expected "a",
 //!   "b" or "c"` (the caller puts the key and the position in front);
 //! - serde under the same names (`rename_all = "kebab-case"`), where the
-//!   enum is plain (not [`crate::schedule::Format`], whose gauntlet carries
+//!   enum is plain (not [`crate::play::schedule::Format`], whose gauntlet carries
 //!   its number of seeds).
 //!
 //! The tests below check, for each, that the three agree.
@@ -48,7 +48,7 @@ pub fn list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
 mod tests {
     use super::*;
     use crate::external::{BotzoneMode, ProtocolKind, Sandbox};
-    use crate::schedule::{Format, Order};
+    use crate::play::schedule::{Format, Order};
     use crate::stats::SprtModel;
     use std::fmt::Debug;
     use std::str::FromStr;

@@ -1,20 +1,18 @@
 //! `arena run`: load a config, plan (the config's schedule), play (the
-//! runner), and tell the reporters ([`crate::reporters`]).
+//! runner), and tell the reporters ([`crate::output::reporters`]).
 
-use crate::cli::RunArgs;
+use crate::cli::args::RunArgs;
 use crate::config::{self, RunConfig};
 use crate::error::HarnessError;
-use crate::html::HtmlReport;
-use crate::journal::JournalWriter;
-use crate::meta::{MetaWriter, RunMeta};
-use crate::report::{self, EpisodeRow, RunKeys};
-use crate::reporters::{
-    ConfigCopy, CrosstableCsv, EpisodesCsv, Event, MovesJsonl, Progress, Reporter, SummaryCsv,
-    TerminalSummary,
-};
-use crate::resume::{self, Resume};
-use crate::runner::{EpisodeRecord, RunnerEvent};
-use crate::schedule::PlanInput;
+use crate::output::files::{file_reporters, table_reporters};
+use crate::output::html::HtmlReport;
+use crate::output::journal::JournalWriter;
+use crate::output::meta::{MetaWriter, RunMeta};
+use crate::output::reporters::{Event, Progress, Reporter, TerminalSummary};
+use crate::output::resume::{self, Resume};
+use crate::output::rows::{self, EpisodeRow, RunKeys};
+use crate::play::runner::{EpisodeRecord, RunnerEvent};
+use crate::play::schedule::PlanInput;
 use crate::stats::SprtMonitor;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -34,7 +32,7 @@ pub fn install_interrupt_handler() {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             // Kill every agent's process tree before leaving: nothing an
             // agent started may outlive arena.
-            crate::external::containment::kill_all_agents();
+            crate::external::supervise::containment::kill_all_agents();
             std::process::exit(crate::exit::INTERRUPTED);
         }
         eprintln!("\ninterrupted: finishing running episodes (Ctrl-C again to quit at once)");
@@ -73,9 +71,9 @@ pub struct RunOutput {
     /// Every episode row.
     pub rows: Vec<EpisodeRow>,
     /// The summary rows.
-    pub summary: Vec<report::SummaryRow>,
+    pub summary: Vec<rows::SummaryRow>,
     /// The cross-table rows (two-player games).
-    pub crosstable: Vec<report::CrossRow>,
+    pub crosstable: Vec<rows::CrossRow>,
 }
 
 /// Apply the command-line overrides to a loaded config.
@@ -118,7 +116,7 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), Harnes
 }
 
 /// `arena run`: play the tournament and write the tables (continuing the
-/// run in the folder, if it is of the same config; see [`crate::resume`]).
+/// run in the folder, if it is of the same config; see [`crate::output::resume`]).
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessError> {
     let mut cfg = config::load(&args.config)?;
     apply_overrides(&mut cfg, args)?;
@@ -132,7 +130,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         args.quiet,
     );
     // The machine first: can it sandbox the agents? (exit code 3)
-    crate::external::canary::sandboxes(&cfg).map_err(HarnessError::Machine)?;
+    crate::external::supervise::canary::sandboxes(&cfg).map_err(HarnessError::Machine)?;
     if !args.allow_broken {
         preflight(&cfg)?;
     }
@@ -204,7 +202,7 @@ impl Reporter for TerminalEnd<'_> {
 /// what went wrong (its stderr), instead of a tournament of crashes
 /// (`--allow-broken` plays anyway).
 pub fn preflight(cfg: &RunConfig) -> Result<(), HarnessError> {
-    let game = crate::games::find(cfg.game)?;
+    let game = crate::registry::find(cfg.game)?;
     for (i, a) in cfg.agents.iter().enumerate() {
         if !matches!(a.kind, crate::config::AgentKind::External(_)) {
             continue;
@@ -227,32 +225,6 @@ pub fn preflight(cfg: &RunConfig) -> Result<(), HarnessError> {
     Ok(())
 }
 
-/// The reporters that write a run's files into `dir` (the journal and
-/// `meta.json` are added, first, by [`run_with`]): `config.toml`, the
-/// tables ([`table_reporters`]), the replays, and `report.html` last (it
-/// reads the others' files).
-pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
-    let mut reporters: Vec<Box<dyn Reporter + 'a>> = vec![Box::new(ConfigCopy::new(dir))];
-    reporters.extend(table_reporters(dir));
-    reporters.push(Box::new(crate::replay::Replays::new(dir)));
-    reporters.push(Box::new(HtmlReport::new(dir)));
-    reporters
-}
-
-/// The reporters that write a run's tables into `dir` from its episodes
-/// alone: `episodes.csv`, `moves.jsonl`, `summary.csv`, `crosstable.csv`,
-/// `ratings.csv`. Those of `arena run`, and what [`summarize`] and
-/// `arena merge` write again from a journal.
-pub fn table_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
-    vec![
-        Box::new(EpisodesCsv::new(dir)),
-        Box::new(MovesJsonl::new(dir)),
-        Box::new(SummaryCsv::new(dir)),
-        Box::new(CrosstableCsv::new(dir)),
-        Box::new(crate::stats::RatingsCsv::new(dir)),
-    ]
-}
-
 /// Play a resolved config and write every table into `dir` (no terminal
 /// output; see [`run_with`] for other reporters). Continues the run of the
 /// same config found in `dir`, if any.
@@ -269,7 +241,7 @@ pub fn run_config(
 }
 
 /// Play a resolved config, telling `reporters` what happens (see
-/// [`crate::reporters::Event`]); the journal (`journal.jsonl`) and
+/// [`crate::output::reporters::Event`]); the journal (`journal.jsonl`) and
 /// `meta.json` are always written. An earlier part of the same run in
 /// `dir` is continued as `how` says: its episodes are told to the
 /// reporters first (`resumed`), and only the others are played. External
@@ -283,7 +255,7 @@ pub fn run_with(
     let mut cfg_logs = cfg.clone();
     cfg_logs.log_dir = Some(dir.join("logs"));
     let cfg = &cfg_logs;
-    let game = crate::games::find(cfg.game)?;
+    let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
     let plan = cfg.format.schedule().plan(PlanInput {
         levels: &cfg.levels,
@@ -300,7 +272,10 @@ pub fn run_with(
         Some(shard) => shard.part(&plan),
         None => plan.clone(),
     };
-    let machine = (crate::meta::host_name(), crate::meta::cpu_model());
+    let machine = (
+        crate::output::meta::host_name(),
+        crate::output::meta::cpu_model(),
+    );
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
     // The journal first, then `meta.json`: an episode is on disk in the
     // journal before any table shows it, so a row a user has seen is
@@ -353,7 +328,7 @@ pub fn run_with(
             RunnerEvent::Finished(mut record) => {
                 record.host.clone_from(&machine.0);
                 record.cpu_model.clone_from(&machine.1);
-                let new_rows = report::episode_rows(&keys, &record);
+                let new_rows = rows::episode_rows(&keys, &record);
                 tell_all(
                     reporters,
                     &Event::EpisodeFinished {
@@ -425,7 +400,7 @@ fn tell_done(
 ) -> Vec<EpisodeRow> {
     let mut rows = Vec::new();
     for record in done {
-        let new_rows = report::episode_rows(keys, record);
+        let new_rows = rows::episode_rows(keys, record);
         tell_all(
             reporters,
             &Event::EpisodeFinished {
@@ -453,15 +428,15 @@ fn tell_finished(
     rows: &mut [EpisodeRow],
     reporters: &mut [Box<dyn Reporter + '_>],
     failure: &mut Option<HarnessError>,
-) -> (Vec<report::SummaryRow>, Vec<report::CrossRow>) {
+) -> (Vec<rows::SummaryRow>, Vec<rows::CrossRow>) {
     rows.sort_by_key(|r| (r.episode, r.seat));
     let complete = rows.len() == planned_rows;
     if !complete {
         tell_all(reporters, &Event::Cancelled, failure);
     }
-    let summary = report::summary(keys, rows);
+    let summary = rows::summary(keys, rows);
     let crosstable = if players > 1 {
-        report::crosstable(keys, rows)
+        rows::crosstable(keys, rows)
     } else {
         Vec::new()
     };
@@ -493,10 +468,10 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
         HarnessError::ResultsFolder(format!(
             "{} holds no run of arena (no {})",
             dir.display(),
-            crate::meta::FILE
+            crate::output::meta::FILE
         ))
     })?;
-    let read = crate::journal::read(&dir.join(crate::journal::FILE))?;
+    let read = crate::output::journal::read(&dir.join(crate::output::journal::FILE))?;
     let mut seen = std::collections::HashSet::new();
     let done: Vec<EpisodeRecord> = read
         .records

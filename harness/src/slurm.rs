@@ -8,7 +8,7 @@
 //! `OUT/slurm/{submit.sh, shards.sbatch, merge.sbatch, logs/}`, the shards
 //! in `OUT/shards/K/`, the merged tables in `OUT` itself.
 
-use crate::cli::SlurmArgs;
+use crate::cli::args::SlurmArgs;
 use crate::config;
 use crate::error::HarnessError;
 use std::io::Write;
@@ -77,7 +77,8 @@ pub fn slurm(args: &SlurmArgs, out: &mut dyn Write) -> Result<SlurmFiles, Harnes
         )));
     }
     let n = args.shards;
-    crate::schedule::Shard::new(0, n).map_err(|e| HarnessError::Flag(format!("--shards {e}")))?;
+    crate::play::schedule::Shard::new(0, n)
+        .map_err(|e| HarnessError::Flag(format!("--shards {e}")))?;
     if args.cpus_per_task == 0 {
         return Err(HarnessError::Flag(
             "--cpus-per-task 0: expected 1 or more".into(),

@@ -1,5 +1,5 @@
 //! [`GameView`]: a game's name and its state as JSON, the part of a game
-//! that protocols need (kept apart from [`crate::games::ArenaGame`] so that
+//! that protocols need (kept apart from [`crate::registry::ArenaGame`] so that
 //! the protocol layer does not depend on the registry).
 
 /// A game's name and JSON view.

@@ -6,17 +6,17 @@
 
 use games::snake::Snake;
 use harness::config;
-use harness::external::botzone::BotzoneBot;
-use harness::external::process::processes_with_marker;
-use harness::external::sandbox::check_bwrap;
+use harness::external::protocols::botzone::BotzoneBot;
+use harness::external::supervise::process::processes_with_marker;
+use harness::external::supervise::sandbox::check_bwrap;
 use harness::external::{BotzoneMode, ExternalSpec, GlobalData, ProcessLimits, Protocol, Sandbox};
-use harness::games::ArenaGame;
-use harness::outcome::Outcome;
-use harness::player::{Contestant, Failure, Phase};
-use harness::report::EpisodeRow;
+use harness::output::rows::EpisodeRow;
+use harness::play::outcome::Outcome;
+use harness::play::player::{Contestant, Failure, Phase};
+use harness::play::runner::{play_episode, ContestantFactory, Episode};
+use harness::play::timing::{Clock, TimeLimits};
+use harness::registry::ArenaGame;
 use harness::run::{run_config, RunOutput};
-use harness::runner::{play_episode, ContestantFactory, Episode};
-use harness::timing::{Clock, TimeLimits};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

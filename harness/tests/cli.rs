@@ -245,7 +245,7 @@ fn list_is_a_line_per_game_and_a_game_in_detail() {
     );
     let (_, sokoban, _) = arena(&["list", "sokoban"]);
     assert!(sokoban.contains("\n    microban:155 "), "{sokoban}");
-    for game in harness::games::names(|_| true) {
+    for game in harness::registry::names(|_| true) {
         let (code, text, err) = arena(&["list", game]);
         assert_eq!(code, 0, "{err}");
         for l in text.lines() {

@@ -8,8 +8,8 @@
 
 mod tools;
 use harness::config;
-use harness::external::process::processes_with_marker;
-use harness::external::sandbox::check_bwrap;
+use harness::external::supervise::process::processes_with_marker;
+use harness::external::supervise::sandbox::check_bwrap;
 use harness::run::{run_config, ProgressMode, RunOutput};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

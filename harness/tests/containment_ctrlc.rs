@@ -4,9 +4,9 @@
 //! A test binary of its own: it kills every agent of the process.
 
 mod tools;
-use harness::external::containment::kill_all_agents;
-use harness::external::process::{processes_with_marker, AgentProcess};
-use harness::external::sandbox::check_bwrap;
+use harness::external::supervise::containment::kill_all_agents;
+use harness::external::supervise::process::{processes_with_marker, AgentProcess};
+use harness::external::supervise::sandbox::check_bwrap;
 use harness::external::{ExternalSpec, ProcessLimits, Protocol, Sandbox};
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -12,7 +12,7 @@
 mod common;
 mod tools;
 use harness::config;
-use harness::report::EpisodeRow;
+use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 
 mod tools;
 use harness::config;
-use harness::report::EpisodeRow;
+use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::{Path, PathBuf};
 

@@ -6,9 +6,9 @@
 
 mod tools;
 use harness::config;
-use harness::external::process::processes_with_marker;
-use harness::external::sandbox::check_bwrap;
-use harness::report::EpisodeRow;
+use harness::external::supervise::process::processes_with_marker;
+use harness::external::supervise::sandbox::check_bwrap;
+use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
 use std::time::{Duration, Instant};

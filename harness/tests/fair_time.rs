@@ -165,7 +165,7 @@ fn botzone_turn_processes_are_judged_by_their_cpu_time() {
     };
     let (wall, steps) = overruns("wall");
     assert!(steps > 0);
-    if !harness::external::containment::cgroups_available() {
+    if !harness::external::supervise::containment::cgroups_available() {
         tools::skip("no cgroup per agent here: an exited turn process's CPU time is unknown");
         return;
     }

@@ -9,7 +9,7 @@
 //! 10 points per level solved.
 
 mod tools;
-use harness::external::process::processes_with_marker;
+use harness::external::supervise::process::processes_with_marker;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -47,7 +47,7 @@ fn needs_tools() -> bool {
             return false;
         }
     }
-    if let Err(e) = harness::external::sandbox::check_bwrap() {
+    if let Err(e) = harness::external::supervise::sandbox::check_bwrap() {
         tools::skip(&format!("bubblewrap cannot sandbox here: {e}"));
         return false;
     }

@@ -146,7 +146,7 @@ const SETTINGS: &[(&str, &str, &[&str], u32)] = &[
 
 /// Every game of the registry with its settings.
 fn games() -> Vec<(&'static str, String, Vec<&'static str>, u32)> {
-    harness::games::GAMES
+    harness::registry::GAMES
         .iter()
         .map(|g| match SETTINGS.iter().find(|s| s.0 == g.name()) {
             Some(&(name, level, agents, steps)) => {
@@ -232,7 +232,7 @@ fn report_and_viewer_work_in_a_browser() {
         assert_eq!(
             attr(&dom, "viewer", "data-drawn").as_deref(),
             Some("yes"),
-            "{game}: the viewer has no drawing for it (harness/src/html/viewer.js)"
+            "{game}: the viewer has no drawing for it (harness/src/output/html/viewer.js)"
         );
         let shown: Value =
             serde_json::from_str(&attr(&dom, "viewer", "data-state").expect("data-state")).unwrap();

@@ -16,7 +16,7 @@ fn reruns_reproduce_the_same_games_whatever_the_concurrency() {
     )
     .unwrap();
     let mut cfg = config::load(&cfg_path).unwrap();
-    let key = |rows: &[harness::report::EpisodeRow]| {
+    let key = |rows: &[harness::output::rows::EpisodeRow]| {
         rows.iter()
             .map(|r| {
                 (

@@ -6,7 +6,7 @@
 //! a resume.
 
 use harness::config;
-use harness::report::EpisodeRow;
+use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
 use std::time::{Duration, Instant};

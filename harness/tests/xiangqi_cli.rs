@@ -1,6 +1,6 @@
 //! `arena perft xiangqi` and Xiangqi levels, as a user meets them.
 
-use harness::games::ArenaGame;
+use harness::registry::ArenaGame;
 
 mod common;
 use common::arena;

@@ -11,7 +11,7 @@
 //! `arena-jsonl/2` protocol uses.
 
 use games::Game;
-use harness::games::{ArenaGame, GameView};
+use harness::registry::{ArenaGame, GameView};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -441,7 +441,7 @@ fn game_names() -> Vec<&'static str> {
 /// (`arena/_cli.py`). The GIL is released while it runs.
 #[pyfunction]
 fn cli(py: Python<'_>, args: Vec<std::ffi::OsString>) -> i32 {
-    py.detach(|| harness::entry::main(args))
+    py.detach(|| harness::cli::entry::main(args))
 }
 
 /// The native part of the `arena` package.
@@ -452,6 +452,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     // The protocol version whose views `to_json` gives (`arena.PROTOCOL`).
-    m.add("PROTOCOL", harness::external::jsonl::VERSION)?;
+    m.add("PROTOCOL", harness::external::protocols::jsonl::VERSION)?;
     Ok(())
 }

@@ -7,9 +7,9 @@ use crate::external::{
     BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
     Sandbox,
 };
-use crate::games::GameEntry;
-use crate::judge::{Clock, OnOverrun, TimeLimits};
-use crate::schedule::{Format, Openings, Order};
+use crate::play::judge::{Clock, OnOverrun, TimeLimits};
+use crate::play::schedule::{Format, Openings, Order};
+use crate::registry::GameEntry;
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
@@ -97,10 +97,10 @@ fn external_spec(
     let mut command = command.to_vec();
     let workdir = match &a.workdir {
         None => {
-            let dir = crate::external::sandbox::default_workdir(&command, base);
+            let dir = crate::external::supervise::sandbox::default_workdir(&command, base);
             if let Some(i) = command
                 .iter()
-                .position(|c| crate::external::sandbox::is_own_file(c, base))
+                .position(|c| crate::external::supervise::sandbox::is_own_file(c, base))
             {
                 let name = Path::new(&command[i])
                     .file_name()
@@ -358,7 +358,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         base_dir,
         doc: toml_edit::ImDocument::parse(text).ok(),
     };
-    let game = crate::games::find(raw.game.get_ref())
+    let game = crate::registry::find(raw.game.get_ref())
         .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
     let format = match &raw.format {
         None => None,

@@ -21,7 +21,7 @@ pub use spec::{AgentKind, AgentSpec, RunConfig};
 mod tests {
     use super::*;
     use crate::error::HarnessError;
-    use crate::timing::TimeLimits;
+    use crate::play::timing::TimeLimits;
     use std::path::Path;
     use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! ([`AgentSpec`]). Plain data; parsing and validation are in `load.rs`.
 
 use crate::external::ExternalSpec;
-use crate::schedule::{Format, Openings};
-use crate::timing::TimeLimits;
+use crate::play::schedule::{Format, Openings};
+use crate::play::timing::TimeLimits;
 use agents::AgentParams;
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ pub struct AgentSpec {
 pub struct RunConfig {
     /// Run name: results go to `results/<name>/` by default.
     pub name: String,
-    /// The game's name (as registered in [`crate::games::GAMES`]).
+    /// The game's name (as registered in [`crate::registry::GAMES`]).
     pub game: &'static str,
     /// The tournament format (config key `format`): which episodes are played.
     pub format: Format,
@@ -64,7 +64,7 @@ pub struct RunConfig {
     /// After this many consecutive timeouts of an agent (its games in
     /// episode order), its remaining games are lost without being played
     /// (config key `forfeit_after_timeouts`, `[grading]` in an assignment;
-    /// `None`: every game is played; see [`crate::forfeit`]).
+    /// `None`: every game is played; see [`crate::play::forfeit`]).
     pub forfeit_after_timeouts: Option<u32>,
     /// The run's default time limits.
     pub time: TimeLimits,
@@ -76,10 +76,10 @@ pub struct RunConfig {
     /// `<output folder>/logs`; `None`: not kept).
     pub log_dir: Option<PathBuf>,
     /// Whether every episode is written as a replay (config key `replays`,
-    /// default true; see [`crate::replay`]).
+    /// default true; see [`crate::output::replay`]).
     pub replays: bool,
     /// The part of the plan this run plays (`--shard K/N`; `None`: all of
     /// it). Not part of the config's fingerprint: every shard of a
     /// tournament has the same config hash.
-    pub shard: Option<crate::schedule::Shard>,
+    pub shard: Option<crate::play::schedule::Shard>,
 }

@@ -1,12 +1,12 @@
 //! [`Subprocess`]: an external agent as a [`Contestant`], one process per game.
 
-use super::early_stop::{AfterSlice, CpuWatch};
-use super::process::{AgentProcess, Received};
-use super::protocol::{Protocol, Step};
-use super::ExternalSpec;
-use crate::outcome::Outcome;
-use crate::player::{Contestant, Failure, Phase, Reply};
-use crate::timing::{between, Clock, TimeLimits};
+use crate::external::protocols::{Protocol, Step};
+use crate::external::supervise::early_stop::{AfterSlice, CpuWatch};
+use crate::external::supervise::process::{AgentProcess, Received};
+use crate::external::ExternalSpec;
+use crate::play::outcome::Outcome;
+use crate::play::player::{Contestant, Failure, Phase, Reply};
+use crate::play::timing::{between, Clock, TimeLimits};
 use crate::view::GameView;
 use games::{AgentStats, Seat};
 use std::marker::PhantomData;
@@ -273,8 +273,8 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
 mod tests {
     use super::*;
     use crate::external::{ProcessLimits, Sandbox};
-    use crate::player::Contestant;
-    use crate::timing::TimeLimits;
+    use crate::play::player::Contestant;
+    use crate::play::timing::TimeLimits;
     use games::bait::Bait;
 
     /// An `arena-jsonl/2` agent in `sh`: ready, then `UP` to every line.
@@ -293,7 +293,7 @@ mod tests {
     fn sh_agent(script: &str, limits: TimeLimits) -> Subprocess<Bait> {
         let spec = ExternalSpec {
             command: vec!["sh".into(), "-c".into(), script.into()],
-            protocol: super::super::Protocol::Jsonl,
+            protocol: crate::external::Protocol::Jsonl,
             workdir: std::env::temp_dir(),
             sandbox: Sandbox::None,
             limits: ProcessLimits::default(),
@@ -301,7 +301,7 @@ mod tests {
             writable_workdir: false,
             mounts: Vec::new(),
         };
-        let protocol = Box::new(crate::external::jsonl::Jsonl::new(
+        let protocol = Box::new(crate::external::protocols::jsonl::Jsonl::new(
             "1",
             TimeLimits::default(),
             0,

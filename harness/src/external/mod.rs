@@ -3,39 +3,30 @@
 //!
 //! - [`ExternalSpec`]: what a config's `command = [...]` agent resolves to
 //!   (command, protocol, working directory, sandbox, limits).
-//! - [`process`]: the supervisor. Each agent process runs in its own process
+//! - [`process`](supervise::process): the supervisor. Each agent process runs in its own process
 //!   group; the harness talks to it through tokio tasks (stdin writer, capped
 //!   stdout line reader, capped stderr logger), kills the whole group with
 //!   SIGTERM, a grace period, then SIGKILL, always reaps it, and checks after
 //!   every game that nothing of it survives.
-//! - [`jsonl`]: the generic line-JSON protocol `arena-jsonl/2` (see
+//! - [`jsonl`](protocols::jsonl): the generic line-JSON protocol `arena-jsonl/2` (see
 //!   `docs/protocol.md`).
-//! - [`botzone`]: Botzone's bot protocol for Snake (a process per turn, or
-//!   kept running), with its own contestant [`botzone::BotzoneBot`].
-//! - [`Subprocess`]: the [`crate::player::Contestant`] that ties them
+//! - [`botzone`](protocols::botzone): Botzone's bot protocol for Snake (a process per turn, or
+//!   kept running), with its own contestant [`protocols::botzone::BotzoneBot`].
+//! - [`Subprocess`]: the [`crate::play::player::Contestant`] that ties them
 //!   together for one agent in one episode (one process per game).
-//! - [`early_stop`]: under the CPU clock, how both contestants stop an agent
+//! - [`early_stop`](supervise::early_stop): under the CPU clock, how both contestants stop an agent
 //!   that computes without answering once its CPU time passes the hard limit.
 //!
 //! The runner is synchronous (std threads); the supervisor runs on one
 //! shared tokio runtime ([`runtime`]) and the contestant bridges with
 //! `block_on` bounded by the runner's deadlines.
 
-pub mod botzone;
-pub mod canary;
-pub mod containment;
 pub mod contestant;
-pub mod early_stop;
-pub mod jsonl;
-pub mod process;
-pub mod procfs;
-pub mod protocol;
-pub mod sandbox;
-pub mod uci;
-pub mod uids;
+pub mod protocols;
+pub mod supervise;
 
-pub use botzone::{BotzoneMode, GlobalData};
 pub use contestant::Subprocess;
+pub use protocols::botzone::{BotzoneMode, GlobalData};
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -50,7 +41,7 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("arena-supervisor")
-            .on_thread_start(crate::timing::run_delay::note_supervisor_thread)
+            .on_thread_start(crate::play::timing::run_delay::note_supervisor_thread)
             .enable_all()
             .build()
             .expect("the tokio runtime of the external-agent supervisor starts")
@@ -58,18 +49,18 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 }
 
 /// The name of a wire protocol (config key `protocol`). Which ones a game
-/// speaks is the game's own list, [`crate::games::ArenaGame::PROTOCOLS`],
+/// speaks is the game's own list, [`crate::registry::ArenaGame::PROTOCOLS`],
 /// checked when a config is validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProtocolKind {
     /// `arena-jsonl/2`: one JSON object per line, every game (docs/protocol.md).
     Jsonl,
-    /// Botzone's bot protocol (see [`botzone`]).
+    /// Botzone's bot protocol (see [`botzone`](protocols::botzone)).
     Botzone,
-    /// UCI, Fairy-Stockfish numbering (see [`uci`]).
+    /// UCI, Fairy-Stockfish numbering (see [`uci`](protocols::uci)).
     Uci,
-    /// UCCI, ICCS numbering (see [`uci`]).
+    /// UCCI, ICCS numbering (see [`uci`](protocols::uci)).
     Ucci,
 }
 
@@ -316,7 +307,7 @@ pub struct ExternalSpec {
     /// Its limits.
     pub limits: ProcessLimits,
     /// Extra environment variables (config key `env`, default none), set
-    /// after arena's defined set (see [`sandbox::agent_env`]).
+    /// after arena's defined set (see [`supervise::sandbox::agent_env`]).
     pub env: Vec<(String, String)>,
     /// Whether `workdir` is writable inside a bwrap sandbox (false for
     /// agents; true for the build step of `arena grade`, which compiles in
@@ -349,7 +340,7 @@ pub fn resolve_program(program: &str, workdir: &Path) -> Option<PathBuf> {
 /// searchable by others) count: what an agent running under an unprivileged
 /// uid can start. The folders above `workdir` are not asked of the agent's
 /// own files: its process enters `workdir` before it drops to that uid
-/// (see [`sandbox::command`]).
+/// (see [`supervise::sandbox::command`]).
 pub fn resolve_program_for(program: &str, workdir: &Path, others: bool) -> Option<PathBuf> {
     if program.contains('/') {
         let p = workdir.join(program);
@@ -402,7 +393,7 @@ pub fn drops_privileges(sandbox: Sandbox) -> bool {
 /// Check an external spec before a run (the game's protocols are checked by
 /// the config): the program exists, for the uid it will run under. Whether
 /// the machine can set up its sandbox is the canary's question
-/// ([`canary::sandboxes`]). Errors are sentences for the config error.
+/// ([`supervise::canary::sandboxes`]). Errors are sentences for the config error.
 pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
     let Some(program) = spec.command.first() else {
         return Err("command = []: name a program to run".into());
@@ -420,7 +411,7 @@ pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
                 "command: `{program}` is not a program that the sandbox's unprivileged uid may run \
                  (arena runs as root, so sandboxed agents run as uid {}+; every folder on the way \
                  must be readable and searchable by others)",
-                sandbox::SANDBOX_UID_BASE
+                supervise::sandbox::SANDBOX_UID_BASE
             )
         } else if program.contains('/') {
             format!(

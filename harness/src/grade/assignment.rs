@@ -203,7 +203,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
             ))
         })?,
     };
-    let game = crate::games::find(run.game)?;
+    let game = crate::registry::find(run.game)?;
     let protocol = match raw.protocol.as_deref() {
         None => ProtocolKind::Jsonl,
         Some(p) => p
@@ -255,9 +255,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
     };
     let build_time = match raw.build_time.as_deref() {
         None => Duration::from_secs(120),
-        Some(s) => {
-            crate::timing::parse_duration(s).map_err(|e| bad(format!("build_time = {s:?}: {e}")))?
-        }
+        Some(s) => crate::play::timing::parse_duration(s)
+            .map_err(|e| bad(format!("build_time = {s:?}: {e}")))?,
     };
     let build_memory_mb = positive(raw.build_memory_mb, "build_memory_mb", 4096)?;
     let players = game.players(&run.levels[0], run.seed)?;
@@ -498,7 +497,7 @@ mod tests {
             games.push(a.run.game);
         }
         games.sort();
-        let mut registered = crate::games::names(|_| true);
+        let mut registered = crate::registry::names(|_| true);
         registered.sort();
         assert_eq!(games, registered, "one example per game");
     }

@@ -16,7 +16,7 @@
 use super::assignment::Assignment;
 use super::{pypkg, submission, GradeOptions, Prepared};
 use crate::error::HarnessError;
-use crate::external::canary;
+use crate::external::supervise::canary;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
@@ -98,7 +98,7 @@ pub fn check(
         return Ok(());
     }
     if a.grading.sandbox == crate::external::Sandbox::Bwrap {
-        crate::external::sandbox::check_bwrap().map_err(|e| {
+        crate::external::supervise::sandbox::check_bwrap().map_err(|e| {
             HarnessError::Machine(format!(
                 "the machine cannot grade this class: {e}\nNo submission was built or run, and \
                  no grade was written."
@@ -173,12 +173,15 @@ pub fn check(
         let log = builds.join(format!("{name}.stderr.log"));
         let rest = canary::run(&spec, plan.run.clone(), WAIT, Some(log))
             .map_err(|e| why("could not run", &e))?;
-        if language == "python" && package.is_some() && rest != crate::external::jsonl::VERSION {
+        if language == "python"
+            && package.is_some()
+            && rest != crate::external::protocols::jsonl::VERSION
+        {
             return Err(why(
                 "found another `arena` package",
                 &format!(
                     "it speaks {rest:?}, this arena {:?}; rebuild it with python/build.sh",
-                    crate::external::jsonl::VERSION
+                    crate::external::protocols::jsonl::VERSION
                 ),
             ));
         }

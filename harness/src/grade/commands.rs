@@ -3,7 +3,7 @@
 
 use super::progress::ProgressMode;
 use super::{assignment, grade, output, GradeOptions};
-use crate::cli::{CheckArgs, GradeArgs};
+use crate::cli::args::{CheckArgs, GradeArgs};
 use crate::error::{exit, HarnessError};
 use std::io::Write;
 use std::path::PathBuf;

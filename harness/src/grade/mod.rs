@@ -32,8 +32,8 @@ pub mod submission;
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::external::{BotzoneMode, EngineSettings, ExternalSpec, Protocol, ProtocolKind};
-use crate::resume::Resume;
-use crate::schedule::Format;
+use crate::output::resume::Resume;
+use crate::play::schedule::Format;
 use assignment::{Assignment, Grading};
 use score::StudentGrade;
 use serde::{Deserialize, Serialize};
@@ -63,7 +63,7 @@ pub struct GradeOptions {
     /// are reported as not checked.
     pub check: bool,
     /// Only the students of this shard (see [`student_shard`]).
-    pub shard: Option<crate::schedule::Shard>,
+    pub shard: Option<crate::play::schedule::Shard>,
 }
 
 /// The shard (of `n`) a student belongs to: a stable function of the id
@@ -121,9 +121,9 @@ pub struct ClassResult {
     pub games: usize,
     /// The rows of every game against the assignment's opponents (or
     /// alone, one-player games).
-    pub rows: Vec<crate::report::EpisodeRow>,
+    pub rows: Vec<crate::output::rows::EpisodeRow>,
     /// The rows of every class round robin game.
-    pub class_rows: Vec<crate::report::EpisodeRow>,
+    pub class_rows: Vec<crate::output::rows::EpisodeRow>,
 }
 
 /// A stable pseudonym for `id` within `assignment`.
@@ -277,7 +277,7 @@ fn prepare_and_start(
     a: &Assignment,
     opts: &GradeOptions,
     id: &str,
-    game: &dyn crate::games::GameEntry,
+    game: &dyn crate::registry::GameEntry,
 ) -> Prepared {
     let mut p = prepare(a, opts, id);
     if p.rejected.is_some() {
@@ -365,7 +365,7 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     canary::check(&a, opts, &ids, out)?;
     writeln!(out, "preparing {} submission(s)", ids.len()).ok();
     let mut cfg: RunConfig = a.run.clone();
-    let game = crate::games::find(cfg.game)?;
+    let game = crate::registry::find(cfg.game)?;
     // Prepare (copy, build, start-up check) `jobs` submissions at once.
     let jobs = opts.jobs.unwrap_or(cfg.concurrency).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -404,8 +404,8 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
     let players = game.players(&cfg.levels[0], cfg.seed)?;
     let plan = plan_runs(&a, opts, &cfg, players, &playing)?;
     let t1 = std::time::Instant::now();
-    let mut rows: Vec<crate::report::EpisodeRow> = Vec::new();
-    let mut class_rows: Vec<crate::report::EpisodeRow> = Vec::new();
+    let mut rows: Vec<crate::output::rows::EpisodeRow> = Vec::new();
+    let mut class_rows: Vec<crate::output::rows::EpisodeRow> = Vec::new();
     let mut games = 0;
     if !playing.is_empty() {
         writeln!(out, "playing: {} submission(s)", playing.len()).ok();
@@ -491,9 +491,9 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
 
 /// The rows of `label`'s seat among `rows`.
 pub fn seat_rows<'r>(
-    rows: &'r [crate::report::EpisodeRow],
+    rows: &'r [crate::output::rows::EpisodeRow],
     label: &str,
-) -> Vec<&'r crate::report::EpisodeRow> {
+) -> Vec<&'r crate::output::rows::EpisodeRow> {
     rows.iter().filter(|r| r.agent == label).collect()
 }
 
@@ -519,7 +519,7 @@ impl GradeRun {
         let c = &self.cfg;
         c.format
             .schedule()
-            .plan(crate::schedule::PlanInput {
+            .plan(crate::play::schedule::PlanInput {
                 levels: &c.levels,
                 openings: c.openings.as_ref(),
                 pairs: c.pairs,
@@ -625,7 +625,7 @@ fn play(
                 let mut c = run.cfg.clone();
                 c.concurrency = if parallel { 1 } else { jobs };
                 let go = |how: Resume| {
-                    let mut reporters = crate::run::file_reporters(&run.dir);
+                    let mut reporters = crate::output::files::file_reporters(&run.dir);
                     reporters.push(Box::new(progress::GameCounter(progress)));
                     crate::run::run_with(&c, &run.dir, how, &mut reporters)
                 };

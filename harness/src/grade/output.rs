@@ -7,7 +7,7 @@ use super::assignment::{Assignment, Measure};
 use super::score::{Failure, StudentGrade};
 use super::{ClassResult, GradeOptions, Prepared};
 use crate::error::{write_text, HarnessError};
-use crate::report::EpisodeRow;
+use crate::output::rows::EpisodeRow;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -223,7 +223,7 @@ pub fn unchecked(g: &StudentGrade) -> Vec<&str> {
 /// `logs/`), with the grader's paths made local.
 fn stderr_excerpt(opts: &GradeOptions, f: &Failure, p: &Prepared) -> Option<String> {
     // The runner's name for the log: ep<index>-seat<seat>-<label>.stderr.log.
-    let safe = crate::runner::log_label(&p.label);
+    let safe = crate::play::runner::log_label(&p.label);
     let prefix = format!("ep{:04}-seat", f.episode);
     let mine = |name: &str| {
         name.strip_prefix(&prefix)

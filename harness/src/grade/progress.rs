@@ -4,7 +4,7 @@
 //! ("12/40 games played, 3.1 s"), so that a long grading is never silent.
 
 use crate::error::HarnessError;
-use crate::reporters::{Event, Reporter};
+use crate::output::reporters::{Event, Reporter};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -55,7 +55,7 @@ impl PythonPackage {
     }
 
     /// The package as offered to the agents of `sandbox`: under bwrap it is
-    /// bound in (see [`crate::external::sandbox`]); under the other
+    /// bound in (see [`crate::external::supervise::sandbox`]); under the other
     /// sandboxes, when agents run under a uid of their own, only if that
     /// uid can read it where it is (every folder above searchable by
     /// others, the package readable by them).

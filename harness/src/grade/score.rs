@@ -2,7 +2,7 @@
 //! criterion, total and grade.
 
 use super::assignment::{Criterion, Grading, Measure};
-use crate::report::EpisodeRow;
+use crate::output::rows::EpisodeRow;
 
 /// What one criterion gave a student.
 #[derive(Clone, Debug, PartialEq)]

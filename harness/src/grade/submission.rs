@@ -3,7 +3,7 @@
 //! folder, and built inside the sandbox with its own limits.
 
 use super::assignment::Grading;
-use crate::external::process::{AgentProcess, Output};
+use crate::external::supervise::process::{AgentProcess, Output};
 use crate::external::{ExternalSpec, ProcessLimits, Protocol};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

@@ -25,8 +25,8 @@
 //! 1) are written `inf` / `-inf`; values that do not apply are empty.
 
 use crate::error::HarnessError;
-use crate::report::{self, EpisodeRow};
-use crate::reporters::{Event, Reporter};
+use crate::output::reporters::{Event, Reporter};
+use crate::output::rows::{self, EpisodeRow};
 use crate::stats::bt::{self, Anchor, BtOptions, Encounter, DEFAULT_PRIOR};
 use crate::stats::elo::{self, GameResult, Pentanomial, Wdl};
 use serde::{Deserialize, Serialize};
@@ -398,7 +398,7 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
             }
             lines.push(line);
         }
-        out.push_str(&report::align(&lines));
+        out.push_str(&rows::align(&lines));
     }
     let bt: Vec<&RatingRow> = rows.iter().filter(|r| r.kind == KIND_BT).collect();
     if !bt.is_empty() {
@@ -419,7 +419,7 @@ pub fn ratings_table(rows: &[RatingRow]) -> String {
                 r.score.map(|s| format!("{s:.3}")).unwrap_or_default(),
             ]);
         }
-        out.push_str(&report::align(&lines));
+        out.push_str(&rows::align(&lines));
     }
     out
 }
@@ -478,7 +478,7 @@ impl Reporter for RatingsCsv {
             prior: self.prior,
         };
         let out = ratings_rows(&agents, rows, &opts)?;
-        report::write_csv(&self.path, &out)
+        rows::write_csv(&self.path, &out)
     }
 
     fn files(&self) -> &'static [&'static str] {

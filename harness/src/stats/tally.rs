@@ -4,7 +4,7 @@
 
 use super::elo::{GameResult, Pentanomial, Wdl};
 use super::sprt::{sprt_status, SprtConfig, SprtCounts, SprtDecision, SprtStatus};
-use crate::report::EpisodeRow;
+use crate::output::rows::EpisodeRow;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 
@@ -264,12 +264,12 @@ pub fn tally_of_rows(cfg: &crate::config::RunConfig, rows: &[EpisodeRow]) -> Opt
     Some(t)
 }
 
-impl crate::reporters::Reporter for SprtMonitor {
+impl crate::output::reporters::Reporter for SprtMonitor {
     fn report(
         &mut self,
-        event: &crate::reporters::Event<'_>,
+        event: &crate::output::reporters::Event<'_>,
     ) -> Result<(), crate::error::HarnessError> {
-        if let crate::reporters::Event::EpisodeFinished { rows, .. } = event {
+        if let crate::output::reporters::Event::EpisodeFinished { rows, .. } = event {
             self.tally.add(rows);
             if self.tally.status().decision != SprtDecision::Continue {
                 self.stop.store(true, std::sync::atomic::Ordering::Relaxed);

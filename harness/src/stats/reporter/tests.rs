@@ -381,8 +381,13 @@ fn ratings_from_a_real_run() {
     let out = dir.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(RatingsCsv::new(&out))];
-    let result =
-        crate::run::run_with(&cfg, &out, crate::resume::Resume::Auto, &mut reporters).unwrap();
+    let result = crate::run::run_with(
+        &cfg,
+        &out,
+        crate::output::resume::Resume::Auto,
+        &mut reporters,
+    )
+    .unwrap();
     assert!(result.complete);
     let text = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
     let mut rdr = csv::Reader::from_reader(text.as_bytes());

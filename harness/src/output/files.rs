@@ -1,0 +1,49 @@
+//! Which reporters write a run's files, and so which files a run writes:
+//! the one list that `arena run`, `arena summarize`, `arena merge`,
+//! `arena grade` and `--restart` share.
+
+use super::html::HtmlReport;
+use super::reporters::{ConfigCopy, CrosstableCsv, EpisodesCsv, MovesJsonl, Reporter, SummaryCsv};
+use super::{journal, meta};
+use std::path::Path;
+
+/// The reporters that write a run's files into `dir` (the journal and
+/// `meta.json` are added, first, by `run::run_with`): `config.toml`, the
+/// tables ([`table_reporters`]), the replays, and `report.html` last (it
+/// reads the others' files).
+pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
+    let mut reporters: Vec<Box<dyn Reporter + 'a>> = vec![Box::new(ConfigCopy::new(dir))];
+    reporters.extend(table_reporters(dir));
+    reporters.push(Box::new(crate::output::replay::Replays::new(dir)));
+    reporters.push(Box::new(HtmlReport::new(dir)));
+    reporters
+}
+
+/// The reporters that write a run's tables into `dir` from its episodes
+/// alone: `episodes.csv`, `moves.jsonl`, `summary.csv`, `crosstable.csv`,
+/// `ratings.csv`. Those of `arena run`, and what `run::summarize` and
+/// `arena merge` write again from a journal.
+pub fn table_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
+    vec![
+        Box::new(EpisodesCsv::new(dir)),
+        Box::new(MovesJsonl::new(dir)),
+        Box::new(SummaryCsv::new(dir)),
+        Box::new(CrosstableCsv::new(dir)),
+        Box::new(crate::stats::RatingsCsv::new(dir)),
+    ]
+}
+
+/// The files an arena run writes into its folder (what `--restart`
+/// clears): those its reporters declare ([`Reporter::files`]): the file
+/// reporters of [`file_reporters`], the journal and `meta.json`.
+pub fn run_files() -> Vec<&'static str> {
+    let dir = Path::new("");
+    let mut files: Vec<&'static str> = file_reporters(dir)
+        .iter()
+        .flat_map(|r| r.files())
+        .copied()
+        .collect();
+    files.extend(journal::JournalWriter::new(dir, 0).files());
+    files.extend(meta::MetaWriter::FILES);
+    files
+}

@@ -1,0 +1,228 @@
+//! The replay viewer: an HTML/JS page section that draws every game's
+//! replays, with the replays embedded (each episode's gzip'd JSON line in
+//! base64, unpacked by the browser's `DecompressionStream` when shown).
+//! It is bundled into `report.html` and written alone by
+//! `arena replay FILE --html OUT`.
+
+use crate::error::HarnessError;
+use crate::output::replay::{self, Replay};
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::io::Read;
+use std::path::Path;
+
+/// The viewer's script.
+pub const VIEWER_JS: &str = include_str!("viewer.js");
+/// The style sheet of the report and the viewer.
+pub const STYLE_CSS: &str = include_str!("style.css");
+
+/// What the report needs of a replay without its states (parsing skips them).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ReplayMeta {
+    /// Episode index.
+    pub episode: usize,
+    /// Game name.
+    pub game: String,
+    /// Episode seed.
+    pub seed: u64,
+    /// Level.
+    pub level: replay::LevelRef,
+    /// Seats.
+    pub seats: Vec<replay::SeatInfo>,
+    /// Ticks.
+    pub ticks: Vec<replay::Tick>,
+}
+
+/// Replays ready to embed: an index entry and a base64 gzip member each.
+#[derive(Default)]
+pub struct Embedded {
+    /// One entry per replay: `{episode, game, level, seats, steps}`.
+    pub index: Vec<Value>,
+    /// The replays' gzip'd JSON lines, in base64.
+    pub blobs: Vec<String>,
+    /// Their metadata.
+    pub metas: Vec<ReplayMeta>,
+    /// Compressed bytes embedded.
+    pub bytes: usize,
+}
+
+impl Embedded {
+    fn push(&mut self, meta: ReplayMeta, gz: &[u8]) {
+        self.index.push(json!({
+            "episode": meta.episode,
+            "game": meta.game,
+            // As text: JavaScript numbers lose a u64's low digits.
+            "seed": meta.seed.to_string(),
+            "level": meta.level.spec,
+            "seats": meta.seats.iter().map(|s| s.agent.as_str()).collect::<Vec<_>>(),
+            "steps": meta.ticks.len(),
+        }));
+        self.bytes += gz.len();
+        self.blobs
+            .push(base64::engine::general_purpose::STANDARD.encode(gz));
+        self.metas.push(meta);
+    }
+
+    /// Embed replays read in memory (`arena replay --html`).
+    pub fn of_replays(replays: &[Replay]) -> Result<Self, HarnessError> {
+        let mut e = Embedded::default();
+        for r in replays {
+            let meta: ReplayMeta = serde_json::from_value(json!({
+                "episode": r.episode, "game": r.game, "seed": r.seed, "level": r.level,
+                "seats": r.seats, "ticks": r.ticks,
+            }))
+            .map_err(|x| HarnessError::ResultsFolder(format!("replay {}: {x}", r.episode)))?;
+            e.push(meta, &replay::gzip_line(r));
+        }
+        Ok(e)
+    }
+
+    /// Embed the replays of a file (gzip members are embedded as they are;
+    /// plain JSON lines are compressed), at most `budget` compressed bytes:
+    /// the replays past it are left out (and counted in the second value).
+    pub fn of_file(path: &Path, budget: usize) -> Result<(Self, usize), HarnessError> {
+        let bytes = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
+        let mut e = Embedded::default();
+        let mut left_out = 0;
+        let mut add = |e: &mut Embedded, line: &str, gz: Option<&[u8]>| {
+            if line.trim().is_empty() {
+                return Ok(());
+            }
+            let meta: ReplayMeta = serde_json::from_str(line).map_err(|x| {
+                HarnessError::ResultsFolder(format!(
+                    "{}: a replay does not parse: {x}",
+                    path.display()
+                ))
+            })?;
+            let packed;
+            let gz = match gz {
+                Some(g) => g,
+                None => {
+                    let r: Replay = serde_json::from_str(line).map_err(|x| {
+                        HarnessError::ResultsFolder(format!("{}: {x}", path.display()))
+                    })?;
+                    packed = replay::gzip_line(&r);
+                    &packed
+                }
+            };
+            if e.bytes + gz.len() > budget {
+                left_out += 1;
+            } else {
+                e.push(meta, gz);
+            }
+            Ok::<(), HarnessError>(())
+        };
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut rest = &bytes[..];
+            while rest.len() >= 2 && rest.starts_with(&[0x1f, 0x8b]) {
+                let mut dec = flate2::bufread::GzDecoder::new(rest);
+                let mut text = String::new();
+                dec.read_to_string(&mut text)
+                    .map_err(|x| HarnessError::io(path, x))?;
+                let left = dec.into_inner();
+                let member = &rest[..rest.len() - left.len()];
+                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                if lines.len() == 1 {
+                    add(&mut e, lines[0], Some(member))?;
+                } else {
+                    for l in lines {
+                        add(&mut e, l, None)?;
+                    }
+                }
+                if left.len() == rest.len() {
+                    break;
+                }
+                rest = left;
+            }
+        } else {
+            let text = String::from_utf8_lossy(&bytes);
+            for l in text.lines() {
+                add(&mut e, l, None)?;
+            }
+        }
+        Ok((e, left_out))
+    }
+
+    /// The `<script>` holding the data, JSON escaped for HTML.
+    pub fn script(&self) -> String {
+        let data = json!({ "index": self.index, "blobs": self.blobs });
+        format!(
+            "<script id=\"arena-replays\" type=\"application/json\">{}</script>\n",
+            script_json(&data.to_string())
+        )
+    }
+}
+
+/// JSON text made safe inside a `<script>` element.
+pub fn script_json(s: &str) -> String {
+    s.replace("</", "<\\/").replace("<!--", "<\\!--")
+}
+
+/// Text escaped for HTML.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// The viewer's HTML (section, data, script). `standalone`: shown at once
+/// (the first replay unless the URL names one), rather than when a link
+/// of the report selects an episode.
+pub fn section(embedded: &Embedded, standalone: bool) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "<section id=\"viewer\" class=\"viewer\"{}>\n",
+        if standalone {
+            " data-standalone=\"1\""
+        } else {
+            " hidden"
+        }
+    ));
+    s.push_str(
+        r#"<h2>Replay viewer</h2>
+<div class="vhead"><button id="v-close" title="back to the report (Escape)">close</button><select id="v-episode" aria-label="episode"></select><div id="v-title"></div></div>
+<div class="vbody"><canvas id="v-board" width="10" height="10"></canvas>
+<div class="vside"><div id="v-tick"></div><div id="v-actions"></div><div id="v-score"></div>
+<table id="v-seats"></table><div id="v-outcome"></div></div></div>
+<div class="vcontrols"><button id="v-first" title="first step (the start)">|&lt;</button><button id="v-prev" title="previous step (left arrow)">&lt;</button><button id="v-play" title="play / pause (space)">play</button><button id="v-next" title="next step (right arrow)">&gt;</button><button id="v-last" title="last step (the result)">&gt;|</button>
+<input type="range" id="v-scrub" min="0" max="0" value="0" aria-label="step">
+<label>speed <select id="v-speed"><option value="1">1 step/s</option><option value="4" selected>4 steps/s</option><option value="10">10 steps/s</option><option value="30">30 steps/s</option></select></label></div>
+<p class="note">Keys: left / right arrow step, space plays. The URL fragment <code>#episode=N&amp;tick=K</code> (K a number or <code>end</code>) selects an episode and the state after K steps.</p>
+<pre id="v-state" hidden></pre>
+</section>
+"#,
+    );
+    s.push_str(&embedded.script());
+    s.push_str("<script>\n");
+    s.push_str(&script_json(VIEWER_JS));
+    s.push_str("</script>\n");
+    s
+}
+
+/// Write a standalone viewer page of `replays` to `path`.
+pub fn write_standalone(path: &Path, replays: &[Replay]) -> Result<(), HarnessError> {
+    let embedded = Embedded::of_replays(replays)?;
+    let title = match replays.first() {
+        Some(r) => format!("arena replay: {} ({})", r.run, r.game),
+        None => "arena replay".to_string(),
+    };
+    let html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title>\n<style>{css}</style></head>\n<body><header><h1>{t}</h1><div class=\"meta\">{n} episode(s); generated by arena {v}</div></header>\n<main>\n{viewer}</main></body></html>\n",
+        t = esc(&title),
+        css = STYLE_CSS,
+        n = replays.len(),
+        v = env!("CARGO_PKG_VERSION"),
+        viewer = section(&embedded, true),
+    );
+    std::fs::write(path, html).map_err(|e| HarnessError::io(path, e))
+}

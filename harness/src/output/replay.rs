@@ -1,0 +1,581 @@
+//! Replays: every episode of a run written so that it can be watched
+//! (the viewer in [`crate::output::html`]) and checked (`arena replay`).
+//!
+//! # Format (`arena-replay/2`)
+//! `replays.jsonl.gz` in the run's folder: one JSON object per episode, one
+//! per line, each line its own gzip member appended as the episode
+//! finishes (so a stopped run keeps every finished episode, and the file
+//! reads as one gzip stream). An object is a [`Replay`]:
+//! the game, the level (its spec, and its text when the level is a file),
+//! the seeds, the seats (agent, limits, outcome, init time), one [`Tick`]
+//! per tick (the joint action, every act's time and overrun flag), and the
+//! state before the first tick and after each tick as the game's JSON view
+//! ([`crate::registry::Replayed::states`]), so a viewer draws every tick
+//! without the rules. The states are not taken from the runner: the
+//! reporter re-plays the recorded actions with the rules, as `arena replay`
+//! does to check a file.
+//!
+//! Readers must refuse a `schema` whose major version (`arena-replay/N`)
+//! they do not know; fields may be added within a version. Version 2
+//! differs from 1 only in the states, which are the views of
+//! `arena-jsonl/2`: Bait's `avatar` is `[row, column]` (it was `[column,
+//! row]`). [`read`] still reads version 1 and turns its Bait states into
+//! version 2's, so old replays load, check and show as before.
+
+use crate::config::{AgentKind, RunConfig};
+use crate::error::HarnessError;
+use crate::output::reporters::{Event, Reporter};
+use crate::play::runner::EpisodeRecord;
+use crate::play::timing::TimeLimits;
+use crate::registry::GameEntry;
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The schema of this version, the `schema` field of every replay.
+pub const SCHEMA: &str = "arena-replay/2";
+
+/// The earlier schema [`read`] still accepts (see [`upgrade_v1`]).
+pub const SCHEMA_V1: &str = "arena-replay/1";
+
+/// The file name of a run's replays.
+pub const FILE_NAME: &str = "replays.jsonl.gz";
+
+/// One episode, as written to `replays.jsonl.gz`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Replay {
+    /// Always [`SCHEMA`] when written by this version.
+    pub schema: String,
+    /// The run's name.
+    pub run: String,
+    /// The game's name.
+    pub game: String,
+    /// The level.
+    pub level: LevelRef,
+    /// The run's master seed.
+    pub run_seed: u64,
+    /// The episode's index in the run's plan.
+    pub episode: usize,
+    /// The repetition (0-based).
+    pub repetition: u32,
+    /// The episode's seed (levels are loaded with it).
+    pub seed: u64,
+    /// The config's game-length limit, if any.
+    pub max_steps: Option<u32>,
+    /// The seats, in seat order.
+    pub seats: Vec<SeatInfo>,
+    /// One entry per tick played.
+    pub ticks: Vec<Tick>,
+    /// The state before the first tick and after each tick (`ticks.len() + 1`).
+    pub states: Vec<Value>,
+}
+
+/// Which level an episode was played on.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LevelRef {
+    /// The spec as in the config (a built-in name or a path).
+    pub spec: String,
+    /// The file's text, when the spec is a file.
+    pub text: Option<String>,
+}
+
+/// A seat of an episode: who played it, under which limits, how it ended.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatInfo {
+    /// The agent's label in the run.
+    pub agent: String,
+    /// What played: `built-in NAME` or the external command.
+    pub player: String,
+    /// Its time limits.
+    pub limits: Limits,
+    /// win / loss / draw.
+    pub result: String,
+    /// normal / disqualified / crash / ...
+    pub outcome: String,
+    /// Failure details (empty when normal).
+    pub detail: String,
+    /// The score at the end.
+    pub score: f64,
+    /// Time of init, ms.
+    pub init_ms: f64,
+    /// Whether init overran its soft budget.
+    pub init_overrun: bool,
+    /// The time of an act that ended the episode without a move being
+    /// played (a disqualification, a crash, an illegal move), ms.
+    pub last_act_ms: Option<f64>,
+    /// Processes left behind (external agents).
+    pub leaked: u32,
+}
+
+/// A seat's time limits, in ms.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Limits {
+    /// The clock that judges: `wall` or `cpu`.
+    pub clock: String,
+    /// Soft budget of an act.
+    pub act_ms: f64,
+    /// Hard limit of an act.
+    pub act_hard_ms: f64,
+    /// Soft budget of init.
+    pub init_ms: f64,
+    /// Hard limit of init.
+    pub init_hard_ms: f64,
+}
+
+impl Limits {
+    fn of(t: &TimeLimits) -> Self {
+        let ms = |d: std::time::Duration| round3(d.as_secs_f64() * 1000.0);
+        Limits {
+            clock: t.clock.as_str().to_string(),
+            act_ms: ms(t.act),
+            act_hard_ms: ms(t.act_hard),
+            init_ms: ms(t.init),
+            init_hard_ms: ms(t.init_hard),
+        }
+    }
+}
+
+/// One tick.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tick {
+    /// The joint action: the names of the active seats' actions joined by `/`.
+    pub actions: String,
+    /// Per seat: its act's time in ms, `null` when the seat did not act.
+    pub act_ms: Vec<Option<f64>>,
+    /// Per seat: whether its act overran the soft budget (the fallback
+    /// action was played instead).
+    pub overrun: Vec<bool>,
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Build the replay of a finished episode of `cfg` (re-playing its actions
+/// with the rules; `level_text` is the level file's text, if any).
+pub fn build(
+    game: &dyn GameEntry,
+    cfg: &RunConfig,
+    rec: &EpisodeRecord,
+    level_text: Option<String>,
+) -> Result<Replay, HarnessError> {
+    let ep = &rec.episode;
+    let sim = game
+        .replay(&ep.level, ep.seed, cfg.max_steps, &rec.moves)
+        .map_err(|e| {
+            HarnessError::CheckFailed(format!(
+                "episode {}: its actions do not replay: {e}",
+                ep.index
+            ))
+        })?;
+    let players = rec.seats.len();
+    let mut next_act = vec![0usize; players];
+    let ticks: Vec<Tick> = rec
+        .moves
+        .iter()
+        .zip(&sim.active)
+        .enumerate()
+        .map(|(t, (m, active))| {
+            let mut act_ms = vec![None; players];
+            let mut overrun = vec![false; players];
+            for &s in active {
+                if let Some(seat) = rec.seats.get(s) {
+                    act_ms[s] = seat.act_ms.get(next_act[s]).map(|&x| round3(x));
+                    next_act[s] += 1;
+                    overrun[s] = seat.overrun_ticks.contains(&(t as u32));
+                }
+            }
+            Tick {
+                actions: m.clone(),
+                act_ms,
+                overrun,
+            }
+        })
+        .collect();
+    let seats = rec
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, r)| {
+            let spec = &cfg.agents[r.agent];
+            SeatInfo {
+                agent: spec.label.clone(),
+                player: match &spec.kind {
+                    AgentKind::BuiltIn { name, .. } => format!("built-in {name}"),
+                    AgentKind::External(x) => x.command.join(" "),
+                },
+                limits: Limits::of(&spec.time),
+                result: r.result.as_str().to_string(),
+                outcome: r.outcome.as_str().to_string(),
+                detail: r.detail.clone(),
+                score: r.score,
+                init_ms: round3(r.init_ms),
+                init_overrun: r.overruns as usize > r.overrun_ticks.len(),
+                last_act_ms: r.act_ms.get(next_act[s]).map(|&x| round3(x)),
+                leaked: r.leaked,
+            }
+        })
+        .collect();
+    Ok(Replay {
+        schema: SCHEMA.to_string(),
+        run: cfg.name.clone(),
+        game: cfg.game.to_string(),
+        level: LevelRef {
+            spec: ep.level.clone(),
+            text: level_text,
+        },
+        run_seed: cfg.seed,
+        episode: ep.index,
+        repetition: ep.repetition,
+        seed: ep.seed,
+        max_steps: cfg.max_steps,
+        seats,
+        ticks,
+        states: sim.states,
+    })
+}
+
+/// One replay as a gzip member holding its JSON line.
+pub fn gzip_line(replay: &Replay) -> Vec<u8> {
+    // The JSON whole first, then one write to the compressor: each write
+    // to it costs a pass over its output buffer, and the serializer's
+    // writes are a few bytes each. Writing to a Vec cannot fail, and a
+    // Replay always serializes.
+    let mut json = serde_json::to_vec(replay).unwrap_or_default();
+    json.push(b'\n');
+    let mut enc = GzEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
+    let _ = enc.write_all(&json);
+    enc.finish().unwrap_or_default()
+}
+
+/// Turn a replay of schema [`SCHEMA_V1`] into one of [`SCHEMA`]: its Bait
+/// states get `avatar` as `[row, column]`; nothing else changed.
+pub fn upgrade_v1(replay: &mut Replay) {
+    if replay.game == "bait" {
+        for state in &mut replay.states {
+            if let Some(Value::Array(a)) = state.get_mut("avatar") {
+                if a.len() == 2 {
+                    a.swap(0, 1);
+                }
+            }
+        }
+    }
+    replay.schema = SCHEMA.to_string();
+}
+
+/// Read every replay of a file: `replays.jsonl.gz` (gzip'd JSON lines), or
+/// plain JSON lines. Replays of [`SCHEMA_V1`] are upgraded
+/// ([`upgrade_v1`]); other major versions are refused.
+pub fn read(path: &Path) -> Result<Vec<Replay>, HarnessError> {
+    let io = |e| HarnessError::io(path, e);
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(io)?;
+    let text: Box<dyn BufRead> = if bytes.starts_with(&[0x1f, 0x8b]) {
+        Box::new(BufReader::new(MultiGzDecoder::new(&bytes[..])))
+    } else {
+        Box::new(&bytes[..])
+    };
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.map_err(io)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |msg: String| {
+            HarnessError::ResultsFolder(format!("{}: line {}: {msg}", path.display(), i + 1))
+        };
+        let v: Value = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+        let schema = v.get("schema").and_then(Value::as_str).unwrap_or("");
+        let major = schema.split('.').next();
+        if major != Some(SCHEMA) && major != Some(SCHEMA_V1) {
+            return Err(bad(format!(
+                "schema `{schema}` is not {SCHEMA} (this arena reads {SCHEMA} and {SCHEMA_V1})"
+            )));
+        }
+        let v1 = major == Some(SCHEMA_V1);
+        let mut replay: Replay = serde_json::from_value(v).map_err(|e| bad(e.to_string()))?;
+        if v1 {
+            upgrade_v1(&mut replay);
+        }
+        out.push(replay);
+    }
+    Ok(out)
+}
+
+/// Whether two JSON values are equal, numbers within a relative 1e-9.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
+            _ => x == y,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Re-play a replay with its game's rules and check that it gives the same
+/// states, scores and results; `Err` says what differs first.
+pub fn check(r: &Replay) -> Result<(), HarnessError> {
+    let game = crate::registry::find(&r.game)?;
+    let moves: Vec<String> = r.ticks.iter().map(|t| t.actions.clone()).collect();
+    let (spec, _tmp) = level_spec(r)?;
+    let sim = game.replay(&spec, r.seed, r.max_steps, &moves)?;
+    let fail = |msg: String| HarnessError::CheckFailed(format!("episode {}: {msg}", r.episode));
+    if sim.states.len() != r.states.len() {
+        return Err(fail(format!(
+            "{} states recorded, {} replayed",
+            r.states.len(),
+            sim.states.len()
+        )));
+    }
+    if let Some(t) = (0..sim.states.len()).find(|&t| !same(&sim.states[t], &r.states[t])) {
+        return Err(fail(format!(
+            "the state at tick {t} differs: recorded {}, replayed {}",
+            r.states[t], sim.states[t]
+        )));
+    }
+    let forfeit = r.seats.iter().any(|s| s.outcome != "normal");
+    for (s, seat) in r.seats.iter().enumerate() {
+        let score = sim.scores.get(s).copied().unwrap_or(f64::NAN);
+        if !same(&Value::from(score), &Value::from(seat.score)) {
+            return Err(fail(format!(
+                "seat {s}: score {} recorded, {score} replayed",
+                seat.score
+            )));
+        }
+        let result = sim.results.get(s).map(|x| x.as_str()).unwrap_or("");
+        if !forfeit && result != seat.result {
+            return Err(fail(format!(
+                "seat {s}: result {} recorded, {result} replayed",
+                seat.result
+            )));
+        }
+    }
+    if !forfeit && !sim.over {
+        return Err(fail("the replayed game is not over".to_string()));
+    }
+    Ok(())
+}
+
+/// A level spec that loads: the spec itself, or (a file level whose file
+/// is gone or changed) its recorded text written to a temporary file,
+/// removed when the returned guard drops.
+fn level_spec(r: &Replay) -> Result<(String, Option<TempFile>), HarnessError> {
+    let Some(text) = &r.level.text else {
+        return Ok((r.level.spec.clone(), None));
+    };
+    let path = Path::new(&r.level.spec);
+    if std::fs::read_to_string(path).ok().as_deref() == Some(text.as_str()) {
+        return Ok((r.level.spec.clone(), None));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "level.txt".to_string());
+    let dir =
+        std::env::temp_dir().join(format!("arena-replay-{}-{}", std::process::id(), r.episode));
+    std::fs::create_dir_all(&dir).map_err(|e| HarnessError::io(&dir, e))?;
+    let file = dir.join(name);
+    std::fs::write(&file, text).map_err(|e| HarnessError::io(&file, e))?;
+    Ok((file.to_string_lossy().into_owned(), Some(TempFile(dir))))
+}
+
+/// A temporary folder removed on drop.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The replay reporter: `replays.jsonl.gz`, a gzip member appended and
+/// flushed per finished episode (off with `replays = false`).
+pub struct Replays {
+    path: PathBuf,
+    out: Option<(File, RunConfig, &'static dyn GameEntry)>,
+    texts: HashMap<String, Option<String>>,
+}
+
+impl Replays {
+    /// Writes `dir/replays.jsonl.gz`.
+    pub fn new(dir: &Path) -> Self {
+        Replays {
+            path: dir.join(FILE_NAME),
+            out: None,
+            texts: HashMap::new(),
+        }
+    }
+}
+
+impl Reporter for Replays {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        let io = |e| HarnessError::io(&self.path, e);
+        match event {
+            Event::RunPlanned { cfg, .. } if cfg.replays => {
+                let file = File::create(&self.path).map_err(io)?;
+                self.out = Some((file, (*cfg).clone(), crate::registry::find(cfg.game)?));
+            }
+            Event::EpisodeFinished { record, .. } => {
+                if let Some((file, cfg, game)) = self.out.as_mut() {
+                    let spec = &record.episode.level;
+                    let text = self
+                        .texts
+                        .entry(spec.clone())
+                        .or_insert_with(|| {
+                            let p = Path::new(spec);
+                            p.is_file()
+                                .then(|| std::fs::read_to_string(p).ok())
+                                .flatten()
+                        })
+                        .clone();
+                    let replay = build(*game, cfg, record, text)?;
+                    file.write_all(&gzip_line(&replay))
+                        .and_then(|_| file.flush())
+                        .map_err(|e| HarnessError::io(&self.path, e))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[FILE_NAME]
+    }
+}
+
+/// `arena replay FILE`: check every replay of `file` (only `episode`, if
+/// given) against the rules, printing a line per episode; returns the
+/// replays and the mismatches (see `crate::cli::commands::replay`).
+pub fn check_file(
+    file: &Path,
+    episode: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<(Vec<Replay>, Vec<String>), HarnessError> {
+    let io = |e| HarnessError::io("<stdout>", e);
+    let mut replays = read(file)?;
+    if let Some(n) = episode {
+        replays.retain(|r| r.episode == n);
+        if replays.is_empty() {
+            return Err(HarnessError::Flag(format!(
+                "{}: no episode {n}",
+                file.display()
+            )));
+        }
+    }
+    let mut failures = Vec::new();
+    for r in &replays {
+        match check(r) {
+            Ok(()) => writeln!(
+                out,
+                "episode {}: {} on {}, {} ticks: replays the same",
+                r.episode,
+                r.game,
+                r.level.spec,
+                r.ticks.len()
+            )
+            .map_err(io)?,
+            Err(e) => {
+                writeln!(out, "episode {}: MISMATCH: {e}", r.episode).map_err(io)?;
+                failures.push(e.to_string());
+            }
+        }
+    }
+    Ok((replays, failures))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A replay of Bait level 0 as this version writes it.
+    fn bait_replay() -> Replay {
+        let moves: Vec<String> = [
+            "DOWN", "RIGHT", "DOWN", "LEFT", "DOWN", "UP", "UP", "UP", "LEFT",
+        ]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+        let game = crate::registry::find("bait").unwrap();
+        let sim = game.replay("0", 1, None, &moves).unwrap();
+        let limits = Limits::of(&TimeLimits::default());
+        Replay {
+            schema: SCHEMA.to_string(),
+            run: "t".into(),
+            game: "bait".into(),
+            level: LevelRef {
+                spec: "0".into(),
+                text: None,
+            },
+            run_seed: 1,
+            episode: 0,
+            repetition: 0,
+            seed: 1,
+            max_steps: None,
+            seats: vec![SeatInfo {
+                agent: "a".into(),
+                player: "built-in astar".into(),
+                limits,
+                result: "win".into(),
+                outcome: "normal".into(),
+                detail: String::new(),
+                score: sim.scores[0],
+                init_ms: 0.0,
+                init_overrun: false,
+                last_act_ms: None,
+                leaked: 0,
+            }],
+            ticks: moves
+                .iter()
+                .map(|m| Tick {
+                    actions: m.clone(),
+                    act_ms: vec![Some(0.1)],
+                    overrun: vec![false],
+                })
+                .collect(),
+            states: sim.states,
+        }
+    }
+
+    #[test]
+    fn a_version_1_bait_replay_is_read_with_row_first_avatars_and_checks() {
+        let now = bait_replay();
+        assert!(check(&now).is_ok());
+        assert_eq!(now.states[0]["avatar"], serde_json::json!([1, 2]));
+        // The same episode as arena-replay/1 wrote it: avatar [column, row].
+        let mut old = serde_json::to_value(&now).unwrap();
+        old["schema"] = SCHEMA_V1.into();
+        for s in old["states"].as_array_mut().unwrap() {
+            let (r, c) = (s["avatar"][0].clone(), s["avatar"][1].clone());
+            s["avatar"] = Value::Array(vec![c, r]);
+        }
+        assert_eq!(old["states"][0]["avatar"], serde_json::json!([2, 1]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.jsonl");
+        std::fs::write(&path, format!("{old}\n")).unwrap();
+        let read_back = read(&path).unwrap();
+        assert_eq!(read_back, vec![now]);
+        assert!(check(&read_back[0]).is_ok());
+
+        // Another major version is refused, naming the versions read.
+        old["schema"] = "arena-replay/3".into();
+        std::fs::write(&path, format!("{old}\n")).unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("arena-replay/2 and arena-replay/1"), "{e}");
+    }
+}

@@ -1,0 +1,329 @@
+//! The limits an agent plays under ([`TimeLimits`], with its [`Clock`] and
+//! [`OnOverrun`]), the budgets of each [`Phase`], and the deadlines: how
+//! long the harness waits for an answer ([`TimeLimits::hang_limit`]) and
+//! when it gives up on a silent agent ([`TimeLimits::gives_up_on_silence`]).
+
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// A name that is not one of a config enum's names (`clock = "sun"`).
+/// Shown as `"sun": expected "wall" or "cpu"`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("\"{got}\": expected {}", one_of(.expected))]
+pub struct UnknownName {
+    /// The name given.
+    pub got: String,
+    /// The names accepted.
+    pub expected: &'static [&'static str],
+}
+
+/// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// Which clock judges an agent's time (config key `clock` in `[time]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Clock {
+    /// Monotonic wall time, measured by the harness: an agent that sleeps or
+    /// blocks cannot escape it, but a busy machine can push an agent past
+    /// its budget (the load that fell on the agent is not charged: see
+    /// [`super::Excusals`]).
+    Wall,
+    /// The agent's own CPU time (default), GVGAI's rule: its thread's for a
+    /// built-in agent, its process tree's for a subprocess. A verdict does
+    /// not depend on the machine's load. The harness still stops waiting
+    /// after a wall-clock safety limit (see [`TimeLimits::hang_limit`]),
+    /// and sooner for an agent that neither runs nor waits for a CPU (see
+    /// [`TimeLimits::gives_up_on_silence`]).
+    #[default]
+    Cpu,
+}
+
+impl Clock {
+    /// Every clock, in the order messages list them.
+    pub const ALL: [Clock; 2] = [Clock::Wall, Clock::Cpu];
+    /// The names in configs, in the order of [`Clock::ALL`].
+    const NAMES: &'static [&'static str] = &["wall", "cpu"];
+
+    /// The name in configs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Clock::Wall => "wall",
+            Clock::Cpu => "cpu",
+        }
+    }
+}
+
+impl std::str::FromStr for Clock {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        Clock::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| UnknownName {
+                got: s.to_string(),
+                expected: Clock::NAMES,
+            })
+    }
+}
+
+/// What an act past its soft budget (but within the hard limit) costs
+/// (config key `on_overrun` in `[time]`). Init's overrun is counted
+/// whatever this says: there is no action to replace and no game to lose
+/// yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnOverrun {
+    /// GVGAI's rule: the game's fallback action is played instead, and an
+    /// overrun is counted (default).
+    #[default]
+    Fallback,
+    /// The engine-match rule: the agent loses on time (`time-forfeit`).
+    Loss,
+}
+
+impl OnOverrun {
+    /// Every rule, in the order messages list them.
+    pub const ALL: [OnOverrun; 2] = [OnOverrun::Fallback, OnOverrun::Loss];
+    /// The names in configs, in the order of [`OnOverrun::ALL`].
+    const NAMES: &'static [&'static str] = &["fallback", "loss"];
+
+    /// The name in configs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnOverrun::Fallback => "fallback",
+            OnOverrun::Loss => "loss",
+        }
+    }
+}
+
+impl std::str::FromStr for OnOverrun {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        OnOverrun::ALL
+            .into_iter()
+            .find(|o| o.as_str() == s)
+            .ok_or_else(|| UnknownName {
+                got: s.to_string(),
+                expected: OnOverrun::NAMES,
+            })
+    }
+}
+
+/// Which request a time is judged for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The init call (with the init budget).
+    Init,
+    /// An act call (with the act budget).
+    Act,
+}
+
+impl Phase {
+    /// `init` or `act`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Init => "init",
+            Phase::Act => "act",
+        }
+    }
+
+    /// The soft budget and the hard limit of this phase in `limits`
+    /// (see [`TimeLimits::budget`]).
+    pub fn budgets(self, limits: &TimeLimits) -> (Duration, Duration) {
+        let b = limits.budget(self);
+        (b.soft, b.hard)
+    }
+}
+
+/// The time one request is allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Past it (within `hard`), an overrun.
+    pub soft: Duration,
+    /// Past it, the agent is disqualified.
+    pub hard: Duration,
+}
+
+/// Time limits of one agent (GVGAI's rule: past `act` the action becomes the
+/// game's fallback and an overrun is counted; past `act_hard` the agent is
+/// disqualified). The same rule applies to `init` / `init_hard`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeLimits {
+    /// Soft budget per act (GVGAI: 40 ms).
+    pub act: Duration,
+    /// Hard limit per act (GVGAI: 50 ms).
+    pub act_hard: Duration,
+    /// Soft budget of init (GVGAI: 1 s).
+    pub init: Duration,
+    /// Hard limit of init.
+    pub init_hard: Duration,
+    /// The clock that judges.
+    pub clock: Clock,
+    /// What an act past the soft budget (within the hard limit) costs.
+    pub on_overrun: OnOverrun,
+}
+
+impl Default for TimeLimits {
+    fn default() -> Self {
+        TimeLimits {
+            act: Duration::from_millis(40),
+            act_hard: Duration::from_millis(50),
+            init: Duration::from_secs(1),
+            init_hard: Duration::from_millis(1250),
+            clock: Clock::Cpu,
+            on_overrun: OnOverrun::Fallback,
+        }
+    }
+}
+
+/// Under the CPU clock, the silent wall time an agent is allowed beyond a
+/// request's hard limit (see [`TimeLimits::silence_limit`]): room for
+/// start-up, page faults and reads from disk, which are neither CPU time
+/// nor waiting for a CPU.
+pub const SILENCE_MARGIN: Duration = Duration::from_secs(1);
+
+impl TimeLimits {
+    /// The budget of a `phase` request: `init` and `init_hard`, or `act`
+    /// and `act_hard`.
+    pub fn budget(&self, phase: Phase) -> Budget {
+        match phase {
+            Phase::Init => Budget {
+                soft: self.init,
+                hard: self.init_hard,
+            },
+            Phase::Act => Budget {
+                soft: self.act,
+                hard: self.act_hard,
+            },
+        }
+    }
+
+    /// How long the harness waits for an answer in wall time before giving up
+    /// on the agent: under the wall clock twice the hard limit (the load
+    /// that fell on the agent is not charged, see [`super::Excusals`], so
+    /// an agent kept waiting for a CPU may answer past the hard limit and
+    /// be within it); under the CPU clock (which a sleeping agent does not
+    /// consume) ten times the hard limit, at least one second. Under the
+    /// CPU clock an agent that is silent, neither running nor waiting for a
+    /// CPU, is given up on sooner ([`TimeLimits::silence_limit`]).
+    pub fn hang_limit(&self, hard: Duration) -> Duration {
+        match self.clock {
+            Clock::Wall => hard * 2,
+            Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
+        }
+    }
+
+    /// Under the CPU clock, how much silent wall time (see
+    /// [`Activity::silent`]) a request with hard limit `hard` is allowed:
+    /// the hard limit plus [`SILENCE_MARGIN`]. An agent that has spent that
+    /// long neither running nor waiting for a CPU is no longer waited for.
+    pub fn silence_limit(&self, hard: Duration) -> Duration {
+        hard + SILENCE_MARGIN
+    }
+
+    /// Whether the harness stops waiting for an agent that has not
+    /// answered a request with hard limit `hard`, given what it did
+    /// meanwhile (`activity`) and whether any of its threads is runnable
+    /// now: under the CPU clock only, once its silent time passes
+    /// [`TimeLimits::silence_limit`] and none of its threads is running or
+    /// waiting for a CPU. The machine's load does not bring this about: an
+    /// agent kept waiting for a CPU accumulates run delay, not silence.
+    pub fn gives_up_on_silence(&self, hard: Duration, activity: Activity, runnable: bool) -> bool {
+        self.clock == Clock::Cpu && !runnable && activity.silent() > self.silence_limit(hard)
+    }
+
+    /// The detail of a request (`what`: `act`, `init`) with hard limit
+    /// `hard` that got no answer: the wall time waited and, under the CPU
+    /// clock, the CPU time the agent used meanwhile (where read), the limit
+    /// the agent was given, and the rule that ended the wait (`silent`:
+    /// the agent was silent past [`TimeLimits::silence_limit`]; else the
+    /// wait reached `waited_at_most`).
+    pub fn no_answer(
+        &self,
+        what: &str,
+        hard: Duration,
+        wall: Duration,
+        cpu: Option<Duration>,
+        silent: bool,
+        waited_at_most: Duration,
+    ) -> String {
+        let (wall, hard_s) = (human(wall), human(hard));
+        match self.clock {
+            Clock::Wall => format!(
+                "{what}: no answer after {wall} of wall time; the limit is {hard_s} of wall time, \
+                 and an answer is waited for at most {}",
+                human(waited_at_most)
+            ),
+            Clock::Cpu => {
+                let used = match cpu {
+                    Some(c) => format!("while using {} of CPU", human(c)),
+                    None => "(its CPU time could not be read)".to_string(),
+                };
+                let rule = if silent {
+                    format!(
+                        "an agent that neither runs nor waits for a CPU is waited for at most {}",
+                        human(self.silence_limit(hard))
+                    )
+                } else {
+                    format!("an answer is waited for at most {}", human(waited_at_most))
+                };
+                format!(
+                    "{what}: no answer after {wall} of wall time {used}; the limit is {hard_s} of \
+                     CPU time, and {rule}"
+                )
+            }
+        }
+    }
+}
+
+/// What an agent did with the wall time of one request so far, as the
+/// harness reads it: the wall time since the request's clock started, and
+/// over it the CPU time and the run delay (time ready to run but waiting
+/// for a CPU, see [`crate::play::timing::run_delay`]) of the agent's threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Activity {
+    /// Wall time since the request started.
+    pub wall: Duration,
+    /// The agent's CPU time over it.
+    pub cpu: Duration,
+    /// The agent's run delay over it.
+    pub waited: Duration,
+}
+
+impl Activity {
+    /// The wall time in which the agent neither ran nor waited for a CPU
+    /// (slept, blocked on a read, waited for a child): the wall time less
+    /// the CPU time and the run delay (zero when threads that ran or
+    /// waited side by side sum to more than the wall time).
+    pub fn silent(&self) -> Duration {
+        self.wall.saturating_sub(self.cpu + self.waited)
+    }
+}
+
+/// Milliseconds as a float.
+pub(super) fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// A duration for messages: `500 ms` below a second, else seconds to the
+/// hundredth without trailing zeros (`1.25 s`, `1.5 s`, `5.0 s`).
+pub fn human(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        return format!("{:.0} ms", ms(d));
+    }
+    let s = format!("{:.2}", d.as_secs_f64());
+    let s = s.trim_end_matches('0');
+    if s.ends_with('.') {
+        format!("{s}0 s")
+    } else {
+        format!("{s} s")
+    }
+}

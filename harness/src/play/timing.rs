@@ -1,0 +1,386 @@
+//! Time measured: clocks (per-thread CPU time, the [`games::Timer`] handed
+//! to agents), what may not have been an agent's own time ([`excusals`]:
+//! the host's [`steal`], the harness's [`starvation`], agents'
+//! [`run_delay`]), and durations as configs and flags write them. The rules
+//! that judge these times are [`crate::play::judge`]'s (its limits are
+//! re-exported here).
+
+use std::time::{Duration, Instant};
+
+pub use crate::play::judge::{human, Activity, Clock, OnOverrun, TimeLimits, SILENCE_MARGIN};
+
+/// CPU time consumed so far by the calling thread.
+pub fn thread_cpu_time() -> Duration {
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The timer an in-process agent reads during one decision. It starts when
+/// the harness starts the request (so handing the state over counts against
+/// the agent, as in GVGAI) and measures the clock the run is judged by.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentTimer {
+    clock: Clock,
+    wall_start: Instant,
+    cpu_start: Duration,
+    budget: Duration,
+}
+
+impl AgentTimer {
+    /// A timer for a decision that started at `wall_start`, on the calling
+    /// thread (whose CPU clock is read now for [`Clock::Cpu`]).
+    pub fn new(clock: Clock, wall_start: Instant, budget: Duration) -> Self {
+        AgentTimer {
+            clock,
+            wall_start,
+            cpu_start: if clock == Clock::Cpu {
+                thread_cpu_time()
+            } else {
+                Duration::ZERO
+            },
+            budget,
+        }
+    }
+}
+
+impl games::Timer for AgentTimer {
+    fn elapsed(&self) -> Duration {
+        match self.clock {
+            Clock::Wall => self.wall_start.elapsed(),
+            Clock::Cpu => thread_cpu_time().saturating_sub(self.cpu_start),
+        }
+    }
+    fn budget(&self) -> Duration {
+        self.budget
+    }
+}
+
+/// A bounded log of time spans, each with an amount of time lost in it
+/// (the probe's lateness, or steal between two readings), shared between
+/// the latency probe that writes it and the judge that reads it.
+struct Spans {
+    keep: usize,
+    log: std::sync::Mutex<std::collections::VecDeque<(Instant, Instant, Duration)>>,
+}
+
+impl Spans {
+    /// An empty log that keeps the last `keep` spans.
+    const fn new(keep: usize) -> Spans {
+        Spans {
+            keep,
+            log: std::sync::Mutex::new(std::collections::VecDeque::new()),
+        }
+    }
+
+    /// Keep `lost`, lost between `from` and `to`.
+    fn record(&self, from: Instant, to: Instant, lost: Duration) {
+        let mut s = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        if s.len() == self.keep {
+            s.pop_front();
+        }
+        s.push_back((from, to, lost));
+    }
+
+    /// The time lost in the spans that overlap `from..to`.
+    fn during(&self, from: Instant, to: Instant) -> Duration {
+        let s = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        s.iter()
+            .filter(|(a, b, _)| *a < to && *b > from)
+            .map(|(_, _, d)| *d)
+            .sum()
+    }
+}
+
+pub mod run_delay;
+
+/// The harness's own scheduling-latency probe: a thread that sleeps 1 ms
+/// at a time and records how late it wakes. When the probe is late, every
+/// thread of the harness may have been: an act judged by the wall clock
+/// during such a spike is not charged for it.
+pub mod starvation {
+    use super::Spans;
+    use std::sync::OnceLock;
+    use std::time::{Duration, Instant};
+
+    /// The probe's late wake-ups, the last 8,192: each from when it should
+    /// have woken to when it did.
+    static LATE: Spans = Spans::new(8192);
+    /// The probe's sleep.
+    const TICK: Duration = Duration::from_millis(1);
+    /// Lateness below this is scheduling noise, not starvation.
+    const NOISE: Duration = Duration::from_millis(2);
+
+    /// Start the probe (once per process; later calls do nothing).
+    pub fn start() {
+        static STARTED: OnceLock<()> = OnceLock::new();
+        STARTED.get_or_init(|| {
+            let _ = std::thread::Builder::new()
+                .name("arena-latency-probe".into())
+                .spawn(|| {
+                    let mut steal = super::steal::Sampler::new();
+                    for wake in 0u64.. {
+                        let t = Instant::now();
+                        std::thread::sleep(TICK);
+                        let now = Instant::now();
+                        let late = now.saturating_duration_since(t).saturating_sub(TICK);
+                        if late >= NOISE {
+                            if let Some(due) = now.checked_sub(late) {
+                                LATE.record(due, now, late);
+                            }
+                        }
+                        if wake % super::steal::EVERY == 0 {
+                            steal.sample(now);
+                        }
+                    }
+                });
+        });
+    }
+
+    /// How long the harness was starved between `from` and `to`: the sum
+    /// of the probe's lateness over wake-ups in that window (zero when the
+    /// probe is not running).
+    pub fn during(from: Instant, to: Instant) -> Duration {
+        LATE.during(from, to)
+    }
+}
+
+/// CPU time the host of a virtual machine took from it: the `steal`
+/// column of `/proc/stat`. On a VM the guest's CPU clocks run on while
+/// the host has stopped a virtual CPU, so the thread that was running is
+/// charged for time it never had (measured on this project's 2-core VMs: a
+/// thread's CPU clock jumped 23 ms in one read, with 20 ms of steal). An
+/// act past its budget by no more than the steal meanwhile is not charged
+/// (see [`crate::play::judge::excused`]). Steal is time the host gave to others: an agent
+/// cannot turn its own work into steal, and what is forgiven is the most
+/// that any one CPU lost, at most the agent's own CPU time meanwhile (a
+/// sleeping agent's time is not stolen).
+pub mod steal {
+    use super::Spans;
+    use std::time::{Duration, Instant};
+
+    /// The latency probe reads the steal every this many wake-ups (about
+    /// 10 ms; a read of `/proc/stat` costs about 15 µs).
+    pub(super) const EVERY: u64 = 10;
+    /// The readings between which some CPU lost time, the last 4,096:
+    /// from one reading to the next, the most any one CPU lost.
+    static STOLEN: Spans = Spans::new(4096);
+
+    /// Each CPU's steal so far, from `/proc/stat` (empty where there is
+    /// none to read).
+    pub fn per_cpu() -> Vec<Duration> {
+        std::fs::read_to_string("/proc/stat")
+            .map(|s| parse(&s))
+            .unwrap_or_default()
+    }
+
+    /// The steal of each CPU in `/proc/stat`'s text: the eighth number of
+    /// each `cpuN` line, in clock ticks (`USER_HZ`, 100 per second on
+    /// Linux).
+    pub(crate) fn parse(stat: &str) -> Vec<Duration> {
+        stat.lines()
+            .filter(|l| l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit))
+            .map_while(|l| {
+                let ticks: u64 = l.split_ascii_whitespace().nth(8)?.parse().ok()?;
+                Some(Duration::from_millis(ticks.saturating_mul(10)))
+            })
+            .collect()
+    }
+
+    /// The probe's reader: the last reading and when it was taken.
+    pub(super) struct Sampler {
+        last: Option<(Instant, Vec<Duration>)>,
+    }
+
+    impl Sampler {
+        pub(super) fn new() -> Sampler {
+            Sampler { last: None }
+        }
+
+        /// Read the steal at `now` and keep the most any one CPU lost
+        /// since the last reading.
+        pub(super) fn sample(&mut self, now: Instant) {
+            let cpus = per_cpu();
+            if let Some((at, before)) = &self.last {
+                let most = cpus
+                    .iter()
+                    .zip(before)
+                    .map(|(a, b)| a.saturating_sub(*b))
+                    .max()
+                    .unwrap_or_default();
+                if most > Duration::ZERO {
+                    record(*at, now, most);
+                }
+            }
+            self.last = Some((now, cpus));
+        }
+    }
+
+    /// Keep `stolen`, taken between the readings at `from` and `to`.
+    pub(crate) fn record(from: Instant, to: Instant, stolen: Duration) {
+        STOLEN.record(from, to, stolen);
+    }
+
+    /// The steal between two readings that overlap `from..to` (zero when
+    /// the probe is not running or there is no steal to read). Readings
+    /// are about 10 ms apart, so steal up to that far outside the window
+    /// may be counted too.
+    pub fn during(from: Instant, to: Instant) -> Duration {
+        STOLEN.during(from, to)
+    }
+}
+
+/// How far a cumulative clock (CPU time, run delay) went on between two
+/// readings, where both could be read.
+pub fn between(from: Option<Duration>, to: Option<Duration>) -> Option<Duration> {
+    from.zip(to).map(|(a, b)| b.saturating_sub(a))
+}
+
+/// Milliseconds as a float, for tables.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// What may not have been an agent's own time between `from` and `to`,
+/// as the harness's probe measured it: the host's steal ([`steal`]) and the
+/// harness's starvation ([`starvation`]). The judge decides how much of it
+/// is forgiven ([`crate::play::judge::excused`]).
+pub fn excusals(from: Instant, to: Instant) -> crate::play::judge::Excusals {
+    crate::play::judge::Excusals {
+        steal: steal::during(from, to),
+        starvation: starvation::during(from, to),
+    }
+}
+
+/// The longest duration [`parse_duration`] accepts: a week. Longer ones are
+/// surely a typo, and deadlines computed from them (`Instant` + duration,
+/// ten times a hard limit) must not overflow.
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Parse a human duration such as `40ms`, `1s`, `2m`, `1.5s` (at most
+/// [`MAX_DURATION`]).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let plain_seconds = t
+        .strip_suffix('s')
+        .filter(|s| !s.ends_with('m') && !s.ends_with('u') && !s.ends_with('n'))
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|v| *v >= 0.0 && v.is_finite());
+    let d = match plain_seconds {
+        // Out of `Duration`'s range: caught by the maximum below.
+        Some(v) => Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX),
+        None => humantime::parse_duration(t)
+            .map_err(|e| format!("`{t}` is not a duration like 40ms, 1s, 1.5s, 2m: {e}"))?,
+    };
+    at_most_max(d, &format!("`{t}`"))
+}
+
+/// A number of milliseconds (a config may give `act = 40` or `40.5`) as a
+/// duration of at most [`MAX_DURATION`].
+pub fn millis(ms: f64) -> Result<Duration, String> {
+    if ms < 0.0 || !ms.is_finite() {
+        return Err(format!("{ms} ms is not a duration of 0 ms or more"));
+    }
+    let d = Duration::try_from_secs_f64(ms / 1000.0).unwrap_or(Duration::MAX);
+    at_most_max(d, &format!("{ms} ms"))
+}
+
+/// A number of seconds given on the command line (`--seconds 2`, `0.5`):
+/// finite, 0 or more, and at most [`MAX_DURATION`].
+pub fn seconds(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let v = t
+        .parse::<f64>()
+        .ok()
+        .filter(|v| *v >= 0.0 && v.is_finite())
+        .ok_or_else(|| format!("`{t}` is not a number of seconds of 0 or more, like 1 or 0.5"))?;
+    let d = Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX);
+    at_most_max(d, &format!("{t} s")).map(|d| d.as_secs_f64())
+}
+
+/// `d` if it is at most [`MAX_DURATION`]; else an error that shows it as
+/// `shown`.
+pub fn at_most_max(d: Duration, shown: &str) -> Result<Duration, String> {
+    if d > MAX_DURATION {
+        return Err(format!(
+            "{shown} is longer than the longest duration arena accepts, 7 days (e.g. 40ms, 1s, 2m, 1h)"
+        ));
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::Timer;
+
+    #[test]
+    fn cpu_clock_ignores_sleep_wall_clock_does_not() {
+        let start = Instant::now();
+        let wall = AgentTimer::new(Clock::Wall, start, Duration::from_millis(5));
+        let cpu = AgentTimer::new(Clock::Cpu, start, Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(wall.exceeded());
+        assert!(!cpu.exceeded(), "sleeping used {:?} of CPU", cpu.elapsed());
+    }
+
+    #[test]
+    fn a_span_counts_for_the_windows_it_overlaps_only() {
+        let ms = Duration::from_millis;
+        let log = Spans::new(2);
+        let t = Instant::now();
+        log.record(t + ms(10), t + ms(20), ms(5));
+        log.record(t + ms(30), t + ms(40), ms(7));
+        assert_eq!(log.during(t, t + ms(50)), ms(12));
+        assert_eq!(log.during(t + ms(15), t + ms(35)), ms(12));
+        // Touching is not overlapping: before the act started or after it
+        // ended is not its.
+        assert_eq!(log.during(t, t + ms(10)), Duration::ZERO);
+        assert_eq!(log.during(t + ms(20), t + ms(30)), Duration::ZERO);
+        assert_eq!(log.during(t + ms(21), t + ms(50)), ms(7));
+        // Only the last `keep` spans are kept.
+        log.record(t + ms(60), t + ms(70), ms(1));
+        assert_eq!(log.during(t, t + ms(100)), ms(8));
+    }
+
+    #[test]
+    fn steal_is_read_from_the_cpu_line_of_proc_stat() {
+        let stat = "cpu  7232161 6915 404582 2253902 10553 0 2114 1168 0 0\n\
+                    cpu0 3602088 3228 196450 1150214 2525 0 284 574 0 0\n\
+                    cpu1 3630073 3686 208132 1103688 8028 0 1829 594 0 0\n\
+                    intr 1 2 3\n";
+        let ms = Duration::from_millis;
+        assert_eq!(steal::parse(stat), vec![ms(5_740), ms(5_940)]);
+        assert!(steal::parse("cpu 1 2 3\nintr 1 2 3\n").is_empty());
+        assert!(steal::parse("cpu0 1 2 3\n").is_empty(), "no steal column");
+        // This machine's own, one per CPU, growing or not.
+        let a = steal::per_cpu();
+        assert!(!a.is_empty(), "/proc/stat has cpuN lines with steal");
+        let b = steal::per_cpu();
+        assert!(a.iter().zip(&b).all(|(a, b)| b >= a));
+    }
+
+    #[test]
+    fn durations_in_human_form() {
+        assert_eq!(parse_duration("40ms").unwrap(), Duration::from_millis(40));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("fast").is_err());
+        assert_eq!(parse_duration("7days").unwrap(), MAX_DURATION);
+        // Found by the config_toml fuzz target: a number of seconds too big
+        // for a Duration panicked (Duration::from_secs_f64).
+        let e = parse_duration("888888888888888888888888888880s").unwrap_err();
+        assert!(e.contains("7 days"), "{e}");
+        assert!(parse_duration("1e300s").is_err());
+        assert!(parse_duration("604801s").is_err());
+        assert!(parse_duration("100000years").is_err());
+        assert_eq!(millis(40.0).unwrap(), Duration::from_millis(40));
+        assert!(millis(1e300).is_err() && millis(-1.0).is_err() && millis(f64::NAN).is_err());
+        assert!(millis(u64::MAX as f64).unwrap_err().contains("7 days"));
+        // `arena bench --seconds`: a huge or infinite number panicked in
+        // the benches' Duration::from_secs_f64.
+        assert_eq!(seconds("0.5").unwrap(), 0.5);
+        assert!(seconds("1e300").unwrap_err().contains("7 days"));
+        assert!(seconds("inf").is_err() && seconds("-1").is_err() && seconds("NaN").is_err());
+        assert!(seconds("fast").is_err());
+    }
+}
