@@ -1,5 +1,6 @@
 //! The `arena` binary as a user meets it: exit codes, error lines, traces.
 
+use std::path::Path;
 use std::process::Command;
 
 mod common;
@@ -436,6 +437,55 @@ fn an_agent_announcing_protocol_version_1_is_stopped_with_what_changed() {
                         .contains("the agent speaks \"arena-jsonl/1\", arena speaks arena-jsonl/2")
                     && err.contains("Bait's `avatar` is [row, column]"),
                 "{err}"
+            );
+        }
+    }
+}
+
+/// `harness/src/README.md` (the module map) names every module of the
+/// crate (each `.rs` file but tests, and each folder with a `mod.rs`), and
+/// every path it names exists.
+#[test]
+fn module_map_names_every_module_and_nothing_else() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let map = std::fs::read_to_string(src.join("README.md")).unwrap();
+    let mut modules = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                if p.join("mod.rs").exists() {
+                    modules.push(format!("{rel}/"));
+                }
+                stack.push(p);
+            } else if name.ends_with(".rs")
+                && name != "mod.rs"
+                && name != "tests.rs"
+                && !name.ends_with("_tests.rs")
+                && !rel.contains("/tests/")
+            {
+                modules.push(rel);
+            }
+        }
+    }
+    let missing: Vec<_> = modules
+        .iter()
+        .filter(|m| !map.contains(&format!("`{m}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in harness/src/README.md: {missing:?}"
+    );
+    // Every `path.rs` or `folder/` the map names exists.
+    for quoted in map.split('`').skip(1).step_by(2) {
+        let is_path = quoted.ends_with(".rs") || (quoted.ends_with('/') && !quoted.contains(' '));
+        if is_path && !quoted.starts_with("harness/") {
+            assert!(
+                src.join(quoted).exists(),
+                "harness/src/README.md names `{quoted}`, which does not exist"
             );
         }
     }
