@@ -7,9 +7,9 @@ use super::reporters::{ConfigCopy, CrosstableCsv, EpisodesCsv, MovesJsonl, Repor
 use super::{journal, meta};
 use std::path::Path;
 
-/// The reporters that write a run's files into `dir` (the journal and
-/// `meta.json` are added, first, by `run::run_with`): `config.toml`, the
-/// tables ([`table_reporters`]), the replays, and `report.html` last (it
+/// The reporters that write a run's files into `dir` (the journal and the
+/// run's metadata are added, first, by `run::run_with`): `config.toml`, the
+/// tables ([`table_reporters`]), `replays.jsonl.gz`, and `report.html` last (it
 /// reads the others' files).
 pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
     let mut reporters: Vec<Box<dyn Reporter + 'a>> = vec![Box::new(ConfigCopy::new(dir))];
@@ -46,4 +46,54 @@ pub fn run_files() -> Vec<&'static str> {
     files.extend(journal::JournalWriter::new(dir, 0).files());
     files.extend(meta::MetaWriter::FILES);
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files a function's doc comment in this file names in backticks
+    /// (`name.ext`), in order.
+    fn named_in_doc(function: &str) -> Vec<String> {
+        let src = include_str!("files.rs");
+        let at = src
+            .find(&format!("pub fn {function}"))
+            .expect("the function");
+        let doc: String = src[..at]
+            .lines()
+            .rev()
+            .take_while(|l| l.starts_with("///"))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join(" ");
+        doc.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| w.contains('.') && !w.contains(' ') && !w.contains(':'))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_doc_comments_name_the_files_the_reporters_write() {
+        let dir = Path::new("");
+        let tables: Vec<String> = table_reporters(dir)
+            .iter()
+            .flat_map(|r| r.files())
+            .map(|f| f.to_string())
+            .collect();
+        assert_eq!(named_in_doc("table_reporters"), tables);
+        // `file_reporters`: config.toml, the tables, replays, report.html.
+        let all: Vec<String> = file_reporters(dir)
+            .iter()
+            .flat_map(|r| r.files())
+            .map(|f| f.to_string())
+            .collect();
+        let named = named_in_doc("file_reporters");
+        let others: Vec<&String> = all.iter().filter(|f| !tables.contains(f)).collect();
+        let others: Vec<String> = others.into_iter().cloned().collect();
+        assert_eq!(named, others, "file_reporters' doc");
+    }
 }
