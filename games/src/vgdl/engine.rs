@@ -1,0 +1,490 @@
+//! The state of a VGDL game and GVGAI's game cycle: avatar, other sprites
+//! in reverse sprite order, end-of-screen effects, pair effects in order of
+//! first appearance, removal of killed sprites, terminations, the
+//! 2000-tick timeout.
+//!
+//! Sprites live in one flat vector in creation order (GVGAI's sprite groups
+//! are that order filtered by type), each a small `Copy` struct; resources
+//! are a separate sparse list. Cloning a state copies three vectors.
+
+use super::model::{Action, Class, Dir, Rules, TermKind, DNONE};
+use super::rng::JavaRandom;
+use std::sync::Arc;
+
+/// GVGAI's `MAX_TIMESTEPS`.
+pub const MAX_TIMESTEPS: i32 = 2000;
+/// GVGAI's `MAX_SPRITES`.
+const MAX_SPRITES: usize = 10000;
+
+/// One sprite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprite {
+    /// GVGAI's `spriteID` (creation order).
+    pub id: u32,
+    /// Type id.
+    pub ty: u16,
+    /// Rectangle, integer pixels.
+    pub x: i32,
+    /// Top.
+    pub y: i32,
+    /// Width.
+    pub w: i32,
+    /// Height.
+    pub h: i32,
+    /// `lastrect` position (same size as the rectangle).
+    pub lx: i32,
+    /// `lastrect` top.
+    pub ly: i32,
+    /// Orientation.
+    pub ori: Dir,
+    /// Ticks since the last move.
+    pub lastmove: i32,
+    /// Current speed.
+    pub speed: f64,
+    /// `healthPoints`.
+    pub health: i32,
+    /// `maxHealthPoints`.
+    pub max_health: i32,
+    /// `timeToLive`.
+    pub ttl: i32,
+    /// Flicker `age`, RandomNPC `counter`.
+    pub age: i32,
+    /// SpawnPoint `counter`.
+    pub counter: i32,
+    /// SpawnPoint `start` (-1 until the first update).
+    pub start: i32,
+    /// RandomNPC `prevAction`.
+    pub prev: Dir,
+    /// Passive movement not yet skipped once.
+    pub first_tick: bool,
+    /// A killed avatar.
+    pub disabled: bool,
+    /// In this tick's kill list.
+    pub killed: bool,
+}
+
+impl Sprite {
+    /// GVGAI's `Rectangle.intersects`.
+    #[inline]
+    pub fn intersects(&self, o: &Sprite) -> bool {
+        self.w > 0
+            && self.h > 0
+            && o.w > 0
+            && o.h > 0
+            && o.x < self.x + self.w
+            && o.y < self.y + self.h
+            && self.x < o.x + o.w
+            && self.y < o.y + o.h
+    }
+    pub(crate) fn last_intersects(&self) -> bool {
+        self.lx < self.x + self.w
+            && self.ly < self.y + self.h
+            && self.x < self.lx + self.w
+            && self.y < self.ly + self.h
+    }
+    /// `lastDirection()`.
+    pub fn last_dir(&self) -> (f64, f64) {
+        ((self.x - self.lx) as f64, (self.y - self.ly) as f64)
+    }
+}
+
+/// `Vector2d.normalise`.
+pub fn normalise(v: (f64, f64)) -> (f64, f64) {
+    let m = (v.0 * v.0 + v.1 * v.1).sqrt();
+    if m == 0.0 {
+        (0.0, 0.0)
+    } else {
+        (v.0 / m, v.1 / m)
+    }
+}
+
+/// How the game ended for the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Winner {
+    /// Not decided.
+    None,
+    /// The player won.
+    Win,
+    /// The player lost.
+    Loss,
+}
+
+/// What an active or passive move did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Movement {
+    Still,
+    Move,
+    Rotate,
+}
+
+/// The state of one VGDL game.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The compiled rules (shared).
+    pub rules: Arc<Rules>,
+    /// Cell size in pixels.
+    pub block: i32,
+    /// Screen size in pixels.
+    pub screen: (i32, i32),
+    /// Sprites in creation order.
+    pub sprites: Vec<Sprite>,
+    /// Resources held: (sprite id, resource type, amount), sorted.
+    pub resources: Vec<(u32, u16, i32)>,
+    /// The avatar's sprite id (`avatars[0]`).
+    pub avatar: Option<u32>,
+    /// Player 0's score.
+    pub score: f64,
+    /// Player 0's win state.
+    pub winner: Winner,
+    /// Cycles played.
+    pub ticks: u32,
+    /// GVGAI's `isEnded`.
+    pub ended: bool,
+    /// The game's `java.util.Random`.
+    pub rng: JavaRandom,
+    pub(crate) next_id: u32,
+    /// Per effect: GVGAI's mutable `applyScore` field.
+    pub(crate) apply_score: Vec<bool>,
+    /// Per effect: `subtractHealthPoints` last killed (its `scoreChange` is
+    /// then `scoreChangeIfKilled`).
+    pub(crate) score_killed: Vec<bool>,
+    /// Shields of this tick: (type1, type2, effect hash).
+    pub(crate) shields: Vec<(u16, u16, i64)>,
+    pub(crate) any_killed: bool,
+}
+
+impl State {
+    /// GVGAI's `gameTick` during the current cycle.
+    #[inline]
+    pub fn game_tick(&self) -> i32 {
+        self.ticks as i32 - 1
+    }
+
+    /// Index of the sprite with this id.
+    #[inline]
+    pub fn index_of(&self, id: u32) -> Option<usize> {
+        self.sprites.binary_search_by_key(&id, |s| s.id).ok()
+    }
+
+    /// The class of sprite `i`'s type.
+    #[inline]
+    pub(crate) fn class(&self, i: usize) -> Class {
+        self.rules.types[self.sprites[i].ty as usize]
+            .class
+            .unwrap_or(Class::Immovable)
+    }
+
+    /// Amount of resource `r` held by sprite `i`, if it has an entry.
+    pub fn resource(&self, i: usize, r: i32) -> Option<i32> {
+        if r < 0 {
+            return None;
+        }
+        let id = self.sprites[i].id;
+        self.resources
+            .binary_search_by_key(&(id, r as u16), |e| (e.0, e.1))
+            .ok()
+            .map(|k| self.resources[k].2)
+    }
+
+    /// `getAmountResource`.
+    pub(crate) fn amount(&self, i: usize, r: i32) -> i32 {
+        self.resource(i, r).unwrap_or(0)
+    }
+
+    /// Sets a resource entry (creating it).
+    pub(crate) fn put_resource(&mut self, i: usize, r: i32, v: i32) {
+        if r < 0 {
+            return;
+        }
+        let id = self.sprites[i].id;
+        match self
+            .resources
+            .binary_search_by_key(&(id, r as u16), |e| (e.0, e.1))
+        {
+            Ok(k) => self.resources[k].2 = v,
+            Err(k) => self.resources.insert(k, (id, r as u16, v)),
+        }
+    }
+
+    /// `modifyResource`: `max(0, prev + delta)`.
+    pub(crate) fn modify_resource(&mut self, i: usize, r: i32, delta: i32) {
+        let prev = self.amount(i, r);
+        self.put_resource(i, r, (prev + delta).max(0));
+    }
+
+    /// `getResourceLimit`.
+    pub(crate) fn resource_limit(&self, r: i32) -> i32 {
+        if r < 0 {
+            return 0;
+        }
+        self.rules
+            .resource_limit
+            .get(r as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Sprites of `ty` and its subtypes that are neither disabled nor
+    /// removed (what the terminations count).
+    pub fn live_count(&self, ty: i32) -> i32 {
+        if ty < 0 {
+            return 0;
+        }
+        let subs = &self.rules.types[ty as usize].subtypes;
+        self.sprites
+            .iter()
+            .filter(|s| !s.disabled && subs.contains(&s.ty))
+            .count() as i32
+    }
+
+    /// Number of sprites (disabled included) of `ty` and its subtypes.
+    fn num_sprites(&self, ty: u16) -> usize {
+        let subs = &self.rules.types[ty as usize].subtypes;
+        self.sprites.iter().filter(|s| subs.contains(&s.ty)).count()
+    }
+
+    /// `Game.addSprite`: a new sprite of `ty` at a pixel position, unless a
+    /// singleton forbids it (or `force`). Returns its index.
+    pub(crate) fn add_sprite(&mut self, ty: u16, x: f64, y: f64, force: bool) -> Option<usize> {
+        if self.sprites.len() > MAX_SPRITES {
+            return None;
+        }
+        let t = &self.rules.types[ty as usize];
+        if !force {
+            for &a in &t.itypes {
+                if self.rules.types[a as usize].singleton && self.num_sprites(a) > 0 {
+                    return None;
+                }
+            }
+        }
+        let (x, y) = (x as i32, y as i32);
+        let s = Sprite {
+            id: self.next_id,
+            ty,
+            x,
+            y,
+            w: self.block,
+            h: self.block,
+            lx: x,
+            ly: y,
+            ori: t.orientation,
+            lastmove: 0,
+            speed: t.speed,
+            health: t.health.0,
+            max_health: t.health.1,
+            ttl: t.time_to_live,
+            age: 0,
+            counter: 0,
+            start: -1,
+            prev: DNONE,
+            first_tick: true,
+            disabled: false,
+            killed: false,
+        };
+        self.next_id += 1;
+        self.sprites.push(s);
+        Some(self.sprites.len() - 1)
+    }
+
+    /// `Game.killSprite`.
+    pub(crate) fn kill(&mut self, i: usize, transformed: bool) {
+        if self.class(i).is_avatar() && !transformed {
+            self.sprites[i].disabled = true;
+        } else {
+            self.sprites[i].killed = true;
+            self.any_killed = true;
+        }
+    }
+
+    /// `_updatePos`.
+    pub(crate) fn update_pos(&mut self, i: usize, d: Dir, speed: i32) -> bool {
+        let t_cool = self.rules.types[self.sprites[i].ty as usize].cooldown;
+        let s = &mut self.sprites[i];
+        let mut speed = speed;
+        if speed == 0 {
+            speed = s.speed as i32;
+            if speed == 0 {
+                return false;
+            }
+        }
+        if t_cool <= s.lastmove && (d.0.abs() + d.1.abs() != 0.0) {
+            s.x += (d.0 * speed as f64) as i32;
+            s.y += (d.1 * speed as f64) as i32;
+            s.lastmove = 0;
+            return true;
+        }
+        false
+    }
+
+    /// `_updateOrientation`.
+    pub(crate) fn update_orientation(&mut self, i: usize, d: Dir) -> bool {
+        if !self.rules.types[self.sprites[i].ty as usize].is_oriented {
+            return false;
+        }
+        if self.sprites[i].ori == d {
+            return false;
+        }
+        self.sprites[i].ori = d;
+        true
+    }
+
+    /// `GridPhysics.passiveMovement`.
+    pub(crate) fn passive_movement(&mut self, i: usize) -> Movement {
+        if self.sprites[i].first_tick {
+            self.sprites[i].first_tick = false;
+            return Movement::Still;
+        }
+        let sp = self.sprites[i].speed;
+        let speed = if sp == -1.0 { 1.0 } else { sp };
+        let oriented = self.rules.types[self.sprites[i].ty as usize].is_oriented;
+        if speed != 0.0 && oriented {
+            let d = self.sprites[i].ori;
+            if self.update_pos(i, d, (speed * self.block as f64) as i32) {
+                return Movement::Move;
+            }
+        }
+        Movement::Still
+    }
+
+    /// `VGDLSprite.updatePassive`.
+    pub(crate) fn update_passive(&mut self, i: usize) {
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        if !t.is_static {
+            self.passive_movement(i);
+        }
+    }
+
+    /// `GridPhysics.activeMovement`.
+    pub(crate) fn active_movement(&mut self, i: usize, d: Dir, speed: f64) -> Movement {
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        if t.stationary {
+            return Movement::Still;
+        }
+        let rotate = t.rotate_in_place;
+        let mut speed = speed;
+        if speed == 0.0 {
+            let own = self.sprites[i].speed;
+            speed = if own <= 0.0 { 1.0 } else { own };
+        }
+        if speed != 0.0 && d != DNONE {
+            if rotate && self.update_orientation(i, d) {
+                return Movement::Rotate;
+            }
+            if self.update_pos(i, d, (speed * self.block as f64) as i32) {
+                return Movement::Move;
+            }
+        }
+        Movement::Still
+    }
+
+    /// `VGDLSprite.update`: passive movement and time to live.
+    pub(crate) fn base_update(&mut self, i: usize) {
+        self.update_passive(i);
+        let s = &mut self.sprites[i];
+        if s.ttl > -1 {
+            if s.ttl > 0 {
+                s.ttl -= 1;
+            } else {
+                self.kill(i, false);
+            }
+        }
+    }
+
+    /// One game cycle with the avatar's action.
+    pub fn cycle(&mut self, action: Action) {
+        self.ticks += 1;
+        self.tick_sprites(action);
+        self.event_handling();
+        self.clear_all();
+        self.terminations();
+        if self.game_tick() >= MAX_TIMESTEPS {
+            self.ended = true;
+            if self.winner != Winner::Win {
+                self.winner = Winner::Loss;
+            }
+        }
+    }
+
+    fn tick_sprites(&mut self, action: Action) {
+        if let Some(i) = self.avatar.and_then(|id| self.index_of(id)) {
+            if !self.sprites[i].disabled {
+                self.pre_movement(i);
+                self.update_avatar(i, action);
+            }
+        }
+        let rules = Arc::clone(&self.rules);
+        for &t in rules.sprite_order.iter().rev() {
+            let mut k = 0;
+            while k < self.sprites.len() {
+                if self.sprites[k].ty == t {
+                    let c = self.class(k);
+                    if !c.is_avatar() && !self.sprites[k].disabled {
+                        self.pre_movement(k);
+                        self.update_sprite(k, c);
+                    }
+                }
+                k += 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn pre_movement(&mut self, i: usize) {
+        let s = &mut self.sprites[i];
+        s.lx = s.x;
+        s.ly = s.y;
+        s.lastmove += 1;
+    }
+
+    fn clear_all(&mut self) {
+        if self.any_killed {
+            if let Some(a) = self.avatar {
+                if let Some(i) = self.index_of(a) {
+                    if self.sprites[i].killed {
+                        self.avatar = None;
+                    }
+                }
+            }
+            let dead: Vec<u32> = self
+                .sprites
+                .iter()
+                .filter(|s| s.killed)
+                .map(|s| s.id)
+                .collect();
+            self.sprites.retain(|s| !s.killed);
+            if !self.resources.is_empty() {
+                self.resources.retain(|e| dead.binary_search(&e.0).is_err());
+            }
+            self.any_killed = false;
+        }
+        self.shields.clear();
+    }
+
+    fn terminations(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        for t in &rules.terminations {
+            if self.ended {
+                break;
+            }
+            let done = match &t.kind {
+                TermKind::SpriteCounter(ty) => *ty != -1 && self.live_count(*ty) <= t.limit,
+                TermKind::SpriteCounterMore(ty) => *ty != -1 && self.live_count(*ty) >= t.limit,
+                TermKind::MultiSpriteCounter(tys, min) => {
+                    let n: i32 = tys.iter().map(|&ty| self.live_count(ty)).sum();
+                    n == t.limit || (*min && n > t.limit)
+                }
+                TermKind::Timeout => self.game_tick() >= t.limit,
+            };
+            if done {
+                self.ended = true;
+                let win = t
+                    .win
+                    .as_deref()
+                    .and_then(|w| w.split(',').next())
+                    .map(|w| w.eq_ignore_ascii_case("true"))
+                    .unwrap_or(false);
+                self.winner = if win { Winner::Win } else { Winner::Loss };
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! GVGAI's `eventHandling`: end-of-screen effects, then pair effects pair by
+//! pair, and what each effect does.
+
+use super::engine::{normalise, State};
+use super::model::{Class, EffectKind, DNONE};
+use std::sync::Arc;
+
+impl State {
+    /// Indices of the sprites of `ty`'s subtypes, group by group in
+    /// subtype order, each group in creation order.
+    fn members(&self, ty: u16, out: &mut Vec<usize>) {
+        out.clear();
+        for &st in &self.rules.types[ty as usize].subtypes {
+            for (k, s) in self.sprites.iter().enumerate() {
+                if s.ty == st {
+                    out.push(k);
+                }
+            }
+        }
+    }
+
+    fn at_edge(&self, i: usize) -> bool {
+        let s = &self.sprites[i];
+        !(s.x >= 0 && s.y >= 0 && s.x + s.w <= self.screen.0 && s.y + s.h <= self.screen.1)
+    }
+
+    pub(crate) fn event_handling(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        let mut firstx = Vec::new();
+        let mut secondx = Vec::new();
+        for (ty, effs) in &rules.eos {
+            for &ef in effs {
+                self.members(*ty, &mut firstx);
+                for &k in &firstx {
+                    if self.at_edge(k) && !self.sprites[k].killed && !self.sprites[k].disabled {
+                        self.execute(ef as usize, k, None);
+                    }
+                }
+            }
+        }
+        let mut hits = Vec::new();
+        for (t1, t2, effs) in &rules.pairs {
+            for &ef in effs {
+                let hash = rules.effects[ef as usize].hash;
+                if self
+                    .shields
+                    .iter()
+                    .any(|&(a, b, h)| a == *t1 && b == *t2 && h == hash)
+                {
+                    continue;
+                }
+                self.members(*t1, &mut firstx);
+                self.members(*t2, &mut secondx);
+                for &s1 in &firstx {
+                    hits.clear();
+                    for &s2 in &secondx {
+                        if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
+                            hits.push(s2);
+                        }
+                    }
+                    for &s2 in &hits {
+                        if !self.sprites[s1].killed
+                            && s1 != s2
+                            && self.sprites[s1].intersects(&self.sprites[s2])
+                        {
+                            self.execute(ef as usize, s1, Some(s2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `executeEffect`: the effect, then its score unless it cleared
+    /// `applyScore`.
+    fn execute(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
+        self.apply(ef, s1, s2);
+        if self.apply_score[ef] {
+            let def = &self.rules.effects[ef];
+            let text = match &def.kind {
+                EffectKind::SubtractHealthPoints {
+                    score_if_killed, ..
+                } if self.score_killed[ef] => score_if_killed.as_str(),
+                _ => def.score_change.as_str(),
+            };
+            self.score += score_of(text) as f64;
+        }
+    }
+
+    fn apply(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
+        let rules = Arc::clone(&self.rules);
+        let def = &rules.effects[ef];
+        match &def.kind {
+            EffectKind::StepBack => {
+                let s = &mut self.sprites[s1];
+                s.x = s.lx;
+                s.y = s.ly;
+            }
+            EffectKind::KillSprite => self.kill(s1, false),
+            EffectKind::KillBoth => {
+                if let Some(s2) = s2 {
+                    self.kill(s1, false);
+                    self.kill(s2, false);
+                }
+            }
+            EffectKind::TransformTo {
+                itype,
+                kill_second,
+                force_orientation,
+            } => {
+                if !self.sprites[s1].disabled {
+                    let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                    let n = self.add_sprite(*itype, x, y, false);
+                    self.transform(n, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            EffectKind::TransformToAll { itype, itype_to } => {
+                let group: Vec<usize> = (0..self.sprites.len())
+                    .filter(|&k| self.sprites[k].ty == *itype)
+                    .collect();
+                for k in group {
+                    let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
+                    let n = self.add_sprite(*itype_to, x, y, true);
+                    self.transform(n, k, s2, false, false);
+                }
+            }
+            EffectKind::UndoAll { not_itypes } => {
+                for &t in &rules.sprite_order {
+                    if not_itypes.contains(&(t as i32)) {
+                        continue;
+                    }
+                    for s in self.sprites.iter_mut().filter(|s| s.ty == t) {
+                        s.x = s.lx;
+                        s.y = s.ly;
+                    }
+                }
+            }
+            EffectKind::BounceForward => {
+                let Some(s2) = s2 else { return };
+                let o = self.sprites[s2];
+                let ld = o.last_dir();
+                let mut d = normalise(ld);
+                if ld.0 * o.ori.0 < 0.0 {
+                    d.0 *= -1.0;
+                }
+                if ld.1 * o.ori.1 < 0.0 {
+                    d.1 *= -1.0;
+                }
+                self.active_movement(s1, d, o.speed);
+                self.sprites[s1].ori = d;
+            }
+            EffectKind::ChangeResource {
+                resource,
+                value,
+                kill_resource,
+            } => {
+                let Some(s2) = s2 else { return };
+                let n = self.amount(s1, *resource);
+                self.apply_score[ef] = false;
+                if n + value <= self.resource_limit(*resource) {
+                    self.modify_resource(s1, *resource, *value);
+                    self.apply_score[ef] = true;
+                    if *kill_resource {
+                        self.kill(s2, true);
+                    }
+                }
+            }
+            EffectKind::CollectResource { kill_resource } => {
+                let Some(s2) = s2 else { return };
+                if self.class(s1) == Class::Resource {
+                    let t = &rules.types[self.sprites[s1].ty as usize];
+                    let r = self.sprites[s1].ty as i32;
+                    self.apply_score[ef] = false;
+                    let n = self.amount(s2, r);
+                    let lim = self.resource_limit(r);
+                    if n < lim {
+                        let topup = t.value.min(lim - n);
+                        self.apply_score[ef] = true;
+                        self.modify_resource(s2, r, topup);
+                        if *kill_resource {
+                            self.kill(s1, true);
+                        }
+                    }
+                }
+            }
+            EffectKind::CollectResourceIfHeld {
+                held,
+                value,
+                kill_resource,
+            } => {
+                let Some(s2) = s2 else { return };
+                if self.class(s1) == Class::Resource {
+                    let rv = rules.types[self.sprites[s1].ty as usize].value;
+                    let r = self.sprites[s1].ty as i32;
+                    self.apply_score[ef] = false;
+                    if self.amount(s2, *held) < *value {
+                        return;
+                    }
+                    if self.amount(s2, r) + rv <= self.resource_limit(r) {
+                        self.apply_score[ef] = true;
+                        self.modify_resource(s2, r, rv);
+                    }
+                    if *kill_resource {
+                        self.kill(s1, false);
+                    }
+                }
+            }
+            EffectKind::KillIfHasLess { resource, limit } => {
+                self.apply_score[ef] = false;
+                if self.amount(s1, *resource) <= *limit {
+                    self.kill(s1, false);
+                    self.apply_score[ef] = true;
+                }
+            }
+            EffectKind::KillIfHasMore { resource, limit } => {
+                self.apply_score[ef] = false;
+                if self.amount(s1, *resource) >= *limit {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::KillIfOtherHasMore {
+                resource,
+                limit,
+                subtract,
+            } => {
+                let Some(s2) = s2 else { return };
+                self.apply_score[ef] = false;
+                if self.amount(s2, *resource) >= *limit {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                    if *subtract {
+                        let prev = self.amount(s2, *resource);
+                        self.put_resource(s2, *resource, (prev - limit).max(0));
+                    }
+                }
+            }
+            EffectKind::KillAll { itype } => {
+                for k in 0..self.sprites.len() {
+                    if self.sprites[k].ty == *itype {
+                        self.kill(k, false);
+                    }
+                }
+            }
+            EffectKind::AddHealthPoints { value, kill_second } => {
+                self.apply_score[ef] = false;
+                let s = &mut self.sprites[s1];
+                let lim = rules.types[s.ty as usize].health.2;
+                if s.health + value < lim {
+                    s.health += value;
+                    if s.health > s.max_health {
+                        s.max_health = s.health;
+                    }
+                    self.apply_score[ef] = true;
+                    if let (true, Some(s2)) = (*kill_second, s2) {
+                        self.kill(s2, false);
+                    }
+                }
+            }
+            EffectKind::SubtractHealthPoints {
+                value,
+                itype,
+                limit,
+                ..
+            } => {
+                let mut s = s1;
+                if *itype != -1 {
+                    for &st in &rules.types[*itype as usize].subtypes {
+                        if let Some(k) = self.sprites.iter().position(|x| x.ty == st) {
+                            s = k;
+                        }
+                    }
+                }
+                self.sprites[s].health -= value;
+                if self.sprites[s].health <= *limit {
+                    self.kill(s, false);
+                    self.score_killed[ef] = true;
+                } else {
+                    self.score_killed[ef] = false;
+                }
+            }
+            EffectKind::WrapAround { offset } => {
+                let (sw, sh) = self.screen;
+                let s = &mut self.sprites[s1];
+                if s.ori.0 > 0.0 {
+                    s.x = (offset * s.w as f64) as i32;
+                } else if s.ori.0 < 0.0 {
+                    s.x = (sw as f64 - s.w as f64 * (1.0 + offset)) as i32;
+                } else if s.ori.1 > 0.0 {
+                    s.y = (offset * s.h as f64) as i32;
+                } else if s.ori.1 < 0.0 {
+                    s.y = (sh as f64 - s.h as f64 * (1.0 + offset)) as i32;
+                }
+                s.lastmove = 0;
+            }
+            EffectKind::ReverseDirection => {
+                let s = &mut self.sprites[s1];
+                s.ori = (-s.ori.0, -s.ori.1);
+            }
+            EffectKind::TurnAround => {
+                let cool = rules.types[self.sprites[s1].ty as usize].cooldown;
+                let s = &mut self.sprites[s1];
+                s.x = s.lx;
+                s.y = s.ly;
+                for _ in 0..2 {
+                    self.sprites[s1].lastmove = cool;
+                    let sp = self.sprites[s1].speed;
+                    self.active_movement(s1, (0.0, 1.0), sp);
+                }
+                let s = &mut self.sprites[s1];
+                s.ori = (-s.ori.0, -s.ori.1);
+            }
+            EffectKind::FlipDirection => {
+                let k = self.rng.next_int_bound(4) as usize;
+                self.sprites[s1].ori = super::model::BASEDIRS[k];
+            }
+            EffectKind::AttractGaze { align } => {
+                let Some(s2) = s2 else { return };
+                let o1 = rules.types[self.sprites[s1].ty as usize].is_oriented;
+                let o2 = rules.types[self.sprites[s2].ty as usize].is_oriented;
+                if o1 && o2 && self.rng.next_double() < def.prob {
+                    let other = self.sprites[s2];
+                    let s = &mut self.sprites[s1];
+                    s.ori = other.ori;
+                    if *align {
+                        if s.ori == (-1.0, 0.0) || s.ori == (1.0, 0.0) {
+                            s.y = other.y;
+                        } else {
+                            s.x = other.x;
+                        }
+                    }
+                }
+            }
+            EffectKind::Spawn { itype } => {
+                if self.rng.next_double() >= def.prob {
+                    return;
+                }
+                let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                self.add_sprite(*itype, x, y, false);
+            }
+            EffectKind::SpawnIfHas {
+                itype,
+                resource,
+                limit,
+                more,
+                spend,
+            } => {
+                self.apply_score[ef] = false;
+                if self.rng.next_double() >= def.prob {
+                    return;
+                }
+                let n = self.amount(s1, *resource);
+                if (*more && n >= *limit) || (!*more && n <= *limit) {
+                    let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                    self.add_sprite(*itype, x, y, false);
+                    self.apply_score[ef] = true;
+                    if *more {
+                        self.modify_resource(s1, *resource, -spend);
+                    }
+                }
+            }
+            EffectKind::KillIfFrontal | EffectKind::KillIfNotFrontal => {
+                let Some(s2) = s2 else { return };
+                let a = normalise(self.sprites[s1].last_dir());
+                let b = normalise(self.sprites[s2].last_dir());
+                let sum = (a.0 + b.0, a.1 + b.1);
+                let frontal = matches!(def.kind, EffectKind::KillIfFrontal);
+                self.apply_score[ef] = false;
+                let hit = if frontal {
+                    a == DNONE || sum == DNONE
+                } else {
+                    a == DNONE || sum != DNONE
+                };
+                if hit {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::KillIfFromAbove => {
+                let Some(s2) = s2 else { return };
+                let (a, b) = (self.sprites[s1], self.sprites[s2]);
+                let higher = a.ly as f64 > b.ly as f64 + (b.h / 2) as f64;
+                let down = b.y > b.ly;
+                self.apply_score[ef] = false;
+                if higher && down {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::ShieldFrom { itype, ftype } => {
+                let t = self.sprites[s1].ty;
+                self.shields.push((t, *itype, *ftype));
+            }
+            EffectKind::CloneSprite => {
+                let s = self.sprites[s1];
+                self.add_sprite(s.ty, s.x as f64, s.y as f64, false);
+            }
+        }
+    }
+
+    /// `TransformTo.transformTo`: the new sprite takes the old one's
+    /// orientation (when asked or when it has none), last rectangle,
+    /// resources, health, and the avatar's place.
+    fn transform(
+        &mut self,
+        n: Option<usize>,
+        s1: usize,
+        s2: Option<usize>,
+        kill_second: bool,
+        force_orientation: bool,
+    ) {
+        let Some(n) = n else { return };
+        let old = self.sprites[s1];
+        let rules = Arc::clone(&self.rules);
+        let nt = &rules.types[self.sprites[n].ty as usize];
+        let ot = &rules.types[old.ty as usize];
+        if force_orientation || (nt.is_oriented && ot.is_oriented && self.sprites[n].ori == DNONE) {
+            self.sprites[n].ori = old.ori;
+        }
+        self.sprites[n].lx = old.lx;
+        self.sprites[n].ly = old.ly;
+        let res: Vec<(u16, i32)> = self
+            .resources
+            .iter()
+            .filter(|e| e.0 == old.id)
+            .map(|e| (e.1, e.2))
+            .collect();
+        for (r, v) in res {
+            self.modify_resource(n, r as i32, v);
+        }
+        let mut transformed = true;
+        if self.class(s1).is_avatar() {
+            if self.class(n).is_avatar() {
+                self.avatar = Some(self.sprites[n].id);
+            } else {
+                transformed = false;
+            }
+        }
+        self.sprites[n].health = old.health;
+        self.kill(s1, transformed);
+        if let (true, Some(s2)) = (kill_second, s2) {
+            self.kill(s2, true);
+        }
+    }
+}
+
+/// `Effect.getScoreChange(0)`: the first entry of the comma list as an
+/// integer (0 when it is not one).
+fn score_of(text: &str) -> i32 {
+    text.split(',')
+        .next()
+        .and_then(|v| v.parse::<i32>().ok())
+        .unwrap_or(0)
+}

@@ -1,0 +1,1145 @@
+//! The compiled rules of a VGDL game: sprite types with their effective
+//! class and typed parameters (GVGAI's defaults, GVGAI's inheritance),
+//! effects, terminations and the level mapping, all resolved to indices.
+
+use super::names::{self, EFFECTS, SPRITE_CLASSES, TERMINATIONS};
+use super::parse::{param, Description, Param, SpriteNode};
+use super::VgdlError;
+use crate::grid::ParseError;
+use std::collections::HashMap;
+
+/// A direction as GVGAI's `Direction` (two doubles).
+pub type Dir = (f64, f64);
+/// No direction.
+pub const DNONE: Dir = (0.0, 0.0);
+/// GVGAI's `DNIL` (a random missile's "not chosen yet").
+pub const DNIL: Dir = (-1.0, -1.0);
+/// Up, left, down, right: GVGAI's `DBASEDIRS` order.
+pub const BASEDIRS: [Dir; 4] = [(0.0, -1.0), (-1.0, 0.0), (0.0, 1.0), (1.0, 0.0)];
+
+/// The sprite classes this engine implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// `Immovable`.
+    Immovable,
+    /// `Passive`.
+    Passive,
+    /// `Door`.
+    Door,
+    /// `Resource`.
+    Resource,
+    /// `Flicker`.
+    Flicker,
+    /// `OrientedFlicker`.
+    OrientedFlicker,
+    /// `Missile`.
+    Missile,
+    /// `RandomMissile`.
+    RandomMissile,
+    /// `SpawnPoint`.
+    SpawnPoint,
+    /// `Bomber`.
+    Bomber,
+    /// `RandomBomber`.
+    RandomBomber,
+    /// `RandomNPC`.
+    RandomNpc,
+    /// `Chaser`.
+    Chaser,
+    /// `Fleeing`.
+    Fleeing,
+    /// `Spreader`.
+    Spreader,
+    /// `Portal`.
+    Portal,
+    /// `MovingAvatar`.
+    MovingAvatar,
+    /// `HorizontalAvatar`.
+    HorizontalAvatar,
+    /// `FlakAvatar`.
+    FlakAvatar,
+    /// `OrientedAvatar`.
+    OrientedAvatar,
+    /// `ShootAvatar`.
+    ShootAvatar,
+    /// `MissileAvatar`.
+    MissileAvatar,
+    /// `OngoingAvatar`.
+    OngoingAvatar,
+    /// `OngoingShootAvatar`.
+    OngoingShootAvatar,
+    /// `OngoingTurningAvatar`.
+    OngoingTurningAvatar,
+}
+
+impl Class {
+    fn from_name(s: &str) -> Option<Class> {
+        use Class::*;
+        Some(match s {
+            "Immovable" => Immovable,
+            "Passive" => Passive,
+            "Door" => Door,
+            "Resource" => Resource,
+            "Flicker" => Flicker,
+            "OrientedFlicker" => OrientedFlicker,
+            "Missile" => Missile,
+            "RandomMissile" => RandomMissile,
+            "SpawnPoint" => SpawnPoint,
+            "Bomber" => Bomber,
+            "RandomBomber" => RandomBomber,
+            "RandomNPC" => RandomNpc,
+            "Chaser" => Chaser,
+            "Fleeing" => Fleeing,
+            "Spreader" => Spreader,
+            "Portal" => Portal,
+            "MovingAvatar" => MovingAvatar,
+            "HorizontalAvatar" => HorizontalAvatar,
+            "FlakAvatar" => FlakAvatar,
+            "OrientedAvatar" => OrientedAvatar,
+            "ShootAvatar" => ShootAvatar,
+            "MissileAvatar" => MissileAvatar,
+            "OngoingAvatar" => OngoingAvatar,
+            "OngoingShootAvatar" => OngoingShootAvatar,
+            "OngoingTurningAvatar" => OngoingTurningAvatar,
+            _ => return None,
+        })
+    }
+
+    /// Whether the class is an avatar (a `MovingAvatar` subclass).
+    pub fn is_avatar(self) -> bool {
+        use Class::*;
+        matches!(
+            self,
+            MovingAvatar
+                | HorizontalAvatar
+                | FlakAvatar
+                | OrientedAvatar
+                | ShootAvatar
+                | MissileAvatar
+                | OngoingAvatar
+                | OngoingShootAvatar
+                | OngoingTurningAvatar
+        )
+    }
+
+    /// Whether the class is a `SpawnPoint` (or subclass).
+    pub fn is_spawner(self) -> bool {
+        matches!(
+            self,
+            Class::SpawnPoint | Class::Bomber | Class::RandomBomber
+        )
+    }
+}
+
+/// An avatar action, named as GVGAI names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// `ACTION_USE`.
+    Use,
+    /// `ACTION_LEFT`.
+    Left,
+    /// `ACTION_RIGHT`.
+    Right,
+    /// `ACTION_DOWN`.
+    Down,
+    /// `ACTION_UP`.
+    Up,
+    /// `ACTION_NIL`.
+    Nil,
+}
+
+impl Action {
+    /// GVGAI's name without the `ACTION_` prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Use => "USE",
+            Action::Left => "LEFT",
+            Action::Right => "RIGHT",
+            Action::Down => "DOWN",
+            Action::Up => "UP",
+            Action::Nil => "NIL",
+        }
+    }
+
+    /// Parses a name produced by [`Action::name`].
+    pub fn parse(s: &str) -> Option<Action> {
+        Some(match s {
+            "USE" => Action::Use,
+            "LEFT" => Action::Left,
+            "RIGHT" => Action::Right,
+            "DOWN" => Action::Down,
+            "UP" => Action::Up,
+            "NIL" => Action::Nil,
+            _ => return None,
+        })
+    }
+
+    /// The movement direction of the action (`DNONE` for USE and NIL).
+    pub fn dir(self) -> Dir {
+        match self {
+            Action::Left => (-1.0, 0.0),
+            Action::Right => (1.0, 0.0),
+            Action::Down => (0.0, 1.0),
+            Action::Up => (0.0, -1.0),
+            Action::Use | Action::Nil => DNONE,
+        }
+    }
+}
+
+/// One sprite type: its place in the hierarchy, effective class and
+/// parameters after inheritance.
+#[derive(Clone, Debug)]
+pub struct TypeDef {
+    /// The name from the SpriteSet.
+    pub name: String,
+    /// Effective class (`None` for a type that only groups others and has
+    /// no class anywhere above it).
+    pub class: Option<Class>,
+    /// Ancestors then itself (GVGAI's `itypes`).
+    pub itypes: Vec<u16>,
+    /// GVGAI's `subtypes`: the ancestors, itself, then every descendant.
+    pub subtypes: Vec<u16>,
+    /// Declared `singleton=True` on its own line.
+    pub singleton: bool,
+    /// `speed`.
+    pub speed: f64,
+    /// `cooldown` (at least 1).
+    pub cooldown: i32,
+    /// Initial orientation.
+    pub orientation: Dir,
+    /// `is_oriented` after `postProcess`.
+    pub is_oriented: bool,
+    /// `is_static`.
+    pub is_static: bool,
+    /// `rotateInPlace`.
+    pub rotate_in_place: bool,
+    /// `stationary`.
+    pub stationary: bool,
+    /// `healthPoints`, `maxHealthPoints`, `limitHealthPoints`.
+    pub health: (i32, i32, i32),
+    /// `timeToLive` (-1: none).
+    pub time_to_live: i32,
+    /// Flicker `limit`, Resource `limit`.
+    pub limit: i32,
+    /// Resource `value`.
+    pub value: i32,
+    /// `stype` resolved (spawners, chasers, shooters: the first entry).
+    pub itype: i32,
+    /// ShootAvatar's `stype` list resolved.
+    pub itypes_shoot: Vec<i32>,
+    /// `ammo` list resolved (empty: no ammo needed).
+    pub ammo: Vec<i32>,
+    /// FlakAvatar `minAmmo`, `ammoCost`.
+    pub min_ammo: i32,
+    /// FlakAvatar `ammoCost`.
+    pub ammo_cost: i32,
+    /// SpawnPoint `prob`, Spreader `spreadprob`.
+    pub prob: f64,
+    /// SpawnPoint `total`.
+    pub total: i32,
+    /// SpawnPoint `spawnorientation`.
+    pub spawn_orientation: Dir,
+    /// RandomNPC `cons`.
+    pub cons: i32,
+    /// Chaser `maxDistance`.
+    pub max_distance: f32,
+    /// OngoingTurningAvatar `spawnBehind` (GVGAI's default id 0: `wall`).
+    pub spawn_behind: i32,
+    /// The avatar's actions (without NIL).
+    pub actions: Vec<Action>,
+}
+
+/// What an effect does, with its own parameters.
+#[derive(Clone, Debug)]
+pub enum EffectKind {
+    /// `stepBack` (`pixelPerfect` is read but only plain step-back is done).
+    StepBack,
+    /// `killSprite`.
+    KillSprite,
+    /// `killBoth`.
+    KillBoth,
+    /// `transformTo`.
+    TransformTo {
+        /// Target type.
+        itype: u16,
+        /// `killSecond`.
+        kill_second: bool,
+        /// `forceOrientation`.
+        force_orientation: bool,
+    },
+    /// `undoAll`.
+    UndoAll {
+        /// `notStype` resolved.
+        not_itypes: Vec<i32>,
+    },
+    /// `bounceForward`.
+    BounceForward,
+    /// `changeResource`.
+    ChangeResource {
+        /// Resource type.
+        resource: i32,
+        /// `value`.
+        value: i32,
+        /// `killResource`.
+        kill_resource: bool,
+    },
+    /// `collectResource`.
+    CollectResource {
+        /// `killResource`.
+        kill_resource: bool,
+    },
+    /// `killIfHasLess`.
+    KillIfHasLess {
+        /// Resource type.
+        resource: i32,
+        /// `limit`.
+        limit: i32,
+    },
+    /// `killIfHasMore`.
+    KillIfHasMore {
+        /// Resource type.
+        resource: i32,
+        /// `limit`.
+        limit: i32,
+    },
+    /// `killIfOtherHasMore`.
+    KillIfOtherHasMore {
+        /// Resource type.
+        resource: i32,
+        /// `limit`.
+        limit: i32,
+        /// `subtract`.
+        subtract: bool,
+    },
+    /// `killAll`.
+    KillAll {
+        /// The type killed.
+        itype: u16,
+    },
+    /// `addHealthPoints`.
+    AddHealthPoints {
+        /// `value`.
+        value: i32,
+        /// `killSecond`.
+        kill_second: bool,
+    },
+    /// `subtractHealthPoints`.
+    SubtractHealthPoints {
+        /// `value`.
+        value: i32,
+        /// `stype` resolved (-1: sprite1).
+        itype: i32,
+        /// `limit`.
+        limit: i32,
+        /// `scoreChangeIfKilled`.
+        score_if_killed: String,
+    },
+    /// `wrapAround`.
+    WrapAround {
+        /// `offset`.
+        offset: f64,
+    },
+    /// `reverseDirection`.
+    ReverseDirection,
+    /// `turnAround`.
+    TurnAround,
+    /// `flipDirection`.
+    FlipDirection,
+    /// `attractGaze`.
+    AttractGaze {
+        /// `align`.
+        align: bool,
+    },
+    /// `spawn`.
+    Spawn {
+        /// Spawned type.
+        itype: u16,
+    },
+    /// `spawnIfHasMore` / `spawnIfHasLess`.
+    SpawnIfHas {
+        /// Spawned type.
+        itype: u16,
+        /// Resource type.
+        resource: i32,
+        /// `limit`.
+        limit: i32,
+        /// true: more, false: less.
+        more: bool,
+        /// `spend` (spawnIfHasMore only).
+        spend: i32,
+    },
+    /// `transformToAll`.
+    TransformToAll {
+        /// Type transformed.
+        itype: u16,
+        /// Target type.
+        itype_to: u16,
+    },
+    /// `killIfFrontal`.
+    KillIfFrontal,
+    /// `killIfNotFrontal`.
+    KillIfNotFrontal,
+    /// `killIfFromAbove`.
+    KillIfFromAbove,
+    /// `shieldFrom`.
+    ShieldFrom {
+        /// Shielded-from type.
+        itype: u16,
+        /// The effect name's hash.
+        ftype: i64,
+    },
+    /// `cloneSprite`.
+    CloneSprite,
+    /// `collectResourceIfHeld`.
+    CollectResourceIfHeld {
+        /// `heldResource` resolved.
+        held: i32,
+        /// `value`.
+        value: i32,
+        /// `killResource`.
+        kill_resource: bool,
+    },
+}
+
+/// One effect object (GVGAI shares one object between the pairs of a line).
+#[derive(Clone, Debug)]
+pub struct EffectDef {
+    /// What it does.
+    pub kind: EffectKind,
+    /// `scoreChange` per player (GVGAI's comma list).
+    pub score_change: String,
+    /// `prob`.
+    pub prob: f64,
+    /// The effect name's Java `hashCode()` (for `shieldFrom`).
+    pub hash: i64,
+}
+
+/// A termination.
+#[derive(Clone, Debug)]
+pub struct TermDef {
+    /// What it counts.
+    pub kind: TermKind,
+    /// `limit`.
+    pub limit: i32,
+    /// `win` per player.
+    pub win: Option<String>,
+}
+
+/// The termination classes this engine implements.
+#[derive(Clone, Debug)]
+pub enum TermKind {
+    /// `SpriteCounter stype=..`: live sprites `<= limit`.
+    SpriteCounter(i32),
+    /// `SpriteCounterMore`: live sprites `>= limit`.
+    SpriteCounterMore(i32),
+    /// `MultiSpriteCounter stype1..3 [min=True]`.
+    MultiSpriteCounter([i32; 3], bool),
+    /// `Timeout`: `gameTick >= limit`.
+    Timeout,
+}
+
+/// The whole compiled game.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// Sprite types by id (`wall` 0, `avatar` 1, then declaration order).
+    pub types: Vec<TypeDef>,
+    /// GVGAI's `spriteOrder` (avatar last).
+    pub sprite_order: Vec<u16>,
+    /// Effects by index.
+    pub effects: Vec<EffectDef>,
+    /// Pair effects: (type1, type2, effects) in order of first appearance.
+    pub pairs: Vec<(u16, u16, Vec<u16>)>,
+    /// End-of-screen effects: (type, effects), one entry per declaring line.
+    pub eos: Vec<(u16, Vec<u16>)>,
+    /// Terminations in file order.
+    pub terminations: Vec<TermDef>,
+    /// Level characters to sprite types.
+    pub mapping: HashMap<char, Vec<u16>>,
+    /// `square_size` if set.
+    pub square_size: Option<i32>,
+    /// Resource types: limit per type id (0 when not a resource).
+    pub resource_limit: Vec<i32>,
+    /// Whether any effect needs the per-effect mutable state.
+    pub effect_count: usize,
+}
+
+/// Java's `String.hashCode`.
+pub fn java_hash(s: &str) -> i64 {
+    let mut h: i32 = 0;
+    for c in s.encode_utf16() {
+        h = h.wrapping_mul(31).wrapping_add(c as i32);
+    }
+    h as i64
+}
+
+fn perr(line: usize, column: usize, msg: impl Into<String>) -> VgdlError {
+    VgdlError::Parse(ParseError::new(line, column, msg))
+}
+
+/// Typed parameter reading with GVGAI's reflection rules: a value that does
+/// not fit the field's type leaves the default.
+pub(crate) struct Params<'a>(pub &'a [Param]);
+
+impl Params<'_> {
+    fn raw(&self, k: &str) -> Option<&str> {
+        param(self.0, k).map(|p| p.value.as_str())
+    }
+    fn int(&self, k: &str, d: i32) -> i32 {
+        self.raw(k).and_then(java_int).unwrap_or(d)
+    }
+    fn double(&self, k: &str, d: f64) -> f64 {
+        match self.raw(k) {
+            Some(v) if names::is_types_constant(v) => d,
+            Some(v) => java_int(v)
+                .map(|i| i as f64)
+                .or_else(|| v.parse::<f64>().ok())
+                .unwrap_or(d),
+            None => d,
+        }
+    }
+    fn boolean(&self, k: &str, d: bool) -> bool {
+        match self.raw(k) {
+            Some(v) if v.eq_ignore_ascii_case("true") => true,
+            Some(v) if v.eq_ignore_ascii_case("false") => false,
+            _ => d,
+        }
+    }
+    fn string(&self, k: &str) -> Option<String> {
+        match self.raw(k) {
+            Some(v)
+                if java_int(v).is_some()
+                    || v.parse::<f64>().is_ok()
+                    || v.eq_ignore_ascii_case("true")
+                    || v.eq_ignore_ascii_case("false")
+                    || names::is_types_constant(v) =>
+            {
+                None
+            }
+            Some(v) => Some(v.to_string()),
+            None => None,
+        }
+    }
+    fn dir(&self, k: &str, d: Dir) -> Dir {
+        match self.raw(k) {
+            Some("UP") | Some("DUP") => (0.0, -1.0),
+            Some("DOWN") | Some("DDOWN") => (0.0, 1.0),
+            Some("LEFT") | Some("DLEFT") => (-1.0, 0.0),
+            Some("RIGHT") | Some("DRIGHT") => (1.0, 0.0),
+            Some("NONE") | Some("DNONE") => DNONE,
+            Some("DNIL") => DNIL,
+            _ => d,
+        }
+    }
+}
+
+/// `Integer.parseInt`.
+fn java_int(v: &str) -> Option<i32> {
+    let b = v.strip_prefix('+').unwrap_or(v);
+    if b.is_empty() || b.starts_with('+') {
+        return None;
+    }
+    v.parse::<i32>().ok()
+}
+
+struct Registry {
+    names: Vec<String>,
+    index: HashMap<String, u16>,
+}
+
+impl Registry {
+    fn register(&mut self, name: &str) -> u16 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u16;
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), i);
+        i
+    }
+    fn get(&self, name: &str) -> i32 {
+        self.index.get(name).map(|&i| i as i32).unwrap_or(-1)
+    }
+}
+
+/// Per declared type during the SpriteSet walk.
+struct Decl {
+    class: Option<(String, usize, usize)>,
+    params: Vec<Param>,
+    itypes: Vec<u16>,
+    subtypes: Vec<u16>,
+}
+
+/// Compiles a parsed description into [`Rules`].
+pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
+    if d.game_class != "BasicGame" {
+        let what = if d.game_class == "GameSpace" {
+            "GameSpace (the game-design track) is not supported".to_string()
+        } else {
+            format!("unknown game class `{}`; expected BasicGame", d.game_class)
+        };
+        return Err(perr(1, 1, what));
+    }
+    let gp = Params(&d.game_params);
+    if gp.int("no_players", 1) != 1 {
+        return Err(VgdlError::Unsupported(vec![
+            "two-player games (no_players=2)".into(),
+        ]));
+    }
+    let square_size = param(&d.game_params, "square_size").and_then(|p| java_int(&p.value));
+    let mut reg = Registry {
+        names: Vec::new(),
+        index: HashMap::new(),
+    };
+    reg.register("wall");
+    reg.register("avatar");
+    let mut decls: HashMap<u16, Decl> = HashMap::new();
+    let mut order: Vec<u16> = vec![0, 1];
+    let mut singletons: Vec<u16> = Vec::new();
+    walk(
+        &d.sprites,
+        None,
+        &[],
+        &[],
+        &mut reg,
+        &mut decls,
+        &mut order,
+        &mut singletons,
+    );
+    let n = reg.names.len();
+    // Defaults for the implicit wall and avatar.
+    decls.entry(0).or_insert_with(|| Decl {
+        class: Some(("Immovable".into(), 0, 0)),
+        params: vec![Param {
+            key: "solid".into(),
+            value: "True".into(),
+            column: 0,
+        }],
+        itypes: vec![0],
+        subtypes: vec![0],
+    });
+    decls.entry(1).or_insert_with(|| Decl {
+        class: Some(("MovingAvatar".into(), 0, 0)),
+        params: Vec::new(),
+        itypes: vec![1],
+        subtypes: vec![1],
+    });
+    let mut unsupported: Vec<String> = Vec::new();
+    let mut types = Vec::with_capacity(n);
+    for id in 0..n as u16 {
+        let decl = decls.get(&id).expect("every registered type is declared");
+        let class = match &decl.class {
+            None => None,
+            Some((c, line, col)) => match Class::from_name(c) {
+                Some(k) => Some(k),
+                None if SPRITE_CLASSES.contains(&c.as_str()) => {
+                    unsupported.push(format!("sprite class {c} (line {line}, column {col})"));
+                    None
+                }
+                None => {
+                    return Err(perr(
+                        *line,
+                        *col,
+                        format!(
+                            "unknown sprite class `{c}`; GVGAI's classes are: {}",
+                            SPRITE_CLASSES.join(", ")
+                        ),
+                    ))
+                }
+            },
+        };
+        types.push(type_def(
+            &reg,
+            &reg.names[id as usize],
+            class,
+            decl,
+            singletons.contains(&id),
+        ));
+    }
+    let mut subtypes_fix = Vec::new();
+    for (id, t) in types.iter().enumerate() {
+        let mut s = t.subtypes.clone();
+        if (id == 0 || id == 1) && !s.contains(&(id as u16)) {
+            s.push(id as u16);
+        }
+        subtypes_fix.push(s);
+    }
+    for (t, s) in types.iter_mut().zip(subtypes_fix) {
+        t.subtypes = s;
+    }
+    // Sprite order: avatar forced to the end.
+    let mut sprite_order: Vec<u16> = order.iter().copied().filter(|&t| t != 1).collect();
+    sprite_order.push(1);
+
+    let mut effects = Vec::new();
+    let mut pairs: Vec<(u16, u16, Vec<u16>)> = Vec::new();
+    let mut eos: Vec<(u16, Vec<u16>)> = Vec::new();
+    for ic in &d.interactions {
+        if ic.first.eq_ignore_ascii_case("TIME")
+            || ic.seconds.iter().any(|s| s.eq_ignore_ascii_case("TIME"))
+        {
+            unsupported.push(format!("TIME effects (line {})", ic.line));
+            continue;
+        }
+        let ps = Params(&ic.params);
+        let kind = match effect_kind(&ic.effect, &ps, &reg) {
+            Ok(Some(k)) => k,
+            Ok(None) => {
+                if EFFECTS.contains(&ic.effect.as_str()) {
+                    unsupported.push(format!(
+                        "effect {} (line {}, column {})",
+                        ic.effect, ic.line, ic.effect_column
+                    ));
+                    continue;
+                }
+                return Err(perr(
+                    ic.line,
+                    ic.effect_column,
+                    format!(
+                        "unknown effect `{}`; GVGAI's effects are: {}",
+                        ic.effect,
+                        EFFECTS.join(", ")
+                    ),
+                ));
+            }
+            Err(m) => return Err(perr(ic.line, ic.effect_column, m)),
+        };
+        let eff = effects.len() as u16;
+        effects.push(EffectDef {
+            kind,
+            score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
+            prob: ps.double("prob", 1.0),
+            hash: java_hash(&ic.effect),
+        });
+        let repeat = ps.int("repeat", 1).max(0) as usize;
+        let o1 = reg.get(&ic.first);
+        for (k, s2) in ic.seconds.iter().enumerate() {
+            let o2 = reg.get(s2);
+            if o1 != -1 && o2 != -1 {
+                let (a, b) = (o1 as u16, o2 as u16);
+                let slot = match pairs.iter().position(|p| p.0 == a && p.1 == b) {
+                    Some(i) => i,
+                    None => {
+                        pairs.push((a, b, Vec::new()));
+                        pairs.len() - 1
+                    }
+                };
+                for _ in 0..repeat {
+                    pairs[slot].2.push(eff);
+                }
+            } else if s2.eq_ignore_ascii_case("EOS") && o1 != -1 {
+                eos.push((o1 as u16, vec![eff]));
+            } else if ic.first.eq_ignore_ascii_case("EOS") && o2 != -1 {
+                eos.push((o2 as u16, vec![eff]));
+            } else {
+                let (name, col) = if o1 == -1 {
+                    (&ic.first, ic.columns[0])
+                } else {
+                    (s2, ic.columns[k + 1])
+                };
+                return Err(perr(
+                    ic.line,
+                    col,
+                    format!(
+                        "interaction names `{name}`, which is not a sprite type of the SpriteSet"
+                    ),
+                ));
+            }
+        }
+    }
+    // GVGAI keeps one list per type and runs it once per mention.
+    let mut eos_lists: Vec<Vec<u16>> = vec![Vec::new(); n];
+    for (t, e) in &eos {
+        eos_lists[*t as usize].extend(e);
+    }
+    let eos: Vec<(u16, Vec<u16>)> = eos
+        .iter()
+        .map(|(t, _)| (*t, eos_lists[*t as usize].clone()))
+        .collect();
+
+    let mut terminations = Vec::new();
+    for t in &d.terminations {
+        let ps = Params(&t.params);
+        let get = |k: &str| -> Result<i32, VgdlError> {
+            match ps.string(k) {
+                None => Ok(-1),
+                Some(s) => match reg.get(&s) {
+                    -1 => Err(perr(
+                        t.line,
+                        param(&t.params, k).map(|p| p.column).unwrap_or(t.column),
+                        format!("termination names `{s}`, which is not a sprite type"),
+                    )),
+                    i => Ok(i),
+                },
+            }
+        };
+        let kind = match t.class.as_str() {
+            "SpriteCounter" => TermKind::SpriteCounter(get("stype")?),
+            "SpriteCounterMore" => TermKind::SpriteCounterMore(get("stype")?),
+            "MultiSpriteCounter" => TermKind::MultiSpriteCounter(
+                [get("stype1")?, get("stype2")?, get("stype3")?],
+                ps.boolean("min", false),
+            ),
+            "Timeout" => TermKind::Timeout,
+            c if TERMINATIONS.contains(&c) => {
+                unsupported.push(format!("termination {c} (line {})", t.line));
+                continue;
+            }
+            c => {
+                return Err(perr(
+                    t.line,
+                    t.column,
+                    format!(
+                        "unknown termination `{c}`; GVGAI's terminations are: {}",
+                        TERMINATIONS.join(", ")
+                    ),
+                ))
+            }
+        };
+        terminations.push(TermDef {
+            kind,
+            limit: ps.int("limit", 0),
+            win: param(&t.params, "win").map(|p| p.value.clone()),
+        });
+    }
+    let mut mapping: HashMap<char, Vec<u16>> = HashMap::new();
+    mapping.insert('w', vec![0]);
+    mapping.insert('A', vec![1]);
+    for m in &d.mappings {
+        let mut v = Vec::new();
+        for (s, c) in m.types.iter().zip(&m.columns) {
+            match reg.get(s) {
+                -1 => {
+                    return Err(perr(
+                        m.line,
+                        *c,
+                        format!("level mapping names `{s}`, which is not a sprite type"),
+                    ))
+                }
+                i => v.push(i as u16),
+            }
+        }
+        mapping.insert(m.ch, v);
+    }
+    // Every sprite that can be created needs a class.
+    for (i, t) in types.iter().enumerate() {
+        if t.class.is_none() && unsupported.is_empty() {
+            let used = mapping.values().any(|v| v.contains(&(i as u16)));
+            if used {
+                return Err(perr(0, 0, format!("sprite type `{}` has no class", t.name)));
+            }
+        }
+    }
+    if !unsupported.is_empty() {
+        unsupported.dedup();
+        return Err(VgdlError::Unsupported(unsupported));
+    }
+    let resource_limit = types
+        .iter()
+        .map(|t| {
+            if t.class == Some(Class::Resource) {
+                t.limit
+            } else {
+                0
+            }
+        })
+        .collect();
+    let effect_count = effects.len();
+    Ok(Rules {
+        types,
+        sprite_order,
+        effects,
+        pairs,
+        eos,
+        terminations,
+        mapping,
+        square_size,
+        resource_limit,
+        effect_count,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    nodes: &[SpriteNode],
+    parent_class: Option<(String, usize, usize)>,
+    parent_args: &[Param],
+    parent_types: &[u16],
+    reg: &mut Registry,
+    decls: &mut HashMap<u16, Decl>,
+    order: &mut Vec<u16>,
+    singletons: &mut Vec<u16>,
+) {
+    for n in nodes {
+        let id = reg.register(&n.name);
+        let mut itypes = parent_types.to_vec();
+        itypes.push(id);
+        let own_class = n.class.clone().map(|c| (c, n.line, n.class_column));
+        let class = parent_class.clone().or_else(|| own_class.clone());
+        let mut args = parent_args.to_vec();
+        args.extend(n.params.iter().cloned());
+        if let Some(p) = param(&n.params, "singleton") {
+            if p.value.eq_ignore_ascii_case("true") {
+                singletons.push(id);
+            }
+        }
+        let mut subtypes = itypes.clone();
+        if n.children.is_empty() {
+            order.retain(|&t| t != id);
+            order.push(id);
+        } else {
+            let pc = own_class.or(parent_class.clone());
+            walk(
+                &n.children,
+                pc,
+                &args,
+                &itypes,
+                reg,
+                decls,
+                order,
+                singletons,
+            );
+            for c in &n.children {
+                let cid = reg.get(&c.name) as u16;
+                if let Some(cd) = decls.get(&cid) {
+                    for s in cd.subtypes.clone() {
+                        if !subtypes.contains(&s) {
+                            subtypes.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        decls.insert(
+            id,
+            Decl {
+                class,
+                params: args,
+                itypes,
+                subtypes,
+            },
+        );
+    }
+}
+
+fn type_def(
+    reg: &Registry,
+    name: &str,
+    class: Option<Class>,
+    decl: &Decl,
+    singleton: bool,
+) -> TypeDef {
+    use Class::*;
+    let p = Params(&decl.params);
+    let c = class.unwrap_or(Immovable);
+    let default_speed = match c {
+        MovingAvatar | HorizontalAvatar | FlakAvatar | OrientedAvatar | ShootAvatar
+        | MissileAvatar | OngoingAvatar | OngoingShootAvatar | OngoingTurningAvatar | Missile
+        | RandomMissile | RandomNpc | Chaser | Fleeing | RandomBomber => 1.0,
+        _ => 0.0,
+    };
+    let oriented_class = matches!(
+        c,
+        Missile
+            | RandomMissile
+            | Bomber
+            | RandomBomber
+            | OrientedFlicker
+            | OrientedAvatar
+            | ShootAvatar
+            | MissileAvatar
+            | OngoingAvatar
+            | OngoingShootAvatar
+            | OngoingTurningAvatar
+    );
+    let default_orientation = match c {
+        OrientedAvatar | ShootAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
+        | OngoingTurningAvatar => (1.0, 0.0),
+        RandomMissile => DNIL,
+        _ => DNONE,
+    };
+    let orientation = p.dir("orientation", default_orientation);
+    let is_static = p.boolean(
+        "is_static",
+        matches!(c, Immovable | Door | SpawnPoint | Portal),
+    );
+    let health = p.int("healthPoints", 0);
+    let mut max_health = p.int("maxHealthPoints", 0);
+    if max_health == 0 {
+        max_health = health;
+    }
+    let health = health.min(max_health);
+    let resolve = |s: Option<String>| -> i32 { s.map(|s| reg.get(&s)).unwrap_or(-1) };
+    let stype = p.string("stype");
+    let itypes_shoot = stype
+        .as_deref()
+        .map(|s| s.split(',').map(|x| reg.get(x)).collect())
+        .unwrap_or_default();
+    let ammo = p
+        .string("ammo")
+        .map(|s| s.split(',').map(|x| reg.get(x)).collect())
+        .unwrap_or_default();
+    let actions = match c {
+        HorizontalAvatar => vec![Action::Left, Action::Right],
+        FlakAvatar => vec![Action::Use, Action::Left, Action::Right],
+        ShootAvatar | OngoingShootAvatar => vec![
+            Action::Use,
+            Action::Left,
+            Action::Right,
+            Action::Down,
+            Action::Up,
+        ],
+        MissileAvatar | OngoingAvatar | OngoingTurningAvatar | MovingAvatar | OrientedAvatar => {
+            vec![Action::Left, Action::Right, Action::Down, Action::Up]
+        }
+        _ => Vec::new(),
+    };
+    TypeDef {
+        name: name.to_string(),
+        class,
+        itypes: decl.itypes.clone(),
+        subtypes: decl.subtypes.clone(),
+        singleton,
+        speed: p.double("speed", default_speed),
+        cooldown: p.int("cooldown", if c.is_spawner() { 1 } else { 0 }).max(1),
+        orientation,
+        is_oriented: oriented_class || orientation != DNONE || p.boolean("is_oriented", false),
+        is_static,
+        rotate_in_place: p.boolean(
+            "rotateInPlace",
+            matches!(
+                c,
+                OrientedAvatar
+                    | ShootAvatar
+                    | MissileAvatar
+                    | OngoingAvatar
+                    | OngoingShootAvatar
+                    | OngoingTurningAvatar
+            ),
+        ),
+        stationary: p.boolean("stationary", false),
+        health: (health, max_health, p.int("limitHealthPoints", 1000)),
+        time_to_live: p.int("timeToLive", -1),
+        limit: p.int("limit", if c == Resource { 2 } else { 1 }),
+        value: p.int("value", 1),
+        itype: resolve(stype),
+        itypes_shoot,
+        ammo,
+        min_ammo: p.int("minAmmo", -1),
+        ammo_cost: p.int("ammoCost", 1),
+        prob: if c == Spreader {
+            p.double("spreadprob", 1.0)
+        } else {
+            p.double("prob", 1.0)
+        },
+        total: p.int("total", 0),
+        spawn_orientation: p.dir("spawnorientation", DNONE),
+        cons: p.int("cons", 0),
+        max_distance: p.double("maxDistance", -1.0) as f32,
+        spawn_behind: p.string("spawnBehind").map(|s| reg.get(&s)).unwrap_or(0),
+        actions,
+    }
+}
+
+fn effect_kind(name: &str, p: &Params, reg: &Registry) -> Result<Option<EffectKind>, String> {
+    let need = |k: &str| -> Result<u16, String> {
+        match p.string(k) {
+            None => Err(format!("`{name}` needs {k}=<sprite type>")),
+            Some(s) => match reg.get(&s) {
+                -1 => Err(format!("`{name}` names `{s}`, which is not a sprite type")),
+                i => Ok(i as u16),
+            },
+        }
+    };
+    let opt = |k: &str| -> i32 { p.string(k).map(|s| reg.get(&s)).unwrap_or(-1) };
+    Ok(Some(match name {
+        "stepBack" => EffectKind::StepBack,
+        "killSprite" => EffectKind::KillSprite,
+        "killBoth" => EffectKind::KillBoth,
+        "transformTo" => EffectKind::TransformTo {
+            itype: need("stype")?,
+            kill_second: p.boolean("killSecond", false),
+            force_orientation: p.boolean("forceOrientation", false),
+        },
+        "undoAll" => EffectKind::UndoAll {
+            not_itypes: match p.string("notStype") {
+                None => vec![-1],
+                Some(s) => s.split(',').map(|x| reg.get(x)).collect(),
+            },
+        },
+        "bounceForward" => EffectKind::BounceForward,
+        "changeResource" => EffectKind::ChangeResource {
+            resource: opt("resource"),
+            value: p.int("value", 1),
+            kill_resource: p.boolean("killResource", false),
+        },
+        "collectResource" => EffectKind::CollectResource {
+            kill_resource: p.boolean("killResource", true),
+        },
+        "killIfHasLess" => EffectKind::KillIfHasLess {
+            resource: need("resource")? as i32,
+            limit: p.int("limit", 0),
+        },
+        "killIfHasMore" => EffectKind::KillIfHasMore {
+            resource: need("resource")? as i32,
+            limit: p.int("limit", 0),
+        },
+        "killIfOtherHasMore" => EffectKind::KillIfOtherHasMore {
+            resource: opt("resource"),
+            limit: p.int("limit", 0),
+            subtract: p.boolean("subtract", false),
+        },
+        "killAll" => EffectKind::KillAll {
+            itype: need("stype")?,
+        },
+        "addHealthPoints" => EffectKind::AddHealthPoints {
+            value: p.int("value", 1),
+            kill_second: p.boolean("killSecond", false),
+        },
+        "subtractHealthPoints" => EffectKind::SubtractHealthPoints {
+            value: p.int("value", 1),
+            itype: match p.string("stype") {
+                None => -1,
+                Some(_) => need("stype")? as i32,
+            },
+            limit: p.int("limit", 0),
+            score_if_killed: p.raw("scoreChangeIfKilled").unwrap_or("0").to_string(),
+        },
+        "wrapAround" => EffectKind::WrapAround {
+            offset: p.double("offset", 0.0),
+        },
+        "reverseDirection" => EffectKind::ReverseDirection,
+        "turnAround" => EffectKind::TurnAround,
+        "flipDirection" => EffectKind::FlipDirection,
+        "attractGaze" => EffectKind::AttractGaze {
+            align: p.boolean("align", false),
+        },
+        "spawn" => EffectKind::Spawn {
+            itype: need("stype")?,
+        },
+        "spawnIfHasMore" | "spawnIfHasLess" => EffectKind::SpawnIfHas {
+            itype: need("stype")?,
+            resource: need("resource")? as i32,
+            limit: p.int("limit", 0),
+            more: name == "spawnIfHasMore",
+            spend: p.int("spend", 0),
+        },
+        "transformToAll" => EffectKind::TransformToAll {
+            itype: need("stype")?,
+            itype_to: need("stypeTo")?,
+        },
+        "killIfFrontal" => EffectKind::KillIfFrontal,
+        "killIfNotFrontal" => EffectKind::KillIfNotFrontal,
+        "killIfFromAbove" => EffectKind::KillIfFromAbove,
+        "shieldFrom" => EffectKind::ShieldFrom {
+            itype: need("stype")?,
+            ftype: java_hash(&p.raw("ftype").unwrap_or("").to_string()),
+        },
+        "cloneSprite" => EffectKind::CloneSprite,
+        "collectResourceIfHeld" => EffectKind::CollectResourceIfHeld {
+            held: opt("heldResource"),
+            value: p.int("value", 1),
+            kill_resource: p.boolean("killResource", true),
+        },
+        _ => return Ok(None),
+    }))
+}

@@ -1,0 +1,311 @@
+//! What each sprite class does in its update, and the avatars' moves.
+
+use super::engine::{normalise, Movement, State};
+use super::model::{Action, Class, Dir, BASEDIRS, DNIL, DNONE};
+
+impl State {
+    /// The avatar's update with the player's action (GVGAI's
+    /// `updateAvatar`, the action already replaced by NIL when the class
+    /// does not allow it).
+    pub(crate) fn update_avatar(&mut self, i: usize, action: Action) {
+        let c = self.class(i);
+        let ty = self.sprites[i].ty as usize;
+        let action = if self.rules.types[ty].actions.contains(&action) {
+            action
+        } else {
+            Action::Nil
+        };
+        let d = action.dir();
+        match c {
+            Class::MovingAvatar | Class::HorizontalAvatar => {
+                let sp = self.sprites[i].speed;
+                self.active_movement(i, d, sp);
+            }
+            Class::FlakAvatar => {
+                let sp = self.sprites[i].speed;
+                if self.active_movement(i, d, sp) == Movement::Still && action == Action::Use {
+                    self.flak_use(i);
+                }
+            }
+            Class::OrientedAvatar | Class::ShootAvatar => {
+                let sp = self.sprites[i].speed;
+                let m = self.active_movement(i, d, sp);
+                if m == Movement::Move {
+                    let dir = normalise(self.sprites[i].last_dir());
+                    self.sprites[i].ori = dir;
+                }
+                if c == Class::ShootAvatar && m == Movement::Still && action == Action::Use {
+                    self.shoot(i);
+                }
+            }
+            Class::MissileAvatar => {
+                self.update_passive(i);
+            }
+            Class::OngoingAvatar => {
+                if d != DNONE {
+                    self.update_orientation(i, d);
+                }
+                self.update_passive(i);
+            }
+            Class::OngoingShootAvatar => {
+                let mut can_shoot = true;
+                if d != DNONE {
+                    self.update_orientation(i, d);
+                    can_shoot = false;
+                }
+                self.update_passive(i);
+                if can_shoot && action == Action::Use {
+                    self.shoot(i);
+                }
+            }
+            Class::OngoingTurningAvatar => {
+                let o = self.sprites[i].ori;
+                if d != DNONE && d.0 * o.0 + d.1 * o.1 == 0.0 {
+                    self.update_orientation(i, d);
+                }
+                self.update_passive(i);
+                let s = self.sprites[i];
+                if !s.last_intersects() {
+                    let spawn = self.rules.types[ty].spawn_behind;
+                    if spawn >= 0 {
+                        self.add_sprite(spawn as u16, s.lx as f64, s.ly as f64, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn has_ammo(&self, i: usize, idx: usize) -> bool {
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        if t.ammo.is_empty() || idx >= t.ammo.len() {
+            return true;
+        }
+        self.amount(i, t.ammo[idx]) > 0
+    }
+
+    /// ShootAvatar's `updateUse`: the first weapon with ammo fires.
+    fn shoot(&mut self, i: usize) {
+        let n = self.rules.types[self.sprites[i].ty as usize]
+            .itypes_shoot
+            .len();
+        for idx in 0..n {
+            if self.has_ammo(i, idx) {
+                let t = &self.rules.types[self.sprites[i].ty as usize];
+                let it = t.itypes_shoot[idx];
+                let ammo = t.ammo.get(idx).copied();
+                let s = self.sprites[i];
+                let dir = normalise(s.ori);
+                if it < 0 {
+                    break;
+                }
+                let x = s.x as f64 + dir.0 * s.w as f64;
+                let y = s.y as f64 + dir.1 * s.h as f64;
+                if let Some(k) = self.add_sprite(it as u16, x, y, false) {
+                    if self.rules.types[it as usize].is_oriented {
+                        self.sprites[k].ori = dir;
+                    }
+                    if let Some(a) = ammo {
+                        if let Some(v) = self.resource(i, a) {
+                            self.put_resource(i, a, v - 1);
+                        }
+                    }
+                }
+                break;
+            }
+        }
+    }
+
+    /// FlakAvatar's `updateUse`.
+    fn flak_use(&mut self, i: usize) {
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        let (it, ammo, min, cost) = (t.itype, t.ammo.first().copied(), t.min_ammo, t.ammo_cost);
+        let ok = match ammo {
+            None => true,
+            Some(a) => match self.resource(i, a) {
+                None => false,
+                Some(v) if min > -1 => v > min,
+                Some(v) => v > 0,
+            },
+        };
+        if !ok || it < 0 {
+            return;
+        }
+        let (x, y) = (self.sprites[i].x as f64, self.sprites[i].y as f64);
+        if self.add_sprite(it as u16, x, y, false).is_some() {
+            if let Some(a) = ammo {
+                if let Some(v) = self.resource(i, a) {
+                    self.put_resource(i, a, v - cost);
+                }
+            }
+        }
+    }
+
+    fn random_dir(&mut self) -> Dir {
+        BASEDIRS[self.rng.next_int_bound(4) as usize]
+    }
+
+    /// RandomNPC's `getRandomMove`.
+    fn random_move(&mut self, i: usize) -> Dir {
+        let cons = self.rules.types[self.sprites[i].ty as usize].cons;
+        if self.sprites[i].age < cons {
+            self.sprites[i].age += 1;
+            self.sprites[i].prev
+        } else {
+            let d = self.random_dir();
+            self.sprites[i].prev = d;
+            self.sprites[i].age = 0;
+            d
+        }
+    }
+
+    /// A non-avatar sprite's `update`.
+    pub(crate) fn update_sprite(&mut self, i: usize, c: Class) {
+        match c {
+            Class::Flicker | Class::OrientedFlicker => self.flicker(i),
+            Class::Spreader => {
+                self.flicker(i);
+                if self.sprites[i].age == 2 {
+                    let t = &self.rules.types[self.sprites[i].ty as usize];
+                    let (prob, it) = (t.prob, t.itype);
+                    let s = self.sprites[i];
+                    let new_ty = if it == -1 { s.ty } else { it as u16 };
+                    for u in [(0.0, -1.0), (-1.0, 0.0), (0.0, 1.0), (1.0, 0.0)] {
+                        if self.rng.next_double() < prob {
+                            let x = s.lx as f64 + u.0 * s.w as f64;
+                            let y = s.ly as f64 + u.1 * s.h as f64;
+                            self.add_sprite(new_ty, x, y, false);
+                        }
+                    }
+                }
+            }
+            Class::RandomMissile => {
+                if self.sprites[i].ori == DNIL {
+                    let d = self.random_dir();
+                    self.sprites[i].ori = d;
+                }
+                self.update_passive(i);
+            }
+            Class::SpawnPoint | Class::Bomber => self.spawn_point(i),
+            Class::RandomBomber => {
+                let d = self.random_dir();
+                let sp = self.sprites[i].speed;
+                self.active_movement(i, d, sp);
+                self.spawn_point(i);
+            }
+            Class::RandomNpc => {
+                self.update_passive(i);
+                let d = self.random_move(i);
+                let sp = self.sprites[i].speed;
+                self.active_movement(i, d, sp);
+            }
+            Class::Chaser | Class::Fleeing => self.chaser(i, c == Class::Fleeing),
+            _ => self.base_update(i),
+        }
+    }
+
+    fn flicker(&mut self, i: usize) {
+        self.base_update(i);
+        let limit = self.rules.types[self.sprites[i].ty as usize].limit;
+        if self.sprites[i].age > limit {
+            self.kill(i, false);
+        }
+        self.sprites[i].age += 1;
+    }
+
+    fn spawn_point(&mut self, i: usize) {
+        let tick = self.game_tick();
+        if self.sprites[i].start == -1 {
+            self.sprites[i].start = tick;
+        }
+        let roll = self.rng.next_float();
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        let (cool, prob, it, total, so) =
+            (t.cooldown, t.prob, t.itype, t.total, t.spawn_orientation);
+        let start = self.sprites[i].start;
+        if (start + tick) % cool == 0 && (roll as f64) < prob && it >= 0 {
+            let (x, y) = (self.sprites[i].x as f64, self.sprites[i].y as f64);
+            if let Some(k) = self.add_sprite(it as u16, x, y, false) {
+                self.sprites[i].counter += 1;
+                if so != DNONE {
+                    self.sprites[k].ori = so;
+                } else if self.sprites[k].ori == DNONE {
+                    self.sprites[k].ori = self.sprites[i].ori;
+                }
+            }
+        }
+        self.base_update(i);
+        if total > 0 && self.sprites[i].counter >= total {
+            self.kill(i, false);
+        }
+    }
+
+    fn chaser(&mut self, i: usize, fleeing: bool) {
+        self.update_passive(i);
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        let (it, maxd) = (t.itype, t.max_distance);
+        // closestTargets: the exact group if it has sprites, else every
+        // subtype's group.
+        let mut targets: Vec<usize> = Vec::new();
+        if it >= 0 {
+            let me = self.sprites[i];
+            let mut best = f64::MAX;
+            let exact = self.sprites.iter().any(|s| s.ty as i32 == it);
+            let subs = self.rules.types[it as usize].subtypes.clone();
+            let mut consider = |k: usize, targets: &mut Vec<usize>| {
+                let s = &self.sprites[k];
+                let d = ((me.y - s.y).abs() + (me.x - s.x).abs()) as f64;
+                if d < best {
+                    best = d;
+                    targets.clear();
+                    targets.push(k);
+                } else if d == best {
+                    targets.push(k);
+                }
+            };
+            if exact {
+                for k in 0..self.sprites.len() {
+                    if self.sprites[k].ty as i32 == it {
+                        consider(k, &mut targets);
+                    }
+                }
+            } else {
+                for &st in &subs {
+                    for k in 0..self.sprites.len() {
+                        if self.sprites[k].ty == st {
+                            consider(k, &mut targets);
+                        }
+                    }
+                }
+            }
+        }
+        let me = self.sprites[i];
+        let mut actions: Vec<Dir> = Vec::new();
+        for &k in &targets {
+            let s = self.sprites[k];
+            let dist = ((me.y - s.y).abs() + (me.x - s.x).abs()) as f64;
+            if maxd != -1.0 && dist > maxd as f64 {
+                continue;
+            }
+            for d in BASEDIRS {
+                let nx = me.x + d.0 as i32;
+                let ny = me.y + d.1 as i32;
+                let nd = ((ny - s.y).abs() + (nx - s.x).abs()) as f64;
+                if fleeing && dist < nd {
+                    actions.push(d);
+                }
+                if !fleeing && dist > nd {
+                    actions.push(d);
+                }
+            }
+        }
+        let act = if actions.is_empty() {
+            self.random_move(i)
+        } else {
+            let k = self.rng.next_int_bound(actions.len() as i32) as usize;
+            actions[k]
+        };
+        let sp = self.sprites[i].speed;
+        self.active_movement(i, act, sp);
+    }
+}
