@@ -118,7 +118,17 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
             let c = line.get(j).copied().unwrap_or(' ');
             match rules.mapping.get(&c) {
                 Some(types) => {
-                    for &t in types {
+                    for t in types {
+                        let t = match t {
+                            Ok(t) => *t,
+                            Err(name) => {
+                                return Err(ParseError::new(
+                                    i + 1,
+                                    j + 1,
+                                    format!("`{c}` is mapped to `{name}`, which is not a sprite type of the game"),
+                                ))
+                            }
+                        };
                         if rules.types[t as usize].class.is_none() {
                             return Err(ParseError::new(
                                 i + 1,

@@ -91,10 +91,16 @@ impl State {
         let rules = Arc::clone(&self.rules);
         let def = &rules.effects[ef];
         match &def.kind {
-            EffectKind::StepBack => {
+            EffectKind::StepBack { pixel_perfect } => {
+                let (x, y) = match s2 {
+                    Some(s2) if *pixel_perfect => {
+                        pixel_perfect_rect(&self.sprites[s1], &self.sprites[s2])
+                    }
+                    _ => (self.sprites[s1].lx, self.sprites[s1].ly),
+                };
                 let s = &mut self.sprites[s1];
-                s.x = s.lx;
-                s.y = s.ly;
+                s.x = x;
+                s.y = y;
             }
             EffectKind::KillSprite => self.kill(s1, false),
             EffectKind::KillBoth => {
@@ -441,6 +447,18 @@ impl State {
         if let (true, Some(s2)) = (kill_second, s2) {
             self.kill(s2, true);
         }
+    }
+}
+
+/// `Effect.calculatePixelPerfect`: where `a` stops when it moved straight
+/// into `b` (its last position when it did not move straight).
+fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (i32, i32) {
+    match normalise(a.last_dir()) {
+        (0.0, 1.0) => (a.x, a.y - ((a.y + a.h) - b.y)),
+        (1.0, 0.0) => (a.x - ((a.x + a.w) - b.x), a.y),
+        (0.0, -1.0) => (a.x, b.y + b.h),
+        (-1.0, 0.0) => (b.x + b.w, a.y),
+        _ => (a.lx, a.ly),
     }
 }
 

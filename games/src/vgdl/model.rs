@@ -252,8 +252,11 @@ pub struct TypeDef {
 /// What an effect does, with its own parameters.
 #[derive(Clone, Debug)]
 pub enum EffectKind {
-    /// `stepBack` (`pixelPerfect` is read but only plain step-back is done).
-    StepBack,
+    /// `stepBack` (`pixelPerfect`: back only to the other sprite's edge).
+    StepBack {
+        /// `pixelPerfect`.
+        pixel_perfect: bool,
+    },
     /// `killSprite`.
     KillSprite,
     /// `killBoth`.
@@ -453,8 +456,10 @@ pub struct Rules {
     pub eos: Vec<(u16, Vec<u16>)>,
     /// Terminations in file order.
     pub terminations: Vec<TermDef>,
-    /// Level characters to sprite types.
-    pub mapping: HashMap<char, Vec<u16>>,
+    /// Level characters to sprite types (`Err(name)`: a name that is no
+    /// sprite type, an error only when a level uses the character, as in
+    /// GVGAI).
+    pub mapping: HashMap<char, Vec<Result<u16, String>>>,
     /// `square_size` if set.
     pub square_size: Option<i32>,
     /// Resource types: limit per type id (0 when not a resource).
@@ -801,29 +806,24 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             win: param(&t.params, "win").map(|p| p.value.clone()),
         });
     }
-    let mut mapping: HashMap<char, Vec<u16>> = HashMap::new();
-    mapping.insert('w', vec![0]);
-    mapping.insert('A', vec![1]);
+    let mut mapping: HashMap<char, Vec<Result<u16, String>>> = HashMap::new();
+    mapping.insert('w', vec![Ok(0)]);
+    mapping.insert('A', vec![Ok(1)]);
     for m in &d.mappings {
-        let mut v = Vec::new();
-        for (s, c) in m.types.iter().zip(&m.columns) {
-            match reg.get(s) {
-                -1 => {
-                    return Err(perr(
-                        m.line,
-                        *c,
-                        format!("level mapping names `{s}`, which is not a sprite type"),
-                    ))
-                }
-                i => v.push(i as u16),
-            }
-        }
+        let v = m
+            .types
+            .iter()
+            .map(|s| match reg.get(s) {
+                -1 => Err(s.clone()),
+                i => Ok(i as u16),
+            })
+            .collect();
         mapping.insert(m.ch, v);
     }
     // Every sprite that can be created needs a class.
     for (i, t) in types.iter().enumerate() {
         if t.class.is_none() && unsupported.is_empty() {
-            let used = mapping.values().any(|v| v.contains(&(i as u16)));
+            let used = mapping.values().any(|v| v.contains(&Ok(i as u16)));
             if used {
                 return Err(perr(0, 0, format!("sprite type `{}` has no class", t.name)));
             }
@@ -953,7 +953,7 @@ fn type_def(
     );
     let default_orientation = match c {
         OrientedAvatar | ShootAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
-        | OngoingTurningAvatar => (1.0, 0.0),
+        | OngoingTurningAvatar | Bomber | RandomBomber => (1.0, 0.0),
         RandomMissile => DNIL,
         _ => DNONE,
     };
@@ -1052,7 +1052,9 @@ fn effect_kind(name: &str, p: &Params, reg: &Registry) -> Result<Option<EffectKi
     };
     let opt = |k: &str| -> i32 { p.string(k).map(|s| reg.get(&s)).unwrap_or(-1) };
     Ok(Some(match name {
-        "stepBack" => EffectKind::StepBack,
+        "stepBack" => EffectKind::StepBack {
+            pixel_perfect: p.boolean("pixelPerfect", false),
+        },
         "killSprite" => EffectKind::KillSprite,
         "killBoth" => EffectKind::KillBoth,
         "transformTo" => EffectKind::TransformTo {
@@ -1132,7 +1134,7 @@ fn effect_kind(name: &str, p: &Params, reg: &Registry) -> Result<Option<EffectKi
         "killIfFromAbove" => EffectKind::KillIfFromAbove,
         "shieldFrom" => EffectKind::ShieldFrom {
             itype: need("stype")?,
-            ftype: java_hash(&p.raw("ftype").unwrap_or("").to_string()),
+            ftype: java_hash(p.raw("ftype").unwrap_or("")),
         },
         "cloneSprite" => EffectKind::CloneSprite,
         "collectResourceIfHeld" => EffectKind::CollectResourceIfHeld {
