@@ -11,6 +11,7 @@
 //!   where GVGAI draws, and [`VgdlGame::trace`] giving the state in the
 //!   reference traces' shape.
 
+mod compile;
 mod engine;
 mod events;
 pub mod model;
@@ -109,9 +110,13 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         next_id: 0,
         apply_score: vec![true; rules.effects.len()],
         score_killed: vec![false; rules.effects.len()],
+        timers: Vec::new(),
         shields: Vec::new(),
         any_killed: false,
     };
+    for (k, te) in rules.time_effects.iter().enumerate() {
+        st.add_timer(te.first, k as u16);
+    }
     let mut avatars = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         for j in 0..w {

@@ -148,6 +148,9 @@ pub struct State {
     /// Per effect: `subtractHealthPoints` last killed (its `scoreChange` is
     /// then `scoreChangeIfKilled`).
     pub(crate) score_killed: Vec<bool>,
+    /// Timed effects waiting: (next execution tick, index into
+    /// `rules.time_effects`), in GVGAI's `TreeSet` order.
+    pub(crate) timers: Vec<(i32, u16)>,
     /// Shields of this tick: (type1, type2, effect hash).
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
@@ -426,6 +429,13 @@ impl State {
                 k += 1;
             }
         }
+    }
+
+    /// Queues a timed effect as GVGAI's `TreeSet` does: before every
+    /// effect due at the same tick (its comparator never says "equal").
+    pub(crate) fn add_timer(&mut self, next: i32, te: u16) {
+        let at = self.timers.partition_point(|&(n, _)| n < next);
+        self.timers.insert(at, (next, te));
     }
 
     #[inline]

@@ -28,6 +28,26 @@ impl State {
         let rules = Arc::clone(&self.rules);
         let mut firstx = Vec::new();
         let mut secondx = Vec::new();
+        let gt = self.game_tick();
+        let mut guard = 0;
+        while let Some(&(next, te)) = self.timers.first() {
+            if next > gt || guard > 4 * rules.time_effects.len() {
+                break;
+            }
+            guard += 1;
+            self.timers.remove(0);
+            let def = &rules.time_effects[te as usize];
+            self.members(def.itype, &mut firstx);
+            for &k in &firstx {
+                if !self.sprites[k].killed && !self.sprites[k].disabled {
+                    self.apply(def.effect as usize, k, None);
+                    self.score += score_of(&def.score_change) as f64;
+                }
+            }
+            if def.repeating {
+                self.add_timer(gt + def.timer, te);
+            }
+        }
         for (ty, effs) in &rules.eos {
             for &ef in effs {
                 self.members(*ty, &mut firstx);
