@@ -111,11 +111,15 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         apply_score: vec![true; rules.effects.len()],
         score_killed: vec![false; rules.effects.len()],
         timers: Vec::new(),
+        pull_tick: vec![-1; rules.effects.len()],
+        pulled: Vec::new(),
         shields: Vec::new(),
         any_killed: false,
     };
     for (k, te) in rules.time_effects.iter().enumerate() {
-        st.add_timer(te.first, k as u16);
+        if te.itype.is_some() {
+            st.add_timer(te.first, k as u16);
+        }
     }
     let mut avatars = Vec::new();
     for (i, line) in lines.iter().enumerate() {

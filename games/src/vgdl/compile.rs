@@ -247,6 +247,37 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             }
             Err(m) => return Err(perr(ic.line, ic.effect_column, m)),
         };
+        let kind = if let EffectKind::AddTimer { .. } = kind {
+            // The delegate is the `ftype` effect read from the same line.
+            let ftype = ps.raw("ftype").unwrap_or("");
+            let delegate = match effect_kind(ftype, &ps, &reg) {
+                Ok(Some(k)) => k,
+                Ok(None) => {
+                    unsupported.push(format!("addTimer of {ftype} (line {})", ic.line));
+                    continue;
+                }
+                Err(m) => return Err(perr(ic.line, ic.effect_column, m)),
+            };
+            effects.push(EffectDef {
+                kind: delegate,
+                score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
+                prob: ps.double("prob", 1.0),
+                hash: java_hash(ftype),
+            });
+            time_effects.push(TimeDef {
+                effect: effects.len() as u16 - 1,
+                itype: None,
+                timer: ps.int("timer", -1),
+                repeating: ps.boolean("repeating", false),
+                first: -1,
+                score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
+            });
+            EffectKind::AddTimer {
+                timer: time_effects.len() as u16 - 1,
+            }
+        } else {
+            kind
+        };
         let eff = effects.len() as u16;
         effects.push(EffectDef {
             kind,
@@ -273,7 +304,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             let timer = ps.int("timer", -1);
             time_effects.push(TimeDef {
                 effect: eff,
-                itype,
+                itype: Some(itype),
                 timer,
                 repeating: ps.boolean("repeating", false),
                 first: if ps.int("nextExecution", -1) != -1 {
@@ -355,6 +386,9 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 ps.boolean("min", false),
             ),
             "Timeout" => TermKind::Timeout,
+            "MultiSpriteCounterSubTypes" => {
+                TermKind::MultiSpriteCounterSubTypes(get("stype1")?, ps.int("subTypesNum", -1))
+            }
             c if TERMINATIONS.contains(&c) => {
                 unsupported.push(format!("termination {c} (line {})", t.line));
                 continue;
@@ -389,15 +423,6 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             })
             .collect();
         mapping.insert(m.ch, v);
-    }
-    // Every sprite that can be created needs a class.
-    for (i, t) in types.iter().enumerate() {
-        if t.class.is_none() && unsupported.is_empty() {
-            let used = mapping.values().any(|v| v.contains(&Ok(i as u16)));
-            if used {
-                return Err(perr(0, 0, format!("sprite type `{}` has no class", t.name)));
-            }
-        }
     }
     if !unsupported.is_empty() {
         unsupported.dedup();
@@ -514,6 +539,8 @@ fn type_def(
             | RandomMissile
             | Bomber
             | RandomBomber
+            | BomberRandomMissile
+            | SpawnPointMultiSprite
             | OrientedFlicker
             | OrientedAvatar
             | ShootAvatar
@@ -523,15 +550,26 @@ fn type_def(
             | OngoingTurningAvatar
     );
     let default_orientation = match c {
-        OrientedAvatar | ShootAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
-        | OngoingTurningAvatar | Bomber | RandomBomber => (1.0, 0.0),
+        OrientedAvatar
+        | ShootAvatar
+        | MissileAvatar
+        | OngoingAvatar
+        | OngoingShootAvatar
+        | OngoingTurningAvatar
+        | Bomber
+        | RandomBomber
+        | BomberRandomMissile
+        | SpawnPointMultiSprite => (1.0, 0.0),
         RandomMissile => DNIL,
         _ => DNONE,
     };
     let orientation = p.dir("orientation", default_orientation);
     let is_static = p.boolean(
         "is_static",
-        matches!(c, Immovable | Door | SpawnPoint | Portal),
+        matches!(
+            c,
+            Immovable | Door | SpawnPoint | Portal | SpawnPointMultiSprite
+        ),
     );
     let health = p.int("healthPoints", 0);
     let mut max_health = p.int("maxHealthPoints", 0);
@@ -594,6 +632,26 @@ fn type_def(
         value: p.int("value", 1),
         itype: resolve(stype),
         itypes_shoot,
+        itype_list: p
+            .string(if c == SpawnPointMultiSprite {
+                "stypes"
+            } else {
+                "stypeMissile"
+            })
+            .map(|s| s.split(',').map(|x| reg.get(x)).collect())
+            .unwrap_or_else(|| vec![-1]),
+        has_itype_field: matches!(
+            c,
+            Portal
+                | SpawnPoint
+                | Bomber
+                | RandomBomber
+                | BomberRandomMissile
+                | Chaser
+                | Fleeing
+                | Spreader
+                | FlakAvatar
+        ),
         ammo,
         min_ammo: p.int("minAmmo", -1),
         ammo_cost: p.int("ammoCost", 1),
@@ -699,7 +757,54 @@ fn effect_kind(name: &str, p: &Params, reg: &Registry) -> Result<Option<EffectKi
         "transformToAll" => EffectKind::TransformToAll {
             itype: need("stype")?,
             itype_to: need("stypeTo")?,
+            kill_second: p.boolean("killSecond", false),
+            force_orientation: p.boolean("forceOrientation", false),
         },
+        "transformIfCount" => EffectKind::TransformIfCount {
+            itype: need("stype")?,
+            count: opt("stypeCount"),
+            else_itype: opt("estype"),
+            geq: p.int("geq", 0),
+            leq: p.int("leq", 10000),
+            kill_second: p.boolean("killSecond", false),
+            force_orientation: p.boolean("forceOrientation", false),
+        },
+        "transformToSingleton" => EffectKind::TransformToSingleton {
+            itype: need("stype")?,
+            itype_other: need("stype_other")?,
+            take_orientation: p.boolean("takeOrientation", false),
+        },
+        "transformToRandomChild" => EffectKind::TransformToRandomChild {
+            itype: need("stype")?,
+            kill_second: p.boolean("killSecond", false),
+            force_orientation: p.boolean("forceOrientation", false),
+        },
+        "addHealthPointsToMax" => EffectKind::AddHealthPointsToMax {
+            value: p.int("value", 1),
+            kill_second: p.boolean("killSecond", false),
+        },
+        "align" => EffectKind::Align {
+            orient: p.boolean("orient", true),
+        },
+        "setSpeedForAll" => EffectKind::SetSpeedForAll {
+            itype: need("stype")?,
+            value: p.double("value", 0.0),
+        },
+        "teleportToExit" => EffectKind::TeleportToExit,
+        "pullWithIt" => EffectKind::PullWithIt {
+            pixel_perfect: p.boolean("pixelPerfect", false),
+        },
+        "spawnAbove" | "spawnBelow" | "spawnLeft" | "spawnRight" => EffectKind::SpawnNext {
+            itype: opt("stype"),
+            dir: match name {
+                "spawnAbove" => (0, -1),
+                "spawnBelow" => (0, 1),
+                "spawnLeft" => (-1, 0),
+                _ => (1, 0),
+            },
+            step_back: p.boolean("stepBack", false),
+        },
+        "addTimer" => EffectKind::AddTimer { timer: 0 },
         "killIfFrontal" => EffectKind::KillIfFrontal,
         "killIfNotFrontal" => EffectKind::KillIfNotFrontal,
         "killIfFromAbove" => EffectKind::KillIfFromAbove,

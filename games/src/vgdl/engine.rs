@@ -151,6 +151,10 @@ pub struct State {
     /// Timed effects waiting: (next execution tick, index into
     /// `rules.time_effects`), in GVGAI's `TreeSet` order.
     pub(crate) timers: Vec<(i32, u16)>,
+    /// `pullWithIt` per effect: the tick of its last pulls, and the
+    /// (effect, sprite id) pairs pulled in that tick.
+    pub(crate) pull_tick: Vec<i32>,
+    pub(crate) pulled: Vec<(u16, u32)>,
     /// Shields of this tick: (type1, type2, effect hash).
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
@@ -240,8 +244,16 @@ impl State {
             .count() as i32
     }
 
+    /// Live sprites of exactly type `ty` (its own group only).
+    pub(crate) fn live_count_exact(&self, ty: u16) -> i32 {
+        self.sprites
+            .iter()
+            .filter(|s| !s.disabled && s.ty == ty)
+            .count() as i32
+    }
+
     /// Number of sprites (disabled included) of `ty` and its subtypes.
-    fn num_sprites(&self, ty: u16) -> usize {
+    pub(crate) fn num_sprites(&self, ty: u16) -> usize {
         let subs = &self.rules.types[ty as usize].subtypes;
         self.sprites.iter().filter(|s| subs.contains(&s.ty)).count()
     }
@@ -484,6 +496,16 @@ impl State {
                     n == t.limit || (*min && n > t.limit)
                 }
                 TermKind::Timeout => self.game_tick() >= t.limit,
+                TermKind::MultiSpriteCounterSubTypes(ty, num) => {
+                    *ty != -1 && self.live_count(*ty) == t.limit && {
+                        let subs = &rules.types[*ty as usize].subtypes;
+                        let present = subs
+                            .iter()
+                            .filter(|&&st| self.live_count_exact(st) > 0)
+                            .count() as i32;
+                        present == *num
+                    }
+                }
             };
             if done {
                 self.ended = true;

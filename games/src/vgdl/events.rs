@@ -37,11 +37,19 @@ impl State {
             guard += 1;
             self.timers.remove(0);
             let def = &rules.time_effects[te as usize];
-            self.members(def.itype, &mut firstx);
-            for &k in &firstx {
-                if !self.sprites[k].killed && !self.sprites[k].disabled {
-                    self.apply(def.effect as usize, k, None);
+            match def.itype {
+                None => {
+                    self.apply_global(def.effect as usize);
                     self.score += score_of(&def.score_change) as f64;
+                }
+                Some(itype) => {
+                    self.members(itype, &mut firstx);
+                    for &k in &firstx {
+                        if !self.sprites[k].killed && !self.sprites[k].disabled {
+                            self.apply(def.effect as usize, k, None);
+                            self.score += score_of(&def.score_change) as f64;
+                        }
+                    }
                 }
             }
             if def.repeating {
@@ -140,15 +148,184 @@ impl State {
                     self.transform(n, s1, s2, *kill_second, *force_orientation);
                 }
             }
-            EffectKind::TransformToAll { itype, itype_to } => {
+            EffectKind::TransformToAll {
+                itype,
+                itype_to,
+                kill_second,
+                force_orientation,
+            } => {
+                self.transform_all(*itype, *itype_to, s2, *kill_second, *force_orientation);
+            }
+            EffectKind::TransformIfCount {
+                itype,
+                count,
+                else_itype,
+                geq,
+                leq,
+                kill_second,
+                force_orientation,
+            } => {
+                let n = if *count >= 0 {
+                    self.num_sprites(*count as u16) as i32
+                } else {
+                    0
+                };
+                self.apply_score[ef] = false;
+                let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                if n <= *leq && n >= *geq {
+                    let k = self.add_sprite(*itype, x, y, true);
+                    self.transform(k, s1, s2, *kill_second, *force_orientation);
+                    self.apply_score[ef] = true;
+                } else if *else_itype >= 0 {
+                    let k = self.add_sprite(*else_itype as u16, x, y, true);
+                    self.transform(k, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            EffectKind::TransformToSingleton {
+                itype,
+                itype_other,
+                take_orientation,
+            } => {
                 let group: Vec<usize> = (0..self.sprites.len())
                     .filter(|&k| self.sprites[k].ty == *itype)
                     .collect();
                 for k in group {
                     let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
-                    let n = self.add_sprite(*itype_to, x, y, true);
-                    self.transform(n, k, s2, false, false);
+                    if let Some(n) = self.add_sprite(*itype_other, x, y, false) {
+                        self.singleton_fields(n, k);
+                    }
                 }
+                let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                if let Some(n) = self.add_sprite(*itype, x, y, false) {
+                    self.singleton_fields(n, s1);
+                    if *take_orientation {
+                        if let Some(s2) = s2 {
+                            let o = self.sprites[s2].ori;
+                            self.sprites[n].ori = (-o.0, -o.1);
+                        }
+                    }
+                }
+            }
+            EffectKind::TransformToRandomChild {
+                itype,
+                kill_second,
+                force_orientation,
+            } => {
+                let subs: Vec<u16> = rules.types[*itype as usize]
+                    .subtypes
+                    .iter()
+                    .copied()
+                    .filter(|t| t != itype)
+                    .collect();
+                if !subs.is_empty() {
+                    let t = subs[self.rng.next_int_bound(subs.len() as i32) as usize];
+                    let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                    let k = self.add_sprite(t, x, y, false);
+                    self.transform(k, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            EffectKind::AddHealthPointsToMax { value, kill_second } => {
+                self.apply_score[ef] = true;
+                let s = &mut self.sprites[s1];
+                let lim = rules.types[s.ty as usize].health.2;
+                if s.health + value < lim {
+                    s.health += value;
+                } else {
+                    s.health = lim;
+                }
+                if s.health > s.max_health {
+                    s.max_health = s.health;
+                }
+                if let (true, Some(s2)) = (*kill_second, s2) {
+                    self.kill(s2, false);
+                }
+            }
+            EffectKind::Align { orient } => {
+                let Some(s2) = s2 else { return };
+                let o = self.sprites[s2];
+                let s = &mut self.sprites[s1];
+                if *orient {
+                    s.ori = o.ori;
+                }
+                s.x = o.x;
+                s.y = o.y;
+            }
+            EffectKind::SetSpeedForAll { itype, value } => {
+                self.set_speed_all(*itype, *value);
+            }
+            EffectKind::TeleportToExit => {
+                let Some(s2) = s2 else { return };
+                let pt = &rules.types[self.sprites[s2].ty as usize];
+                if !pt.has_itype_field || pt.itype < 0 {
+                    return;
+                }
+                let dest: Vec<usize> = (0..self.sprites.len())
+                    .filter(|&k| self.sprites[k].ty as i32 == pt.itype)
+                    .collect();
+                if dest.is_empty() {
+                    self.kill(s1, false);
+                } else {
+                    let d = dest[self.rng.next_int_bound(dest.len() as i32) as usize];
+                    let t = self.sprites[d];
+                    let oriented = rules.types[t.ty as usize].is_oriented;
+                    let s = &mut self.sprites[s1];
+                    s.x = t.x;
+                    s.y = t.y;
+                    s.w = t.w;
+                    s.h = t.h;
+                    s.lastmove = 0;
+                    if oriented {
+                        s.ori = t.ori;
+                    }
+                }
+            }
+            EffectKind::PullWithIt { pixel_perfect } => {
+                let Some(s2) = s2 else { return };
+                let gt = self.game_tick();
+                if gt > self.pull_tick[ef] {
+                    self.pulled.retain(|p| p.0 as usize != ef);
+                    self.pull_tick[ef] = gt;
+                }
+                let id = self.sprites[s1].id;
+                if self.pulled.contains(&(ef as u16, id)) {
+                    return;
+                }
+                self.pulled.push((ef as u16, id));
+                let o = self.sprites[s2];
+                let v = normalise(o.last_dir());
+                let px = (o.speed * self.block as f64) as i32;
+                self.update_pos(s1, v, px);
+                if *pixel_perfect {
+                    let s = &mut self.sprites[s1];
+                    s.x = o.x;
+                    s.y = o.y;
+                }
+            }
+            EffectKind::SpawnNext {
+                itype,
+                dir,
+                step_back,
+            } => {
+                let Some(s2) = s2 else { return };
+                if self.rng.next_double() >= def.prob {
+                    return;
+                }
+                let o = self.sprites[s2];
+                let pos = if *step_back {
+                    (!o.last_intersects()).then_some((o.lx, o.ly))
+                } else {
+                    Some((o.x, o.y))
+                };
+                if let (Some((x, y)), true) = (pos, *itype >= 0) {
+                    let nx = x + dir.0 * self.block;
+                    let ny = y + dir.1 * self.block;
+                    self.add_sprite(*itype as u16, nx as f64, ny as f64, false);
+                }
+            }
+            EffectKind::AddTimer { timer } => {
+                let te = &rules.time_effects[*timer as usize];
+                let at = self.game_tick() + te.timer;
+                self.add_timer(at, *timer);
             }
             EffectKind::UndoAll { not_itypes } => {
                 for &t in &rules.sprite_order {
@@ -422,6 +599,86 @@ impl State {
                 self.add_sprite(s.ty, s.x as f64, s.y as f64, false);
             }
         }
+    }
+
+    /// `transformToAll`: every sprite of `itype` becomes an `itype_to`.
+    pub(crate) fn transform_all(
+        &mut self,
+        itype: u16,
+        itype_to: u16,
+        s2: Option<usize>,
+        kill_second: bool,
+        force_orientation: bool,
+    ) {
+        let group: Vec<usize> = (0..self.sprites.len())
+            .filter(|&k| self.sprites[k].ty == itype)
+            .collect();
+        for k in group {
+            let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
+            let n = self.add_sprite(itype_to, x, y, true);
+            self.transform(n, k, s2, kill_second, force_orientation);
+        }
+    }
+
+    /// `setSpeedForAll`.
+    pub(crate) fn set_speed_all(&mut self, itype: u16, value: f64) {
+        let subs = self.rules.types[itype as usize].subtypes.clone();
+        for s in self.sprites.iter_mut().filter(|s| subs.contains(&s.ty)) {
+            s.speed = value;
+        }
+    }
+
+    /// A timed effect queued by `addTimer` (it runs on no sprite).
+    pub(crate) fn apply_global(&mut self, ef: usize) {
+        let rules = Arc::clone(&self.rules);
+        match &rules.effects[ef].kind {
+            EffectKind::TransformToAll {
+                itype,
+                itype_to,
+                force_orientation,
+                ..
+            } => self.transform_all(*itype, *itype_to, None, false, *force_orientation),
+            EffectKind::SetSpeedForAll { itype, value } => self.set_speed_all(*itype, *value),
+            EffectKind::KillAll { itype } => {
+                for k in 0..self.sprites.len() {
+                    if self.sprites[k].ty == *itype {
+                        self.kill(k, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `TransformToSingleton.setSpriteFields`.
+    fn singleton_fields(&mut self, n: usize, old: usize) {
+        let o = self.sprites[old];
+        let rules = Arc::clone(&self.rules);
+        if rules.types[self.sprites[n].ty as usize].is_oriented
+            && rules.types[o.ty as usize].is_oriented
+        {
+            self.sprites[n].ori = o.ori;
+        }
+        self.sprites[n].lx = o.lx;
+        self.sprites[n].ly = o.ly;
+        let res: Vec<(u16, i32)> = self
+            .resources
+            .iter()
+            .filter(|e| e.0 == o.id)
+            .map(|e| (e.1, e.2))
+            .collect();
+        for (r, v) in res {
+            self.modify_resource(n, r as i32, v);
+        }
+        let mut transformed = true;
+        if self.class(old).is_avatar() {
+            if self.class(n).is_avatar() {
+                self.avatar = Some(self.sprites[n].id);
+            } else {
+                transformed = false;
+            }
+        }
+        self.kill(old, transformed);
     }
 
     /// `TransformTo.transformTo`: the new sprite takes the old one's

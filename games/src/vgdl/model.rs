@@ -50,6 +50,10 @@ pub enum Class {
     Spreader,
     /// `Portal`.
     Portal,
+    /// `BomberRandomMissile`.
+    BomberRandomMissile,
+    /// `SpawnPointMultiSprite`.
+    SpawnPointMultiSprite,
     /// `MovingAvatar`.
     MovingAvatar,
     /// `HorizontalAvatar`.
@@ -90,6 +94,8 @@ impl Class {
             "Fleeing" => Fleeing,
             "Spreader" => Spreader,
             "Portal" => Portal,
+            "BomberRandomMissile" => BomberRandomMissile,
+            "SpawnPointMultiSprite" => SpawnPointMultiSprite,
             "MovingAvatar" => MovingAvatar,
             "HorizontalAvatar" => HorizontalAvatar,
             "FlakAvatar" => FlakAvatar,
@@ -124,7 +130,11 @@ impl Class {
     pub fn is_spawner(self) -> bool {
         matches!(
             self,
-            Class::SpawnPoint | Class::Bomber | Class::RandomBomber
+            Class::SpawnPoint
+                | Class::Bomber
+                | Class::RandomBomber
+                | Class::BomberRandomMissile
+                | Class::SpawnPointMultiSprite
         )
     }
 }
@@ -225,6 +235,11 @@ pub struct TypeDef {
     pub itype: i32,
     /// ShootAvatar's `stype` list resolved.
     pub itypes_shoot: Vec<i32>,
+    /// BomberRandomMissile `stypeMissile`, SpawnPointMultiSprite `stypes`.
+    pub itype_list: Vec<i32>,
+    /// Whether GVGAI's class has an `int itype` field (what
+    /// `teleportToExit` reads from the portal).
+    pub has_itype_field: bool,
     /// `ammo` list resolved (empty: no ammo needed).
     pub ammo: Vec<i32>,
     /// FlakAvatar `minAmmo`, `ammoCost`.
@@ -375,6 +390,86 @@ pub enum EffectKind {
         itype: u16,
         /// Target type.
         itype_to: u16,
+        /// `killSecond`.
+        kill_second: bool,
+        /// `forceOrientation`.
+        force_orientation: bool,
+    },
+    /// `transformIfCount`.
+    TransformIfCount {
+        /// Target type.
+        itype: u16,
+        /// Type counted.
+        count: i32,
+        /// Target type when the count is out of range (`estype`).
+        else_itype: i32,
+        /// `geq`.
+        geq: i32,
+        /// `leq`.
+        leq: i32,
+        /// `killSecond`.
+        kill_second: bool,
+        /// `forceOrientation`.
+        force_orientation: bool,
+    },
+    /// `transformToSingleton`.
+    TransformToSingleton {
+        /// New type.
+        itype: u16,
+        /// Type the existing ones turn back into.
+        itype_other: u16,
+        /// `takeOrientation`.
+        take_orientation: bool,
+    },
+    /// `transformToRandomChild`.
+    TransformToRandomChild {
+        /// The parent type.
+        itype: u16,
+        /// `killSecond`.
+        kill_second: bool,
+        /// `forceOrientation`.
+        force_orientation: bool,
+    },
+    /// `addHealthPointsToMax`.
+    AddHealthPointsToMax {
+        /// `value`.
+        value: i32,
+        /// `killSecond`.
+        kill_second: bool,
+    },
+    /// `align`.
+    Align {
+        /// `orient`.
+        orient: bool,
+    },
+    /// `setSpeedForAll`.
+    SetSpeedForAll {
+        /// The type (with subtypes).
+        itype: u16,
+        /// `value`.
+        value: f64,
+    },
+    /// `teleportToExit`.
+    TeleportToExit,
+    /// `pullWithIt`.
+    PullWithIt {
+        /// `pixelPerfect`.
+        pixel_perfect: bool,
+    },
+    /// `spawnAbove`, `spawnBelow`, `spawnLeft`, `spawnRight`: next to the
+    /// second sprite.
+    SpawnNext {
+        /// Spawned type.
+        itype: i32,
+        /// The side.
+        dir: (i32, i32),
+        /// `stepBack`: from the second sprite's last position.
+        step_back: bool,
+    },
+    /// `addTimer`: queues the timed effect `time_effects[timer]`.
+    AddTimer {
+        /// Index into [`Rules::time_effects`].
+        timer: u16,
     },
     /// `killIfFrontal`.
     KillIfFrontal,
@@ -420,8 +515,9 @@ pub struct EffectDef {
 pub struct TimeDef {
     /// The effect it runs (an index into [`Rules::effects`]).
     pub effect: u16,
-    /// The sprite type it runs on (with its subtypes).
-    pub itype: u16,
+    /// The sprite type it runs on (with its subtypes); `None` for a timer
+    /// queued by `addTimer`, which runs once, on no sprite.
+    pub itype: Option<u16>,
     /// `timer`.
     pub timer: i32,
     /// `repeating`.
@@ -456,6 +552,8 @@ pub enum TermKind {
     MultiSpriteCounter([i32; 3], bool),
     /// `Timeout`: `gameTick >= limit`.
     Timeout,
+    /// `MultiSpriteCounterSubTypes stype1 subTypesNum`.
+    MultiSpriteCounterSubTypes(i32, i32),
 }
 
 /// The whole compiled game.

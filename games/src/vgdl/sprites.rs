@@ -186,12 +186,25 @@ impl State {
                 }
                 self.update_passive(i);
             }
-            Class::SpawnPoint | Class::Bomber => self.spawn_point(i),
+            Class::SpawnPoint | Class::Bomber => self.spawn_point(i, None),
+            Class::BomberRandomMissile => {
+                let list = &self.rules.types[self.sprites[i].ty as usize].itype_list;
+                let n = list.len() as i32;
+                let k = self.rng.next_int_bound(n) as usize;
+                let it = list[k];
+                self.spawn_point(i, Some(&[it]));
+            }
+            Class::SpawnPointMultiSprite => {
+                let list = self.rules.types[self.sprites[i].ty as usize]
+                    .itype_list
+                    .clone();
+                self.spawn_point(i, Some(&list));
+            }
             Class::RandomBomber => {
                 let d = self.random_dir();
                 let sp = self.sprites[i].speed;
                 self.active_movement(i, d, sp);
-                self.spawn_point(i);
+                self.spawn_point(i, None);
             }
             Class::RandomNpc => {
                 self.update_passive(i);
@@ -213,7 +226,9 @@ impl State {
         self.sprites[i].age += 1;
     }
 
-    fn spawn_point(&mut self, i: usize) {
+    /// SpawnPoint's update (`kinds`: the types to spawn instead of
+    /// `stype`, for BomberRandomMissile and SpawnPointMultiSprite).
+    fn spawn_point(&mut self, i: usize, kinds: Option<&[i32]>) {
         let tick = self.game_tick();
         if self.sprites[i].start == -1 {
             self.sprites[i].start = tick;
@@ -222,15 +237,22 @@ impl State {
         let t = &self.rules.types[self.sprites[i].ty as usize];
         let (cool, prob, it, total, so) =
             (t.cooldown, t.prob, t.itype, t.total, t.spawn_orientation);
+        let own = [it];
+        let kinds = kinds.unwrap_or(&own);
         let start = self.sprites[i].start;
-        if (start + tick) % cool == 0 && (roll as f64) < prob && it >= 0 {
-            let (x, y) = (self.sprites[i].x as f64, self.sprites[i].y as f64);
-            if let Some(k) = self.add_sprite(it as u16, x, y, false) {
-                self.sprites[i].counter += 1;
-                if so != DNONE {
-                    self.sprites[k].ori = so;
-                } else if self.sprites[k].ori == DNONE {
-                    self.sprites[k].ori = self.sprites[i].ori;
+        if (start + tick) % cool == 0 && (roll as f64) < prob {
+            for &it in kinds {
+                if it < 0 {
+                    continue;
+                }
+                let (x, y) = (self.sprites[i].x as f64, self.sprites[i].y as f64);
+                if let Some(k) = self.add_sprite(it as u16, x, y, false) {
+                    self.sprites[i].counter += 1;
+                    if so != DNONE {
+                        self.sprites[k].ori = so;
+                    } else if self.sprites[k].ori == DNONE {
+                        self.sprites[k].ori = self.sprites[i].ori;
+                    }
                 }
             }
         }
