@@ -98,7 +98,10 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
     let mut st = State {
         rules: Arc::clone(rules),
         block,
-        screen: (w as i32 * block, h as i32 * block),
+        screen: (
+            (w as i32).wrapping_mul(block),
+            (h as i32).wrapping_mul(block),
+        ),
         sprites: Vec::new(),
         resources: Vec::new(),
         avatar: None,
@@ -148,7 +151,10 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
                                 ),
                             ));
                         }
-                        let pos = ((j as i32 * block) as f64, (i as i32 * block) as f64);
+                        let pos = (
+                            (j as i32).wrapping_mul(block) as f64,
+                            (i as i32).wrapping_mul(block) as f64,
+                        );
                         if let Some(k) = st.add_sprite(t, pos.0, pos.1, false) {
                             if st.class(k).is_avatar() {
                                 avatars.push(st.sprites[k].id);

@@ -67,20 +67,21 @@ impl Sprite {
     /// GVGAI's `Rectangle.intersects`.
     #[inline]
     pub fn intersects(&self, o: &Sprite) -> bool {
-        self.w > 0
-            && self.h > 0
-            && o.w > 0
-            && o.h > 0
-            && o.x < self.x + self.w
-            && o.y < self.y + self.h
-            && self.x < o.x + o.w
-            && self.y < o.y + o.h
+        let (ax, ay, aw, ah) = (self.x as i64, self.y as i64, self.w as i64, self.h as i64);
+        let (bx, by, bw, bh) = (o.x as i64, o.y as i64, o.w as i64, o.h as i64);
+        aw > 0
+            && ah > 0
+            && bw > 0
+            && bh > 0
+            && bx < ax + aw
+            && by < ay + ah
+            && ax < bx + bw
+            && ay < by + bh
     }
     pub(crate) fn last_intersects(&self) -> bool {
-        self.lx < self.x + self.w
-            && self.ly < self.y + self.h
-            && self.x < self.lx + self.w
-            && self.y < self.ly + self.h
+        let (x, y, lx, ly) = (self.x as i64, self.y as i64, self.lx as i64, self.ly as i64);
+        let (w, h) = (self.w as i64, self.h as i64);
+        lx < x + w && ly < y + h && x < lx + w && y < ly + h
     }
     /// `lastDirection()`.
     pub fn last_dir(&self) -> (f64, f64) {
@@ -216,7 +217,7 @@ impl State {
     /// `modifyResource`: `max(0, prev + delta)`.
     pub(crate) fn modify_resource(&mut self, i: usize, r: i32, delta: i32) {
         let prev = self.amount(i, r);
-        self.put_resource(i, r, (prev + delta).max(0));
+        self.put_resource(i, r, prev.wrapping_add(delta).max(0));
     }
 
     /// `getResourceLimit`.
@@ -323,8 +324,8 @@ impl State {
             }
         }
         if t_cool <= s.lastmove && (d.0.abs() + d.1.abs() != 0.0) {
-            s.x += (d.0 * speed as f64) as i32;
-            s.y += (d.1 * speed as f64) as i32;
+            s.x = s.x.wrapping_add((d.0 * speed as f64) as i32);
+            s.y = s.y.wrapping_add((d.1 * speed as f64) as i32);
             s.lastmove = 0;
             return true;
         }

@@ -21,7 +21,8 @@ impl State {
 
     fn at_edge(&self, i: usize) -> bool {
         let s = &self.sprites[i];
-        !(s.x >= 0 && s.y >= 0 && s.x + s.w <= self.screen.0 && s.y + s.h <= self.screen.1)
+        let (x, y, w, h) = (s.x as i64, s.y as i64, s.w as i64, s.h as i64);
+        !(x >= 0 && y >= 0 && x + w <= self.screen.0 as i64 && y + h <= self.screen.1 as i64)
     }
 
     pub(crate) fn event_handling(&mut self) {
@@ -53,7 +54,7 @@ impl State {
                 }
             }
             if def.repeating {
-                self.add_timer(gt + def.timer, te);
+                self.add_timer(gt.wrapping_add(def.timer), te);
             }
         }
         for (ty, effs) in &rules.eos {
@@ -228,8 +229,8 @@ impl State {
                 self.apply_score[ef] = true;
                 let s = &mut self.sprites[s1];
                 let lim = rules.types[s.ty as usize].health.2;
-                if s.health + value < lim {
-                    s.health += value;
+                if s.health.wrapping_add(*value) < lim {
+                    s.health = s.health.wrapping_add(*value);
                 } else {
                     s.health = lim;
                 }
@@ -317,14 +318,14 @@ impl State {
                     Some((o.x, o.y))
                 };
                 if let (Some((x, y)), true) = (pos, *itype >= 0) {
-                    let nx = x + dir.0 * self.block;
-                    let ny = y + dir.1 * self.block;
+                    let nx = x.wrapping_add(dir.0.wrapping_mul(self.block));
+                    let ny = y.wrapping_add(dir.1.wrapping_mul(self.block));
                     self.add_sprite(*itype as u16, nx as f64, ny as f64, false);
                 }
             }
             EffectKind::AddTimer { timer } => {
                 let te = &rules.time_effects[*timer as usize];
-                let at = self.game_tick() + te.timer;
+                let at = self.game_tick().wrapping_add(te.timer);
                 self.add_timer(at, *timer);
             }
             EffectKind::UndoAll { not_itypes } => {
@@ -360,7 +361,7 @@ impl State {
                 let Some(s2) = s2 else { return };
                 let n = self.amount(s1, *resource);
                 self.apply_score[ef] = false;
-                if n + value <= self.resource_limit(*resource) {
+                if n.wrapping_add(*value) <= self.resource_limit(*resource) {
                     self.modify_resource(s1, *resource, *value);
                     self.apply_score[ef] = true;
                     if *kill_resource {
@@ -377,7 +378,7 @@ impl State {
                     let n = self.amount(s2, r);
                     let lim = self.resource_limit(r);
                     if n < lim {
-                        let topup = t.value.min(lim - n);
+                        let topup = t.value.min(lim.wrapping_sub(n));
                         self.apply_score[ef] = true;
                         self.modify_resource(s2, r, topup);
                         if *kill_resource {
@@ -399,7 +400,7 @@ impl State {
                     if self.amount(s2, *held) < *value {
                         return;
                     }
-                    if self.amount(s2, r) + rv <= self.resource_limit(r) {
+                    if self.amount(s2, r).wrapping_add(rv) <= self.resource_limit(r) {
                         self.apply_score[ef] = true;
                         self.modify_resource(s2, r, rv);
                     }
@@ -434,7 +435,7 @@ impl State {
                     self.kill(s1, false);
                     if *subtract {
                         let prev = self.amount(s2, *resource);
-                        self.put_resource(s2, *resource, (prev - limit).max(0));
+                        self.put_resource(s2, *resource, prev.wrapping_sub(*limit).max(0));
                     }
                 }
             }
@@ -449,8 +450,8 @@ impl State {
                 self.apply_score[ef] = false;
                 let s = &mut self.sprites[s1];
                 let lim = rules.types[s.ty as usize].health.2;
-                if s.health + value < lim {
-                    s.health += value;
+                if s.health.wrapping_add(*value) < lim {
+                    s.health = s.health.wrapping_add(*value);
                     if s.health > s.max_health {
                         s.max_health = s.health;
                     }
@@ -474,7 +475,7 @@ impl State {
                         }
                     }
                 }
-                self.sprites[s].health -= value;
+                self.sprites[s].health = self.sprites[s].health.wrapping_sub(*value);
                 if self.sprites[s].health <= *limit {
                     self.kill(s, false);
                     self.score_killed[ef] = true;
@@ -731,10 +732,16 @@ impl State {
 /// into `b` (its last position when it did not move straight).
 fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (i32, i32) {
     match normalise(a.last_dir()) {
-        (0.0, 1.0) => (a.x, a.y - ((a.y + a.h) - b.y)),
-        (1.0, 0.0) => (a.x - ((a.x + a.w) - b.x), a.y),
-        (0.0, -1.0) => (a.x, b.y + b.h),
-        (-1.0, 0.0) => (b.x + b.w, a.y),
+        (0.0, 1.0) => (
+            a.x,
+            a.y.wrapping_sub(a.y.wrapping_add(a.h).wrapping_sub(b.y)),
+        ),
+        (1.0, 0.0) => (
+            a.x.wrapping_sub(a.x.wrapping_add(a.w).wrapping_sub(b.x)),
+            a.y,
+        ),
+        (0.0, -1.0) => (a.x, b.y.wrapping_add(b.h)),
+        (-1.0, 0.0) => (b.x.wrapping_add(b.w), a.y),
         _ => (a.lx, a.ly),
     }
 }

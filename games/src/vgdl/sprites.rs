@@ -240,7 +240,7 @@ impl State {
         let own = [it];
         let kinds = kinds.unwrap_or(&own);
         let start = self.sprites[i].start;
-        if (start + tick) % cool == 0 && (roll as f64) < prob {
+        if start.wrapping_add(tick) % cool == 0 && (roll as f64) < prob {
             for &it in kinds {
                 if it < 0 {
                     continue;
@@ -276,7 +276,8 @@ impl State {
             let subs = self.rules.types[it as usize].subtypes.clone();
             let mut consider = |k: usize, targets: &mut Vec<usize>| {
                 let s = &self.sprites[k];
-                let d = ((me.y - s.y).abs() + (me.x - s.x).abs()) as f64;
+                let d =
+                    ((me.y as i64 - s.y as i64).abs() + (me.x as i64 - s.x as i64).abs()) as f64;
                 if d < best {
                     best = d;
                     targets.clear();
@@ -305,14 +306,14 @@ impl State {
         let mut actions: Vec<Dir> = Vec::new();
         for &k in &targets {
             let s = self.sprites[k];
-            let dist = ((me.y - s.y).abs() + (me.x - s.x).abs()) as f64;
+            let dist = ((me.y as i64 - s.y as i64).abs() + (me.x as i64 - s.x as i64).abs()) as f64;
             if maxd != -1.0 && dist > maxd as f64 {
                 continue;
             }
             for d in BASEDIRS {
-                let nx = me.x + d.0 as i32;
-                let ny = me.y + d.1 as i32;
-                let nd = ((ny - s.y).abs() + (nx - s.x).abs()) as f64;
+                let nx = me.x.wrapping_add(d.0 as i32) as i64;
+                let ny = me.y.wrapping_add(d.1 as i32) as i64;
+                let nd = ((ny - s.y as i64).abs() + (nx - s.x as i64).abs()) as f64;
                 if fleeing && dist < nd {
                     actions.push(d);
                 }
