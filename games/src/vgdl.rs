@@ -17,6 +17,7 @@ mod events;
 pub mod model;
 pub mod names;
 pub mod parse;
+mod path;
 pub mod rng;
 mod sprites;
 mod trace;
@@ -114,6 +115,8 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         apply_score: vec![true; rules.effects.len()],
         score_killed: vec![false; rules.effects.len()],
         timers: Vec::new(),
+        paths: None,
+        graveyard: Vec::new(),
         pull_tick: vec![-1; rules.effects.len()],
         pulled: Vec::new(),
         shields: Vec::new(),
@@ -188,6 +191,29 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         }
     }
     st.avatar = found.last().copied();
+    if let Some(obs) = &rules.obstacles {
+        let mut obstacle = vec![false; w * h];
+        for s in &st.sprites {
+            if obs.contains(&(s.ty as i32)) {
+                let (cx, cy) = (s.x / block, s.y / block);
+                if cx >= 0 && cy >= 0 && (cx as usize) < w && (cy as usize) < h {
+                    obstacle[cx as usize * h + cy as usize] = true;
+                }
+            }
+        }
+        // GVGAI: only left and right when the avatar has exactly 3 actions.
+        let n_actions = st
+            .avatar
+            .and_then(|id| st.index_of(id))
+            .map(|i| rules.types[st.sprites[i].ty as usize].actions.len())
+            .unwrap_or(0);
+        st.paths = Some(Arc::new(path::PathTable::new(
+            w,
+            h,
+            obstacle,
+            n_actions == 3,
+        )));
+    }
     Ok(st)
 }
 

@@ -449,6 +449,8 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         terminations,
         mapping,
         square_size,
+        obstacles: param(&d.game_params, "obs")
+            .map(|p| p.value.split(',').map(|x| reg.get(x)).collect()),
         resource_limit,
         effect_count,
     })
@@ -530,7 +532,8 @@ fn type_def(
     let default_speed = match c {
         MovingAvatar | HorizontalAvatar | FlakAvatar | OrientedAvatar | ShootAvatar
         | MissileAvatar | OngoingAvatar | OngoingShootAvatar | OngoingTurningAvatar | Missile
-        | RandomMissile | RandomNpc | Chaser | Fleeing | RandomBomber => 1.0,
+        | RandomMissile | RandomNpc | Chaser | Fleeing | RandomBomber | LosChaser | PathChaser
+        | PathAltChaser | RandomPathAltChaser => 1.0,
         _ => 0.0,
     };
     let oriented_class = matches!(
@@ -649,6 +652,8 @@ fn type_def(
                 | BomberRandomMissile
                 | Chaser
                 | Fleeing
+                | LosChaser
+                | PathChaser
                 | Spreader
                 | FlakAvatar
         ),
@@ -663,6 +668,12 @@ fn type_def(
         total: p.int("total", 0),
         spawn_orientation: p.dir("spawnorientation", DNONE),
         cons: p.int("cons", 0),
+        itype1: p
+            .string("stype1")
+            .map(|s| s.split(',').map(|x| reg.get(x)).collect())
+            .unwrap_or_default(),
+        random_target: p.boolean("randomTarget", false),
+        epsilon: p.double("epsilon", 0.0),
         max_distance: p.double("maxDistance", -1.0) as f32,
         spawn_behind: p.string("spawnBehind").map(|s| reg.get(&s)).unwrap_or(0),
         actions,

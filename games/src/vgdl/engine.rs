@@ -55,6 +55,10 @@ pub struct Sprite {
     pub start: i32,
     /// RandomNPC `prevAction`.
     pub prev: Dir,
+    /// PathAltChaser `lastTarget` (a sprite id; `u32::MAX`: none).
+    pub target: u32,
+    /// PathAltChaser `lastKnownTargetPosition` (pixels), if any.
+    pub known: Option<(i32, i32)>,
     /// Passive movement not yet skipped once.
     pub first_tick: bool,
     /// A killed avatar.
@@ -156,6 +160,11 @@ pub struct State {
     /// (effect, sprite id) pairs pulled in that tick.
     pub(crate) pull_tick: Vec<i32>,
     pub(crate) pulled: Vec<(u16, u32)>,
+    /// GVGAI's path finder, when the game names `obs` types.
+    pub(crate) paths: Option<Arc<super::path::PathTable>>,
+    /// Removed sprites that a path chaser still targets: (id, x, y, w, h)
+    /// as they were when removed (GVGAI keeps the object).
+    pub(crate) graveyard: Vec<(u32, i32, i32, i32, i32)>,
     /// Shields of this tick: (type1, type2, effect hash).
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
@@ -293,6 +302,8 @@ impl State {
             counter: 0,
             start: -1,
             prev: DNONE,
+            target: u32::MAX,
+            known: None,
             first_tick: true,
             disabled: false,
             killed: false,
@@ -474,6 +485,22 @@ impl State {
                 .filter(|s| s.killed)
                 .map(|s| s.id)
                 .collect();
+            let targets: Vec<u32> = self
+                .sprites
+                .iter()
+                .filter(|s| !s.killed && s.target != u32::MAX)
+                .map(|s| s.target)
+                .collect();
+            if !targets.is_empty() || !self.graveyard.is_empty() {
+                for s in self
+                    .sprites
+                    .iter()
+                    .filter(|s| s.killed && targets.contains(&s.id))
+                {
+                    self.graveyard.push((s.id, s.x, s.y, s.w, s.h));
+                }
+                self.graveyard.retain(|g| targets.contains(&g.0));
+            }
             self.sprites.retain(|s| !s.killed);
             if !self.resources.is_empty() {
                 self.resources.retain(|e| dead.binary_search(&e.0).is_err());

@@ -46,6 +46,14 @@ pub enum Class {
     Chaser,
     /// `Fleeing`.
     Fleeing,
+    /// `LOSChaser`.
+    LosChaser,
+    /// `PathChaser`.
+    PathChaser,
+    /// `PathAltChaser`.
+    PathAltChaser,
+    /// `RandomPathAltChaser`.
+    RandomPathAltChaser,
     /// `Spreader`.
     Spreader,
     /// `Portal`.
@@ -92,6 +100,10 @@ impl Class {
             "RandomNPC" => RandomNpc,
             "Chaser" => Chaser,
             "Fleeing" => Fleeing,
+            "LOSChaser" => LosChaser,
+            "PathChaser" => PathChaser,
+            "PathAltChaser" => PathAltChaser,
+            "RandomPathAltChaser" => RandomPathAltChaser,
             "Spreader" => Spreader,
             "Portal" => Portal,
             "BomberRandomMissile" => BomberRandomMissile,
@@ -254,6 +266,12 @@ pub struct TypeDef {
     pub spawn_orientation: Dir,
     /// RandomNPC `cons`.
     pub cons: i32,
+    /// The alternate chasers' `stype1` resolved (GVGAI counts it twice).
+    pub itype1: Vec<i32>,
+    /// PathAltChaser `randomTarget`.
+    pub random_target: bool,
+    /// RandomPathAltChaser `epsilon`.
+    pub epsilon: f64,
     /// Chaser `maxDistance`.
     pub max_distance: f32,
     /// OngoingTurningAvatar `spawnBehind` (GVGAI's default id 0: `wall`).
@@ -579,6 +597,8 @@ pub struct Rules {
     pub mapping: HashMap<char, Vec<Result<u16, String>>>,
     /// `square_size` if set.
     pub square_size: Option<i32>,
+    /// The `obs` types (obstacles of the path finder), if set.
+    pub obstacles: Option<Vec<i32>>,
     /// Resource types: limit per type id (0 when not a resource).
     pub resource_limit: Vec<i32>,
     /// Whether any effect needs the per-effect mutable state.

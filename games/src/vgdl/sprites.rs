@@ -212,7 +212,20 @@ impl State {
                 let sp = self.sprites[i].speed;
                 self.active_movement(i, d, sp);
             }
-            Class::Chaser | Class::Fleeing => self.chaser(i, c == Class::Fleeing),
+            Class::Chaser | Class::Fleeing | Class::LosChaser => self.chaser(i, c),
+            Class::PathChaser => self.path_chaser(i),
+            Class::PathAltChaser => self.path_alt_chaser(i),
+            Class::RandomPathAltChaser => {
+                let eps = self.rules.types[self.sprites[i].ty as usize].epsilon;
+                if self.rng.next_double() < eps {
+                    self.update_passive(i);
+                    let d = self.random_dir();
+                    let sp = self.sprites[i].speed;
+                    self.active_movement(i, d, sp);
+                } else {
+                    self.path_alt_chaser(i);
+                }
+            }
             _ => self.base_update(i),
         }
     }
@@ -262,58 +275,77 @@ impl State {
         }
     }
 
-    fn chaser(&mut self, i: usize, fleeing: bool) {
-        self.update_passive(i);
-        let t = &self.rules.types[self.sprites[i].ty as usize];
-        let (it, maxd) = (t.itype, t.max_distance);
-        // closestTargets: the exact group if it has sprites, else every
-        // subtype's group.
+    /// Chaser's `closestTargets`: the nearest sprites (Manhattan distance
+    /// of the rectangles' corners) of the exact group of `it` if it has
+    /// sprites, else of every subtype's group; LOSChaser keeps only those in
+    /// its line of sight along its last random move.
+    fn closest_targets(&self, i: usize, it: i32, los: bool) -> Vec<usize> {
         let mut targets: Vec<usize> = Vec::new();
-        if it >= 0 {
-            let me = self.sprites[i];
-            let mut best = f64::MAX;
-            let exact = self.sprites.iter().any(|s| s.ty as i32 == it);
-            let subs = self.rules.types[it as usize].subtypes.clone();
-            let mut consider = |k: usize, targets: &mut Vec<usize>| {
-                let s = &self.sprites[k];
-                let d =
-                    ((me.y as i64 - s.y as i64).abs() + (me.x as i64 - s.x as i64).abs()) as f64;
-                if d < best {
-                    best = d;
-                    targets.clear();
-                    targets.push(k);
-                } else if d == best {
-                    targets.push(k);
+        if it < 0 {
+            return targets;
+        }
+        let me = self.sprites[i];
+        let mut best = f64::MAX;
+        let mut consider = |k: usize, targets: &mut Vec<usize>| {
+            let s = &self.sprites[k];
+            if los {
+                let see = match me.prev {
+                    (0.0, 1.0) => s.x == me.x && s.y >= me.y,
+                    (0.0, -1.0) => s.x == me.x && s.y <= me.y,
+                    (-1.0, 0.0) => s.x <= me.x && s.y == me.y,
+                    (1.0, 0.0) => s.x >= me.x && s.y == me.y,
+                    _ => false,
+                };
+                if !see {
+                    return;
                 }
-            };
-            if exact {
+            }
+            let d = manhattan(&me, s);
+            if d < best {
+                best = d;
+                targets.clear();
+                targets.push(k);
+            } else if d == best {
+                targets.push(k);
+            }
+        };
+        if self.sprites.iter().any(|s| s.ty as i32 == it) {
+            for k in 0..self.sprites.len() {
+                if self.sprites[k].ty as i32 == it {
+                    consider(k, &mut targets);
+                }
+            }
+        } else {
+            for &st in &self.rules.types[it as usize].subtypes {
                 for k in 0..self.sprites.len() {
-                    if self.sprites[k].ty as i32 == it {
+                    if self.sprites[k].ty == st {
                         consider(k, &mut targets);
-                    }
-                }
-            } else {
-                for &st in &subs {
-                    for k in 0..self.sprites.len() {
-                        if self.sprites[k].ty == st {
-                            consider(k, &mut targets);
-                        }
                     }
                 }
             }
         }
+        targets
+    }
+
+    fn chaser(&mut self, i: usize, c: Class) {
+        self.update_passive(i);
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        let (it, maxd) = (t.itype, t.max_distance);
+        let fleeing = c == Class::Fleeing;
+        let targets = self.closest_targets(i, it, c == Class::LosChaser);
         let me = self.sprites[i];
         let mut actions: Vec<Dir> = Vec::new();
         for &k in &targets {
             let s = self.sprites[k];
-            let dist = ((me.y as i64 - s.y as i64).abs() + (me.x as i64 - s.x as i64).abs()) as f64;
+            let dist = manhattan(&me, &s);
             if maxd != -1.0 && dist > maxd as f64 {
                 continue;
             }
             for d in BASEDIRS {
-                let nx = me.x.wrapping_add(d.0 as i32) as i64;
-                let ny = me.y.wrapping_add(d.1 as i32) as i64;
-                let nd = ((ny - s.y as i64).abs() + (nx - s.x as i64).abs()) as f64;
+                let mut moved = me;
+                moved.x = me.x.wrapping_add(d.0 as i32);
+                moved.y = me.y.wrapping_add(d.1 as i32);
+                let nd = manhattan(&moved, &s);
                 if fleeing && dist < nd {
                     actions.push(d);
                 }
@@ -331,4 +363,127 @@ impl State {
         let sp = self.sprites[i].speed;
         self.active_movement(i, act, sp);
     }
+
+    fn first_step(&self, from: (i32, i32), to: (i32, i32)) -> Option<Dir> {
+        let p = self.paths.as_ref()?;
+        p.first_step(
+            self.block,
+            (from.0 as f64, from.1 as f64),
+            (to.0 as f64, to.1 as f64),
+        )
+    }
+
+    fn path_chaser(&mut self, i: usize) {
+        self.update_passive(i);
+        let it = self.rules.types[self.sprites[i].ty as usize].itype;
+        let targets = self.closest_targets(i, it, false);
+        let act = if let Some(&k) = targets.first() {
+            let (me, t) = (self.sprites[i], self.sprites[k]);
+            let cons = self.rules.types[me.ty as usize].cons;
+            self.sprites[i].age = cons;
+            self.first_step((me.x, me.y), (t.x, t.y)).unwrap_or(DNONE)
+        } else {
+            self.random_move(i)
+        };
+        let sp = self.sprites[i].speed;
+        self.active_movement(i, act, sp);
+    }
+
+    /// A sprite's rectangle by id, also after its removal (as GVGAI keeps
+    /// the object a chaser points at).
+    fn rect_of(&self, id: u32) -> Option<(i32, i32, i32, i32)> {
+        match self.index_of(id) {
+            Some(k) => {
+                let s = &self.sprites[k];
+                Some((s.x, s.y, s.w, s.h))
+            }
+            None => self
+                .graveyard
+                .iter()
+                .find(|g| g.0 == id)
+                .map(|g| (g.1, g.2, g.3, g.4)),
+        }
+    }
+
+    /// AlternateChaser's `closestTargets` as PathAltChaser calls it: the
+    /// target group is `stype1` whenever any such sprite exists (GVGAI
+    /// counts `stype1` for both sides), the candidates are its subtypes'
+    /// groups with the type's own group twice (`getSubSpritesGroup`).
+    fn alt_targets(&mut self, i: usize) -> Vec<u32> {
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        let (itype1, random) = (t.itype1.clone(), t.random_target);
+        let chasing: usize = itype1
+            .iter()
+            .filter(|&&x| x >= 0)
+            .map(|&x| self.num_sprites(x as u16))
+            .sum::<usize>()
+            * 2;
+        let mut out: Vec<u32> = Vec::new();
+        if chasing == 0 || itype1.is_empty() || itype1[0] < 0 {
+            return out;
+        }
+        let target = itype1[0] as u16;
+        let mut cands: Vec<usize> = (0..self.sprites.len())
+            .filter(|&k| self.sprites[k].ty == target)
+            .collect();
+        for &st in &self.rules.types[target as usize].subtypes {
+            cands.extend((0..self.sprites.len()).filter(|&k| self.sprites[k].ty == st));
+        }
+        if random {
+            if cands.is_empty() {
+                return out;
+            }
+            let k = self.rng.next_int_bound(cands.len() as i32) as usize;
+            out.push(self.sprites[cands[k]].id);
+            return out;
+        }
+        let me = self.sprites[i];
+        let mut best = f64::MAX;
+        for k in cands {
+            let d = manhattan(&me, &self.sprites[k]);
+            if d < best {
+                best = d;
+                out.clear();
+                out.push(self.sprites[k].id);
+            } else if d == best {
+                out.push(self.sprites[k].id);
+            }
+        }
+        out
+    }
+
+    fn path_alt_chaser(&mut self, i: usize) {
+        self.update_passive(i);
+        let me = self.sprites[i];
+        let last = (me.target != u32::MAX)
+            .then(|| self.rect_of(me.target))
+            .flatten();
+        let target: Option<u32> = match last {
+            Some((x, y, w, h))
+                if !(x >= me.x && y >= me.y && x + w <= me.x + me.w && y + h <= me.y + me.h) =>
+            {
+                Some(me.target)
+            }
+            _ => self.alt_targets(i).first().copied(),
+        };
+        let act = match target.and_then(|id| self.rect_of(id).map(|r| (id, r))) {
+            Some((id, (tx, ty, _, _))) => {
+                self.sprites[i].target = id;
+                let mut step = self.first_step((me.x, me.y), (tx, ty));
+                match (step, self.sprites[i].known) {
+                    (None, Some(k)) => step = self.first_step((me.x, me.y), k),
+                    _ => self.sprites[i].known = Some((tx, ty)),
+                }
+                step.unwrap_or(DNONE)
+            }
+            None => self.random_dir(),
+        };
+        let sp = self.sprites[i].speed;
+        self.active_movement(i, act, sp);
+    }
+}
+
+/// GridPhysics `distance`: Manhattan distance of the top-left corners.
+fn manhattan(a: &super::engine::Sprite, b: &super::engine::Sprite) -> f64 {
+    ((a.y as i64 - b.y as i64).abs() + (a.x as i64 - b.x as i64).abs()) as f64
 }
