@@ -116,6 +116,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         score_killed: vec![false; rules.effects.len()],
         timers: Vec::new(),
         paths: None,
+        groups: Default::default(),
         graveyard: Vec::new(),
         pull_tick: vec![-1; rules.effects.len()],
         pulled: Vec::new(),

@@ -103,6 +103,23 @@ pub fn normalise(v: (f64, f64)) -> (f64, f64) {
     }
 }
 
+/// Sprite indices grouped by type (GVGAI's sprite groups), rebuilt at the
+/// start of a cycle and after removals. Sprites appended since the last
+/// rebuild (index `>= n0`) are not in it and are scanned separately.
+/// Not part of the state: a clone starts without it.
+#[derive(Debug, Default)]
+pub(crate) struct Groups {
+    off: Vec<u32>,
+    idx: Vec<u32>,
+    n0: usize,
+}
+
+impl Clone for Groups {
+    fn clone(&self) -> Self {
+        Groups::default()
+    }
+}
+
 /// How the game ended for the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Winner {
@@ -168,6 +185,7 @@ pub struct State {
     /// Shields of this tick: (type1, type2, effect hash).
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
+    pub(crate) groups: Groups,
 }
 
 impl State {
@@ -247,25 +265,94 @@ impl State {
         if ty < 0 {
             return 0;
         }
-        let subs = &self.rules.types[ty as usize].subtypes;
-        self.sprites
+        self.rules.types[ty as usize]
+            .subtypes
             .iter()
-            .filter(|s| !s.disabled && subs.contains(&s.ty))
-            .count() as i32
+            .map(|&st| self.live_count_exact(st))
+            .sum()
+    }
+
+    /// Rebuilds the per-type index (a counting sort of the sprites by type,
+    /// each group in creation order).
+    pub(crate) fn rebuild_groups(&mut self) {
+        let t = self.rules.types.len();
+        let g = &mut self.groups;
+        g.off.clear();
+        g.off.resize(t + 1, 0);
+        for s in &self.sprites {
+            g.off[s.ty as usize + 1] += 1;
+        }
+        for k in 0..t {
+            g.off[k + 1] += g.off[k];
+        }
+        g.idx.clear();
+        g.idx.resize(self.sprites.len(), 0);
+        let mut next: Vec<u32> = g.off[..t].to_vec();
+        for (i, s) in self.sprites.iter().enumerate() {
+            let slot = &mut next[s.ty as usize];
+            g.idx[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        g.n0 = self.sprites.len();
+    }
+
+    /// Appends the indices of the sprites of exactly type `ty`, in creation
+    /// order (GVGAI's sprite group), to `out`.
+    pub(crate) fn group(&self, ty: u16, out: &mut Vec<usize>) {
+        let g = &self.groups;
+        if g.off.len() == self.rules.types.len() + 1 {
+            let (a, b) = (g.off[ty as usize] as usize, g.off[ty as usize + 1] as usize);
+            out.extend(g.idx[a..b].iter().map(|&i| i as usize));
+            for k in g.n0..self.sprites.len() {
+                if self.sprites[k].ty == ty {
+                    out.push(k);
+                }
+            }
+        } else {
+            out.extend((0..self.sprites.len()).filter(|&k| self.sprites[k].ty == ty));
+        }
+    }
+
+    /// Number of sprites (disabled and killed included) of exactly `ty`.
+    pub(crate) fn group_len(&self, ty: u16) -> usize {
+        let g = &self.groups;
+        if g.off.len() == self.rules.types.len() + 1 {
+            let n = (g.off[ty as usize + 1] - g.off[ty as usize]) as usize;
+            n + self.sprites[g.n0..].iter().filter(|s| s.ty == ty).count()
+        } else {
+            self.sprites.iter().filter(|s| s.ty == ty).count()
+        }
     }
 
     /// Live sprites of exactly type `ty` (its own group only).
     pub(crate) fn live_count_exact(&self, ty: u16) -> i32 {
-        self.sprites
-            .iter()
-            .filter(|s| !s.disabled && s.ty == ty)
-            .count() as i32
+        let g = &self.groups;
+        if g.off.len() == self.rules.types.len() + 1 {
+            let (a, b) = (g.off[ty as usize] as usize, g.off[ty as usize + 1] as usize);
+            let old = g.idx[a..b]
+                .iter()
+                .filter(|&&i| !self.sprites[i as usize].disabled)
+                .count();
+            let new = self.sprites[g.n0..]
+                .iter()
+                .filter(|s| s.ty == ty && !s.disabled)
+                .count();
+            (old + new) as i32
+        } else {
+            self.sprites
+                .iter()
+                .filter(|s| !s.disabled && s.ty == ty)
+                .count() as i32
+        }
     }
 
     /// Number of sprites (disabled included) of `ty` and its subtypes.
     pub(crate) fn num_sprites(&self, ty: u16) -> usize {
-        let subs = &self.rules.types[ty as usize].subtypes;
-        self.sprites.iter().filter(|s| subs.contains(&s.ty)).count()
+        self.rules.types[ty as usize]
+            .subtypes
+            .iter()
+            .map(|&st| self.group_len(st))
+            .sum()
     }
 
     /// `Game.addSprite`: a new sprite of `ty` at a pixel position, unless a
@@ -420,6 +507,7 @@ impl State {
     /// One game cycle with the avatar's action.
     pub fn cycle(&mut self, action: Action) {
         self.ticks += 1;
+        self.rebuild_groups();
         self.tick_sprites(action);
         self.event_handling();
         self.clear_all();
@@ -440,15 +528,28 @@ impl State {
             }
         }
         let rules = Arc::clone(&self.rules);
+        let mut members = Vec::new();
         for &t in rules.sprite_order.iter().rev() {
-            let mut k = 0;
+            let c = rules.types[t as usize].class.unwrap_or(Class::Immovable);
+            if c.is_avatar() {
+                continue;
+            }
+            members.clear();
+            let g = &self.groups;
+            let (a, b) = (g.off[t as usize] as usize, g.off[t as usize + 1] as usize);
+            members.extend(g.idx[a..b].iter().map(|&i| i as usize));
+            for &k in &members {
+                if !self.sprites[k].disabled {
+                    self.pre_movement(k);
+                    self.update_sprite(k, c);
+                }
+            }
+            // Sprites of this type created earlier in this tick.
+            let mut k = self.groups.n0;
             while k < self.sprites.len() {
-                if self.sprites[k].ty == t {
-                    let c = self.class(k);
-                    if !c.is_avatar() && !self.sprites[k].disabled {
-                        self.pre_movement(k);
-                        self.update_sprite(k, c);
-                    }
+                if self.sprites[k].ty == t && !self.sprites[k].disabled {
+                    self.pre_movement(k);
+                    self.update_sprite(k, c);
                 }
                 k += 1;
             }
@@ -508,6 +609,7 @@ impl State {
             self.any_killed = false;
         }
         self.shields.clear();
+        self.rebuild_groups();
     }
 
     fn terminations(&mut self) {

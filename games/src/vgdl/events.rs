@@ -11,11 +11,7 @@ impl State {
     fn members(&self, ty: u16, out: &mut Vec<usize>) {
         out.clear();
         for &st in &self.rules.types[ty as usize].subtypes {
-            for (k, s) in self.sprites.iter().enumerate() {
-                if s.ty == st {
-                    out.push(k);
-                }
-            }
+            self.group(st, out);
         }
     }
 
