@@ -23,7 +23,8 @@ fn main() {
         if !only.is_empty() && !only.iter().any(|o| o == game) {
             continue;
         }
-        let read = |f: &str| std::fs::read_to_string(dir.join("gridphysics").join(f)).expect("file");
+        let read =
+            |f: &str| std::fs::read_to_string(dir.join("gridphysics").join(f)).expect("file");
         let vgdl = match Vgdl::parse(&read(&format!("{game}.txt"))) {
             Ok(v) => v,
             Err(e) => {
@@ -32,7 +33,9 @@ fn main() {
             }
         };
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut g = vgdl.level(&read(&format!("{game}_lvl0.txt")), 1).expect("level");
+        let mut g = vgdl
+            .level(&read(&format!("{game}_lvl0.txt")), 1)
+            .expect("level");
         let mut legal = Vec::new();
         for _ in 0..20 {
             if g.is_over() {
@@ -63,6 +66,11 @@ fn main() {
     }
     rates.sort_by(f64::total_cmp);
     if !rates.is_empty() {
-        println!("\nmedian {:.0}, min {:.0} (games: {})", rates[rates.len() / 2], rates[0], rates.len());
+        println!(
+            "\nmedian {:.0}, min {:.0} (games: {})",
+            rates[rates.len() / 2],
+            rates[0],
+            rates.len()
+        );
     }
 }

@@ -186,6 +186,8 @@ pub struct State {
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
     pub(crate) groups: Groups,
+    /// Counts effects that may have moved sprites (for the pair index).
+    pub(crate) moves: u32,
 }
 
 impl State {

@@ -64,6 +64,7 @@ impl State {
             }
         }
         let mut hits = Vec::new();
+        let mut cells: Vec<(u64, u32)> = Vec::new();
         for (t1, t2, effs) in &rules.pairs {
             for &ef in effs {
                 let hash = rules.effects[ef as usize].hash;
@@ -75,12 +76,35 @@ impl State {
                     continue;
                 }
                 self.members(*t1, &mut firstx);
+                if firstx.is_empty() {
+                    continue;
+                }
                 self.members(*t2, &mut secondx);
+                let spatial = firstx.len() * secondx.len() > 256;
+                let mut built = None;
                 for &s1 in &firstx {
                     hits.clear();
-                    for &s2 in &secondx {
-                        if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
-                            hits.push(s2);
+                    if spatial {
+                        // The same hits as the plain scan below, found
+                        // through a cell index of the second side that is
+                        // rebuilt whenever an effect has moved sprites.
+                        if built != Some(self.moves) {
+                            self.cell_index(&secondx, &mut cells);
+                            built = Some(self.moves);
+                        }
+                        self.candidates(s1, &cells, &mut hits);
+                        hits.retain(|&p| {
+                            let s2 = secondx[p];
+                            s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
+                        });
+                        for h in hits.iter_mut() {
+                            *h = secondx[*h];
+                        }
+                    } else {
+                        for &s2 in &secondx {
+                            if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
+                                hits.push(s2);
+                            }
                         }
                     }
                     for &s2 in &hits {
@@ -94,6 +118,46 @@ impl State {
                 }
             }
         }
+    }
+
+    /// The cells (of `block` pixels) a sprite's rectangle covers.
+    fn cells_of(&self, k: usize) -> impl Iterator<Item = u64> {
+        let s = &self.sprites[k];
+        let b = self.block.max(1) as i64;
+        let (x0, y0) = ((s.x as i64).div_euclid(b), (s.y as i64).div_euclid(b));
+        let x1 = (s.x as i64 + s.w.max(1) as i64 - 1).div_euclid(b);
+        let y1 = (s.y as i64 + s.h.max(1) as i64 - 1).div_euclid(b);
+        (x0..=x1).flat_map(move |x| {
+            (y0..=y1).map(move |y| ((x as u64 & 0xFFFF_FFFF) << 32) | (y as u64 & 0xFFFF_FFFF))
+        })
+    }
+
+    /// A sorted (cell, position in `side`) list of `side`'s sprites.
+    fn cell_index(&self, side: &[usize], out: &mut Vec<(u64, u32)>) {
+        out.clear();
+        for (p, &k) in side.iter().enumerate() {
+            for c in self.cells_of(k) {
+                out.push((c, p as u32));
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// Positions (in the indexed side, increasing, no repeats) of the
+    /// sprites sharing a cell with sprite `k`.
+    fn candidates(&self, k: usize, cells: &[(u64, u32)], out: &mut Vec<usize>) {
+        out.clear();
+        for c in self.cells_of(k) {
+            let a = cells.partition_point(|e| e.0 < c);
+            out.extend(
+                cells[a..]
+                    .iter()
+                    .take_while(|e| e.0 == c)
+                    .map(|e| e.1 as usize),
+            );
+        }
+        out.sort_unstable();
+        out.dedup();
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared
@@ -115,6 +179,20 @@ impl State {
     fn apply(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
         let rules = Arc::clone(&self.rules);
         let def = &rules.effects[ef];
+        if matches!(
+            def.kind,
+            EffectKind::StepBack { .. }
+                | EffectKind::BounceForward
+                | EffectKind::UndoAll { .. }
+                | EffectKind::WrapAround { .. }
+                | EffectKind::TurnAround
+                | EffectKind::AttractGaze { .. }
+                | EffectKind::Align { .. }
+                | EffectKind::TeleportToExit
+                | EffectKind::PullWithIt { .. }
+        ) {
+            self.moves = self.moves.wrapping_add(1);
+        }
         match &def.kind {
             EffectKind::StepBack { pixel_perfect } => {
                 let (x, y) = match s2 {
