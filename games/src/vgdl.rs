@@ -117,7 +117,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         timers: Vec::new(),
         paths: None,
         groups: Default::default(),
-        moves: 0,
+        moved: Vec::new(),
         graveyard: Vec::new(),
         pull_tick: vec![-1; rules.effects.len()],
         pulled: Vec::new(),

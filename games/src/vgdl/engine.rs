@@ -186,8 +186,9 @@ pub struct State {
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
     pub(crate) groups: Groups,
-    /// Counts effects that may have moved sprites (for the pair index).
-    pub(crate) moves: u32,
+    /// Types of the sprites moved by effects since the pair index was last
+    /// checked (`u16::MAX`: every sprite, by `undoAll`).
+    pub(crate) moved: Vec<u16>,
 }
 
 impl State {
@@ -611,6 +612,7 @@ impl State {
             self.any_killed = false;
         }
         self.shields.clear();
+        self.moved.clear();
         self.rebuild_groups();
     }
 

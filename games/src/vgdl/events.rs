@@ -81,17 +81,25 @@ impl State {
                 }
                 self.members(*t2, &mut secondx);
                 let spatial = firstx.len() * secondx.len() > 256;
-                let mut built = None;
+                let mut built = false;
+                self.moved.clear();
+                let subs2 = &rules.types[*t2 as usize].subtypes;
                 for &s1 in &firstx {
                     hits.clear();
                     if spatial {
                         // The same hits as the plain scan below, found
                         // through a cell index of the second side that is
                         // rebuilt whenever an effect has moved sprites.
-                        if built != Some(self.moves) {
+                        if !built
+                            || self
+                                .moved
+                                .iter()
+                                .any(|&t| t == u16::MAX || subs2.contains(&t))
+                        {
                             self.cell_index(&secondx, &mut cells);
-                            built = Some(self.moves);
+                            built = true;
                         }
+                        self.moved.clear();
                         self.candidates(s1, &cells, &mut hits);
                         hits.retain(|&p| {
                             let s2 = secondx[p];
@@ -179,19 +187,20 @@ impl State {
     fn apply(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
         let rules = Arc::clone(&self.rules);
         let def = &rules.effects[ef];
-        if matches!(
-            def.kind,
+        match def.kind {
+            EffectKind::UndoAll { .. } => self.moved.push(u16::MAX),
             EffectKind::StepBack { .. }
-                | EffectKind::BounceForward
-                | EffectKind::UndoAll { .. }
-                | EffectKind::WrapAround { .. }
-                | EffectKind::TurnAround
-                | EffectKind::AttractGaze { .. }
-                | EffectKind::Align { .. }
-                | EffectKind::TeleportToExit
-                | EffectKind::PullWithIt { .. }
-        ) {
-            self.moves = self.moves.wrapping_add(1);
+            | EffectKind::BounceForward
+            | EffectKind::WrapAround { .. }
+            | EffectKind::TurnAround
+            | EffectKind::AttractGaze { .. }
+            | EffectKind::Align { .. }
+            | EffectKind::TeleportToExit
+            | EffectKind::PullWithIt { .. } => {
+                let t = self.sprites[s1].ty;
+                self.moved.push(t);
+            }
+            _ => {}
         }
         match &def.kind {
             EffectKind::StepBack { pixel_perfect } => {
