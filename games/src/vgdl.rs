@@ -287,3 +287,72 @@ impl Game for VgdlGame {
         Action::parse(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "BasicGame\n  SpriteSet\n    floor > Immovable\n    box > Passive\n  LevelMapping\n    . > floor\n    b > floor box\n  InteractionSet\n    box wall > stepBack\n  TerminationSet\n    SpriteCounter stype=box limit=0 win=True\n";
+
+    #[test]
+    fn unknown_names_are_located_and_list_gvgais_names() {
+        let e = Vgdl::parse("BasicGame\n  SpriteSet\n    a > Immovabel\n").unwrap_err();
+        let VgdlError::Parse(p) = e else {
+            panic!("{e}")
+        };
+        assert_eq!((p.line, p.column), (3, 9));
+        assert!(p.message.contains("Immovable") && p.message.contains("Immovabel"));
+        let e = Vgdl::parse(&GAME.replace("stepBack", "stepBak")).unwrap_err();
+        let VgdlError::Parse(p) = e else {
+            panic!("{e}")
+        };
+        assert_eq!((p.line, p.column), (9, 16));
+        assert!(p.message.contains("stepBack"));
+        let e = Vgdl::parse(&GAME.replace("SpriteCounter", "SpriteCount")).unwrap_err();
+        assert!(e.to_string().contains("line 11, column 5"), "{e}");
+    }
+
+    #[test]
+    fn gvgai_features_not_implemented_are_named() {
+        let e = Vgdl::parse(&GAME.replace("Passive", "Walker")).unwrap_err();
+        assert_eq!(
+            e,
+            VgdlError::Unsupported(vec!["sprite class Walker (line 4, column 11)".into()])
+        );
+        let e = Vgdl::parse(&GAME.replace("BasicGame", "BasicGame no_players=2")).unwrap_err();
+        assert!(matches!(e, VgdlError::Unsupported(_)));
+        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GameSpace")).is_err());
+    }
+
+    #[test]
+    fn block_size_follows_gvgais_rule() {
+        let v = Vgdl::parse(GAME).unwrap();
+        assert_eq!(v.level("b..\n...", 0).unwrap().state.block, 266);
+        let wide = ".".repeat(500);
+        assert_eq!(v.level(&wide, 0).unwrap().state.block, 2);
+        let v = Vgdl::parse(&GAME.replace("BasicGame", "BasicGame square_size=7")).unwrap();
+        let g = v.level("b.\n..\n..", 0).unwrap();
+        assert_eq!((g.state.block, g.state.screen), (7, (14, 21)));
+        assert_eq!(g.trace().sprites[0], ("box".to_string(), 0, 0));
+    }
+
+    #[test]
+    fn level_errors_are_located() {
+        let v = Vgdl::parse(GAME).unwrap();
+        let e = v.level("..\n.x", 0).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 2));
+        assert!(v.level("", 0).is_err());
+        let v = Vgdl::parse(&GAME.replace("b > floor box", "b > floor crate")).unwrap();
+        assert!(
+            v.level("..", 0).is_ok(),
+            "an unknown name only matters when used"
+        );
+        assert_eq!(v.level(".b", 0).unwrap_err().column, 2);
+    }
+
+    #[test]
+    fn java_string_hash() {
+        assert_eq!(model::java_hash("hello"), 99162322);
+        assert_eq!(model::java_hash(""), 0);
+    }
+}
