@@ -674,7 +674,8 @@ fn type_def(
             .unwrap_or_default(),
         random_target: p.boolean("randomTarget", false),
         epsilon: p.double("epsilon", 0.0),
-        max_distance: p.double("maxDistance", -1.0) as f32,
+        // A `float` field: reflection widens an int, but refuses a double.
+        max_distance: p.int("maxDistance", -1) as f32,
         spawn_behind: p.string("spawnBehind").map(|s| reg.get(&s)).unwrap_or(0),
         actions,
     }
