@@ -59,6 +59,8 @@ pub struct Sprite {
     pub target: u32,
     /// PathAltChaser `lastKnownTargetPosition` (pixels), if any.
     pub known: Option<(i32, i32)>,
+    /// `is_oriented` (the type's, unless `transformToSingleton` set it).
+    pub oriented: bool,
     /// Passive movement not yet skipped once.
     pub first_tick: bool,
     /// A killed avatar.
@@ -394,6 +396,7 @@ impl State {
             prev: DNONE,
             target: u32::MAX,
             known: None,
+            oriented: t.is_oriented,
             first_tick: true,
             disabled: false,
             killed: false,
@@ -435,7 +438,7 @@ impl State {
 
     /// `_updateOrientation`.
     pub(crate) fn update_orientation(&mut self, i: usize, d: Dir) -> bool {
-        if !self.rules.types[self.sprites[i].ty as usize].is_oriented {
+        if !self.sprites[i].oriented {
             return false;
         }
         if self.sprites[i].ori == d {
@@ -453,7 +456,7 @@ impl State {
         }
         let sp = self.sprites[i].speed;
         let speed = if sp == -1.0 { 1.0 } else { sp };
-        let oriented = self.rules.types[self.sprites[i].ty as usize].is_oriented;
+        let oriented = self.sprites[i].oriented;
         if speed != 0.0 && oriented {
             let d = self.sprites[i].ori;
             if self.update_pos(i, d, (speed * self.block as f64) as i32) {

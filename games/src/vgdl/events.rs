@@ -285,6 +285,7 @@ impl State {
                     if *take_orientation {
                         if let Some(s2) = s2 {
                             let o = self.sprites[s2].ori;
+                            self.sprites[n].oriented = true;
                             self.sprites[n].ori = (-o.0, -o.1);
                         }
                     }
@@ -351,7 +352,7 @@ impl State {
                 } else {
                     let d = dest[self.rng.next_int_bound(dest.len() as i32) as usize];
                     let t = self.sprites[d];
-                    let oriented = rules.types[t.ty as usize].is_oriented;
+                    let oriented = t.oriented;
                     let s = &mut self.sprites[s1];
                     s.x = t.x;
                     s.y = t.y;
@@ -603,8 +604,8 @@ impl State {
             }
             EffectKind::AttractGaze { align } => {
                 let Some(s2) = s2 else { return };
-                let o1 = rules.types[self.sprites[s1].ty as usize].is_oriented;
-                let o2 = rules.types[self.sprites[s2].ty as usize].is_oriented;
+                let o1 = self.sprites[s1].oriented;
+                let o2 = self.sprites[s2].oriented;
                 if o1 && o2 && self.rng.next_double() < def.prob {
                     let other = self.sprites[s2];
                     let s = &mut self.sprites[s1];
@@ -737,10 +738,7 @@ impl State {
     /// `TransformToSingleton.setSpriteFields`.
     fn singleton_fields(&mut self, n: usize, old: usize) {
         let o = self.sprites[old];
-        let rules = Arc::clone(&self.rules);
-        if rules.types[self.sprites[n].ty as usize].is_oriented
-            && rules.types[o.ty as usize].is_oriented
-        {
+        if self.sprites[n].oriented && o.oriented {
             self.sprites[n].ori = o.ori;
         }
         self.sprites[n].lx = o.lx;
@@ -778,10 +776,9 @@ impl State {
     ) {
         let Some(n) = n else { return };
         let old = self.sprites[s1];
-        let rules = Arc::clone(&self.rules);
-        let nt = &rules.types[self.sprites[n].ty as usize];
-        let ot = &rules.types[old.ty as usize];
-        if force_orientation || (nt.is_oriented && ot.is_oriented && self.sprites[n].ori == DNONE) {
+        if force_orientation
+            || (self.sprites[n].oriented && old.oriented && self.sprites[n].ori == DNONE)
+        {
             self.sprites[n].ori = old.ori;
         }
         self.sprites[n].lx = old.lx;

@@ -102,7 +102,7 @@ impl State {
                 let x = s.x as f64 + dir.0 * s.w as f64;
                 let y = s.y as f64 + dir.1 * s.h as f64;
                 if let Some(k) = self.add_sprite(it as u16, x, y, false) {
-                    if self.rules.types[it as usize].is_oriented {
+                    if self.sprites[k].oriented {
                         self.sprites[k].ori = dir;
                     }
                     if let Some(a) = ammo {
