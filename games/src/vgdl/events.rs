@@ -371,11 +371,11 @@ impl State {
                     self.pulled.retain(|p| p.0 as usize != ef);
                     self.pull_tick[ef] = gt;
                 }
-                let id = self.sprites[s1].id;
-                if self.pulled.contains(&(ef as u16, id)) {
-                    return;
+                let key = (ef as u16, self.sprites[s1].id);
+                match self.pulled.binary_search(&key) {
+                    Ok(_) => return,
+                    Err(at) => self.pulled.insert(at, key),
                 }
-                self.pulled.push((ef as u16, id));
                 let o = self.sprites[s2];
                 let v = normalise(o.last_dir());
                 let px = (o.speed * self.block as f64) as i32;
@@ -676,8 +676,11 @@ impl State {
                 }
             }
             EffectKind::ShieldFrom { itype, ftype } => {
-                let t = self.sprites[s1].ty;
-                self.shields.push((t, *itype, *ftype));
+                // GVGAI's list only answers `contains`: one entry is enough.
+                let key = (self.sprites[s1].ty, *itype, *ftype);
+                if !self.shields.contains(&key) {
+                    self.shields.push(key);
+                }
             }
             EffectKind::CloneSprite => {
                 let s = self.sprites[s1];
