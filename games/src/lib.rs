@@ -16,6 +16,7 @@ pub mod snake;
 pub mod sokoban;
 pub mod supply;
 pub mod testkit;
+pub mod vgdl;
 pub mod xiangqi;
 
 pub use api::{

@@ -61,3 +61,8 @@ fn supply_instance() {
 fn xiangqi_fen_iccs() {
     replay("xiangqi_fen_iccs", games::fuzzing::xiangqi_fen_iccs);
 }
+
+#[test]
+fn vgdl_game() {
+    replay("vgdl_game", games::fuzzing::vgdl_game);
+}

@@ -1,0 +1,839 @@
+//! GVGAI's `eventHandling`: end-of-screen effects, then pair effects pair by
+//! pair, and what each effect does.
+
+use super::engine::{normalise, State};
+use super::model::{Class, EffectKind, DNONE};
+use std::sync::Arc;
+
+impl State {
+    /// Indices of the sprites of `ty`'s subtypes, group by group in
+    /// subtype order, each group in creation order.
+    fn members(&self, ty: u16, out: &mut Vec<usize>) {
+        out.clear();
+        for &st in &self.rules.types[ty as usize].subtypes {
+            self.group(st, out);
+        }
+    }
+
+    fn at_edge(&self, i: usize) -> bool {
+        let s = &self.sprites[i];
+        let (x, y, w, h) = (s.x as i64, s.y as i64, s.w as i64, s.h as i64);
+        !(x >= 0 && y >= 0 && x + w <= self.screen.0 as i64 && y + h <= self.screen.1 as i64)
+    }
+
+    pub(crate) fn event_handling(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        let mut firstx = Vec::new();
+        let mut secondx = Vec::new();
+        let gt = self.game_tick();
+        let mut guard = 0;
+        while let Some(&(next, te)) = self.timers.first() {
+            if next > gt || guard > 4 * rules.time_effects.len() {
+                break;
+            }
+            guard += 1;
+            self.timers.remove(0);
+            let def = &rules.time_effects[te as usize];
+            match def.itype {
+                None => {
+                    self.apply_global(def.effect as usize);
+                    self.score += score_of(&def.score_change) as f64;
+                }
+                Some(itype) => {
+                    self.members(itype, &mut firstx);
+                    for &k in &firstx {
+                        if !self.sprites[k].killed && !self.sprites[k].disabled {
+                            self.apply(def.effect as usize, k, None);
+                            self.score += score_of(&def.score_change) as f64;
+                        }
+                    }
+                }
+            }
+            if def.repeating {
+                self.add_timer(gt.wrapping_add(def.timer), te);
+            }
+        }
+        for (ty, effs) in &rules.eos {
+            for &ef in effs {
+                self.members(*ty, &mut firstx);
+                for &k in &firstx {
+                    if self.at_edge(k) && !self.sprites[k].killed && !self.sprites[k].disabled {
+                        self.execute(ef as usize, k, None);
+                    }
+                }
+            }
+        }
+        let mut hits = Vec::new();
+        let mut cells: Vec<(u64, u32)> = Vec::new();
+        for (t1, t2, effs) in &rules.pairs {
+            for &ef in effs {
+                let hash = rules.effects[ef as usize].hash;
+                if self
+                    .shields
+                    .iter()
+                    .any(|&(a, b, h)| a == *t1 && b == *t2 && h == hash)
+                {
+                    continue;
+                }
+                self.members(*t1, &mut firstx);
+                if firstx.is_empty() {
+                    continue;
+                }
+                self.members(*t2, &mut secondx);
+                let spatial = firstx.len() * secondx.len() > 256;
+                let mut built = false;
+                self.moved.clear();
+                let subs2 = &rules.types[*t2 as usize].subtypes;
+                for &s1 in &firstx {
+                    hits.clear();
+                    if spatial {
+                        // The same hits as the plain scan below, found
+                        // through a cell index of the second side that is
+                        // rebuilt whenever an effect has moved sprites.
+                        if !built
+                            || self
+                                .moved
+                                .iter()
+                                .any(|&t| t == u16::MAX || subs2.contains(&t))
+                        {
+                            self.cell_index(&secondx, &mut cells);
+                            built = true;
+                        }
+                        self.moved.clear();
+                        self.candidates(s1, &cells, &mut hits);
+                        hits.retain(|&p| {
+                            let s2 = secondx[p];
+                            s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
+                        });
+                        for h in hits.iter_mut() {
+                            *h = secondx[*h];
+                        }
+                    } else {
+                        for &s2 in &secondx {
+                            if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
+                                hits.push(s2);
+                            }
+                        }
+                    }
+                    for &s2 in &hits {
+                        if !self.sprites[s1].killed
+                            && s1 != s2
+                            && self.sprites[s1].intersects(&self.sprites[s2])
+                        {
+                            self.execute(ef as usize, s1, Some(s2));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cells (of `block` pixels) a sprite's rectangle covers.
+    fn cells_of(&self, k: usize) -> impl Iterator<Item = u64> {
+        let s = &self.sprites[k];
+        let b = self.block.max(1) as i64;
+        let (x0, y0) = ((s.x as i64).div_euclid(b), (s.y as i64).div_euclid(b));
+        let x1 = (s.x as i64 + s.w.max(1) as i64 - 1).div_euclid(b);
+        let y1 = (s.y as i64 + s.h.max(1) as i64 - 1).div_euclid(b);
+        (x0..=x1).flat_map(move |x| {
+            (y0..=y1).map(move |y| ((x as u64 & 0xFFFF_FFFF) << 32) | (y as u64 & 0xFFFF_FFFF))
+        })
+    }
+
+    /// A sorted (cell, position in `side`) list of `side`'s sprites.
+    fn cell_index(&self, side: &[usize], out: &mut Vec<(u64, u32)>) {
+        out.clear();
+        for (p, &k) in side.iter().enumerate() {
+            for c in self.cells_of(k) {
+                out.push((c, p as u32));
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// Positions (in the indexed side, increasing, no repeats) of the
+    /// sprites sharing a cell with sprite `k`.
+    fn candidates(&self, k: usize, cells: &[(u64, u32)], out: &mut Vec<usize>) {
+        out.clear();
+        for c in self.cells_of(k) {
+            let a = cells.partition_point(|e| e.0 < c);
+            out.extend(
+                cells[a..]
+                    .iter()
+                    .take_while(|e| e.0 == c)
+                    .map(|e| e.1 as usize),
+            );
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// `executeEffect`: the effect, then its score unless it cleared
+    /// `applyScore`.
+    fn execute(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
+        self.apply(ef, s1, s2);
+        if self.apply_score[ef] {
+            let def = &self.rules.effects[ef];
+            let text = match &def.kind {
+                EffectKind::SubtractHealthPoints {
+                    score_if_killed, ..
+                } if self.score_killed[ef] => score_if_killed.as_str(),
+                _ => def.score_change.as_str(),
+            };
+            self.score += score_of(text) as f64;
+        }
+    }
+
+    fn apply(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
+        let rules = Arc::clone(&self.rules);
+        let def = &rules.effects[ef];
+        match def.kind {
+            EffectKind::UndoAll { .. } => self.moved.push(u16::MAX),
+            EffectKind::StepBack { .. }
+            | EffectKind::BounceForward
+            | EffectKind::WrapAround { .. }
+            | EffectKind::TurnAround
+            | EffectKind::AttractGaze { .. }
+            | EffectKind::Align { .. }
+            | EffectKind::TeleportToExit
+            | EffectKind::PullWithIt { .. } => {
+                let t = self.sprites[s1].ty;
+                self.moved.push(t);
+            }
+            _ => {}
+        }
+        match &def.kind {
+            EffectKind::StepBack { pixel_perfect } => {
+                let (x, y) = match s2 {
+                    Some(s2) if *pixel_perfect => {
+                        pixel_perfect_rect(&self.sprites[s1], &self.sprites[s2])
+                    }
+                    _ => (self.sprites[s1].lx, self.sprites[s1].ly),
+                };
+                let s = &mut self.sprites[s1];
+                s.x = x;
+                s.y = y;
+            }
+            EffectKind::KillSprite => self.kill(s1, false),
+            EffectKind::KillBoth => {
+                if let Some(s2) = s2 {
+                    self.kill(s1, false);
+                    self.kill(s2, false);
+                }
+            }
+            EffectKind::TransformTo {
+                itype,
+                kill_second,
+                force_orientation,
+            } => {
+                if !self.sprites[s1].disabled {
+                    let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                    let n = self.add_sprite(*itype, x, y, false);
+                    self.transform(n, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            EffectKind::TransformToAll {
+                itype,
+                itype_to,
+                kill_second,
+                force_orientation,
+            } => {
+                self.transform_all(*itype, *itype_to, s2, *kill_second, *force_orientation);
+            }
+            EffectKind::TransformIfCount {
+                itype,
+                count,
+                else_itype,
+                geq,
+                leq,
+                kill_second,
+                force_orientation,
+            } => {
+                let n = if *count >= 0 {
+                    self.num_sprites(*count as u16) as i32
+                } else {
+                    0
+                };
+                self.apply_score[ef] = false;
+                let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                if n <= *leq && n >= *geq {
+                    let k = self.add_sprite(*itype, x, y, true);
+                    self.transform(k, s1, s2, *kill_second, *force_orientation);
+                    self.apply_score[ef] = true;
+                } else if *else_itype >= 0 {
+                    let k = self.add_sprite(*else_itype as u16, x, y, true);
+                    self.transform(k, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            EffectKind::TransformToSingleton {
+                itype,
+                itype_other,
+                take_orientation,
+            } => {
+                let group: Vec<usize> = (0..self.sprites.len())
+                    .filter(|&k| self.sprites[k].ty == *itype)
+                    .collect();
+                for k in group {
+                    let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
+                    if let Some(n) = self.add_sprite(*itype_other, x, y, false) {
+                        self.singleton_fields(n, k);
+                    }
+                }
+                let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                if let Some(n) = self.add_sprite(*itype, x, y, false) {
+                    self.singleton_fields(n, s1);
+                    if *take_orientation {
+                        if let Some(s2) = s2 {
+                            let o = self.sprites[s2].ori;
+                            self.sprites[n].oriented = true;
+                            self.sprites[n].ori = (-o.0, -o.1);
+                        }
+                    }
+                }
+            }
+            EffectKind::TransformToRandomChild {
+                itype,
+                kill_second,
+                force_orientation,
+            } => {
+                let subs: Vec<u16> = rules.types[*itype as usize]
+                    .subtypes
+                    .iter()
+                    .copied()
+                    .filter(|t| t != itype)
+                    .collect();
+                if !subs.is_empty() {
+                    let t = subs[self.rng.next_int_bound(subs.len() as i32) as usize];
+                    let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                    let k = self.add_sprite(t, x, y, false);
+                    self.transform(k, s1, s2, *kill_second, *force_orientation);
+                }
+            }
+            EffectKind::AddHealthPointsToMax { value, kill_second } => {
+                self.apply_score[ef] = true;
+                let s = &mut self.sprites[s1];
+                let lim = rules.types[s.ty as usize].health.2;
+                if s.health.wrapping_add(*value) < lim {
+                    s.health = s.health.wrapping_add(*value);
+                } else {
+                    s.health = lim;
+                }
+                if s.health > s.max_health {
+                    s.max_health = s.health;
+                }
+                if let (true, Some(s2)) = (*kill_second, s2) {
+                    self.kill(s2, false);
+                }
+            }
+            EffectKind::Align { orient } => {
+                let Some(s2) = s2 else { return };
+                let o = self.sprites[s2];
+                let s = &mut self.sprites[s1];
+                if *orient {
+                    s.ori = o.ori;
+                }
+                s.x = o.x;
+                s.y = o.y;
+            }
+            EffectKind::SetSpeedForAll { itype, value } => {
+                self.set_speed_all(*itype, *value);
+            }
+            EffectKind::TeleportToExit => {
+                let Some(s2) = s2 else { return };
+                let pt = &rules.types[self.sprites[s2].ty as usize];
+                if !pt.has_itype_field || pt.itype < 0 {
+                    return;
+                }
+                let dest: Vec<usize> = (0..self.sprites.len())
+                    .filter(|&k| self.sprites[k].ty as i32 == pt.itype)
+                    .collect();
+                if dest.is_empty() {
+                    self.kill(s1, false);
+                } else {
+                    let d = dest[self.rng.next_int_bound(dest.len() as i32) as usize];
+                    let t = self.sprites[d];
+                    let oriented = t.oriented;
+                    let s = &mut self.sprites[s1];
+                    s.x = t.x;
+                    s.y = t.y;
+                    s.w = t.w;
+                    s.h = t.h;
+                    s.lastmove = 0;
+                    if oriented {
+                        s.ori = t.ori;
+                    }
+                }
+            }
+            EffectKind::PullWithIt { pixel_perfect } => {
+                let Some(s2) = s2 else { return };
+                let gt = self.game_tick();
+                if gt > self.pull_tick[ef] {
+                    self.pulled.retain(|p| p.0 as usize != ef);
+                    self.pull_tick[ef] = gt;
+                }
+                let key = (ef as u16, self.sprites[s1].id);
+                match self.pulled.binary_search(&key) {
+                    Ok(_) => return,
+                    Err(at) => self.pulled.insert(at, key),
+                }
+                let o = self.sprites[s2];
+                let v = normalise(o.last_dir());
+                let px = (o.speed * self.block as f64) as i32;
+                self.update_pos(s1, v, px);
+                if *pixel_perfect {
+                    let s = &mut self.sprites[s1];
+                    s.x = o.x;
+                    s.y = o.y;
+                }
+            }
+            EffectKind::SpawnNext {
+                itype,
+                dir,
+                step_back,
+            } => {
+                let Some(s2) = s2 else { return };
+                if self.rng.next_double() >= def.prob {
+                    return;
+                }
+                let o = self.sprites[s2];
+                let pos = if *step_back {
+                    (!o.last_intersects()).then_some((o.lx, o.ly))
+                } else {
+                    Some((o.x, o.y))
+                };
+                if let (Some((x, y)), true) = (pos, *itype >= 0) {
+                    let nx = x.wrapping_add(dir.0.wrapping_mul(self.block));
+                    let ny = y.wrapping_add(dir.1.wrapping_mul(self.block));
+                    self.add_sprite(*itype as u16, nx as f64, ny as f64, false);
+                }
+            }
+            EffectKind::AddTimer { timer } => {
+                let te = &rules.time_effects[*timer as usize];
+                let at = self.game_tick().wrapping_add(te.timer);
+                self.add_timer(at, *timer);
+            }
+            EffectKind::UndoAll { not_itypes } => {
+                for &t in &rules.sprite_order {
+                    if not_itypes.contains(&(t as i32)) {
+                        continue;
+                    }
+                    for s in self.sprites.iter_mut().filter(|s| s.ty == t) {
+                        s.x = s.lx;
+                        s.y = s.ly;
+                    }
+                }
+            }
+            EffectKind::BounceForward => {
+                let Some(s2) = s2 else { return };
+                let o = self.sprites[s2];
+                let ld = o.last_dir();
+                let mut d = normalise(ld);
+                if ld.0 * o.ori.0 < 0.0 {
+                    d.0 *= -1.0;
+                }
+                if ld.1 * o.ori.1 < 0.0 {
+                    d.1 *= -1.0;
+                }
+                self.active_movement(s1, d, o.speed);
+                self.sprites[s1].ori = d;
+            }
+            EffectKind::ChangeResource {
+                resource,
+                value,
+                kill_resource,
+            } => {
+                let Some(s2) = s2 else { return };
+                let n = self.amount(s1, *resource);
+                self.apply_score[ef] = false;
+                if n.wrapping_add(*value) <= self.resource_limit(*resource) {
+                    self.modify_resource(s1, *resource, *value);
+                    self.apply_score[ef] = true;
+                    if *kill_resource {
+                        self.kill(s2, true);
+                    }
+                }
+            }
+            EffectKind::CollectResource { kill_resource } => {
+                let Some(s2) = s2 else { return };
+                if self.class(s1) == Class::Resource {
+                    let t = &rules.types[self.sprites[s1].ty as usize];
+                    let r = self.sprites[s1].ty as i32;
+                    self.apply_score[ef] = false;
+                    let n = self.amount(s2, r);
+                    let lim = self.resource_limit(r);
+                    if n < lim {
+                        let topup = t.value.min(lim.wrapping_sub(n));
+                        self.apply_score[ef] = true;
+                        self.modify_resource(s2, r, topup);
+                        if *kill_resource {
+                            self.kill(s1, true);
+                        }
+                    }
+                }
+            }
+            EffectKind::CollectResourceIfHeld {
+                held,
+                value,
+                kill_resource,
+            } => {
+                let Some(s2) = s2 else { return };
+                if self.class(s1) == Class::Resource {
+                    let rv = rules.types[self.sprites[s1].ty as usize].value;
+                    let r = self.sprites[s1].ty as i32;
+                    self.apply_score[ef] = false;
+                    if self.amount(s2, *held) < *value {
+                        return;
+                    }
+                    if self.amount(s2, r).wrapping_add(rv) <= self.resource_limit(r) {
+                        self.apply_score[ef] = true;
+                        self.modify_resource(s2, r, rv);
+                    }
+                    if *kill_resource {
+                        self.kill(s1, false);
+                    }
+                }
+            }
+            EffectKind::KillIfHasLess { resource, limit } => {
+                self.apply_score[ef] = false;
+                if self.amount(s1, *resource) <= *limit {
+                    self.kill(s1, false);
+                    self.apply_score[ef] = true;
+                }
+            }
+            EffectKind::KillIfHasMore { resource, limit } => {
+                self.apply_score[ef] = false;
+                if self.amount(s1, *resource) >= *limit {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::KillIfOtherHasMore {
+                resource,
+                limit,
+                subtract,
+            } => {
+                let Some(s2) = s2 else { return };
+                self.apply_score[ef] = false;
+                if self.amount(s2, *resource) >= *limit {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                    if *subtract {
+                        let prev = self.amount(s2, *resource);
+                        self.put_resource(s2, *resource, prev.wrapping_sub(*limit).max(0));
+                    }
+                }
+            }
+            EffectKind::KillAll { itype } => {
+                for k in 0..self.sprites.len() {
+                    if self.sprites[k].ty == *itype {
+                        self.kill(k, false);
+                    }
+                }
+            }
+            EffectKind::AddHealthPoints { value, kill_second } => {
+                self.apply_score[ef] = false;
+                let s = &mut self.sprites[s1];
+                let lim = rules.types[s.ty as usize].health.2;
+                if s.health.wrapping_add(*value) < lim {
+                    s.health = s.health.wrapping_add(*value);
+                    if s.health > s.max_health {
+                        s.max_health = s.health;
+                    }
+                    self.apply_score[ef] = true;
+                    if let (true, Some(s2)) = (*kill_second, s2) {
+                        self.kill(s2, false);
+                    }
+                }
+            }
+            EffectKind::SubtractHealthPoints {
+                value,
+                itype,
+                limit,
+                ..
+            } => {
+                let mut s = s1;
+                if *itype != -1 {
+                    for &st in &rules.types[*itype as usize].subtypes {
+                        if let Some(k) = self.sprites.iter().position(|x| x.ty == st) {
+                            s = k;
+                        }
+                    }
+                }
+                self.sprites[s].health = self.sprites[s].health.wrapping_sub(*value);
+                if self.sprites[s].health <= *limit {
+                    self.kill(s, false);
+                    self.score_killed[ef] = true;
+                } else {
+                    self.score_killed[ef] = false;
+                }
+            }
+            EffectKind::WrapAround { offset } => {
+                let (sw, sh) = self.screen;
+                let s = &mut self.sprites[s1];
+                if s.ori.0 > 0.0 {
+                    s.x = (offset * s.w as f64) as i32;
+                } else if s.ori.0 < 0.0 {
+                    s.x = (sw as f64 - s.w as f64 * (1.0 + offset)) as i32;
+                } else if s.ori.1 > 0.0 {
+                    s.y = (offset * s.h as f64) as i32;
+                } else if s.ori.1 < 0.0 {
+                    s.y = (sh as f64 - s.h as f64 * (1.0 + offset)) as i32;
+                }
+                s.lastmove = 0;
+            }
+            EffectKind::ReverseDirection => {
+                let s = &mut self.sprites[s1];
+                s.ori = (-s.ori.0, -s.ori.1);
+            }
+            EffectKind::TurnAround => {
+                let cool = rules.types[self.sprites[s1].ty as usize].cooldown;
+                let s = &mut self.sprites[s1];
+                s.x = s.lx;
+                s.y = s.ly;
+                for _ in 0..2 {
+                    self.sprites[s1].lastmove = cool;
+                    let sp = self.sprites[s1].speed;
+                    self.active_movement(s1, (0.0, 1.0), sp);
+                }
+                let s = &mut self.sprites[s1];
+                s.ori = (-s.ori.0, -s.ori.1);
+            }
+            EffectKind::FlipDirection => {
+                let k = self.rng.next_int_bound(4) as usize;
+                self.sprites[s1].ori = super::model::BASEDIRS[k];
+            }
+            EffectKind::AttractGaze { align } => {
+                let Some(s2) = s2 else { return };
+                let o1 = self.sprites[s1].oriented;
+                let o2 = self.sprites[s2].oriented;
+                if o1 && o2 && self.rng.next_double() < def.prob {
+                    let other = self.sprites[s2];
+                    let s = &mut self.sprites[s1];
+                    s.ori = other.ori;
+                    if *align {
+                        if s.ori == (-1.0, 0.0) || s.ori == (1.0, 0.0) {
+                            s.y = other.y;
+                        } else {
+                            s.x = other.x;
+                        }
+                    }
+                }
+            }
+            EffectKind::Spawn { itype } => {
+                if self.rng.next_double() >= def.prob {
+                    return;
+                }
+                let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                self.add_sprite(*itype, x, y, false);
+            }
+            EffectKind::SpawnIfHas {
+                itype,
+                resource,
+                limit,
+                more,
+                spend,
+            } => {
+                self.apply_score[ef] = false;
+                if self.rng.next_double() >= def.prob {
+                    return;
+                }
+                let n = self.amount(s1, *resource);
+                if (*more && n >= *limit) || (!*more && n <= *limit) {
+                    let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
+                    self.add_sprite(*itype, x, y, false);
+                    self.apply_score[ef] = true;
+                    if *more {
+                        self.modify_resource(s1, *resource, -spend);
+                    }
+                }
+            }
+            EffectKind::KillIfFrontal | EffectKind::KillIfNotFrontal => {
+                let Some(s2) = s2 else { return };
+                let a = normalise(self.sprites[s1].last_dir());
+                let b = normalise(self.sprites[s2].last_dir());
+                let sum = (a.0 + b.0, a.1 + b.1);
+                let frontal = matches!(def.kind, EffectKind::KillIfFrontal);
+                self.apply_score[ef] = false;
+                let hit = if frontal {
+                    a == DNONE || sum == DNONE
+                } else {
+                    a == DNONE || sum != DNONE
+                };
+                if hit {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::KillIfFromAbove => {
+                let Some(s2) = s2 else { return };
+                let (a, b) = (self.sprites[s1], self.sprites[s2]);
+                let higher = a.ly as f64 > b.ly as f64 + (b.h / 2) as f64;
+                let down = b.y > b.ly;
+                self.apply_score[ef] = false;
+                if higher && down {
+                    self.apply_score[ef] = true;
+                    self.kill(s1, false);
+                }
+            }
+            EffectKind::ShieldFrom { itype, ftype } => {
+                // GVGAI's list only answers `contains`: one entry is enough.
+                let key = (self.sprites[s1].ty, *itype, *ftype);
+                if !self.shields.contains(&key) {
+                    self.shields.push(key);
+                }
+            }
+            EffectKind::CloneSprite => {
+                let s = self.sprites[s1];
+                self.add_sprite(s.ty, s.x as f64, s.y as f64, false);
+            }
+        }
+    }
+
+    /// `transformToAll`: every sprite of `itype` becomes an `itype_to`.
+    pub(crate) fn transform_all(
+        &mut self,
+        itype: u16,
+        itype_to: u16,
+        s2: Option<usize>,
+        kill_second: bool,
+        force_orientation: bool,
+    ) {
+        let group: Vec<usize> = (0..self.sprites.len())
+            .filter(|&k| self.sprites[k].ty == itype)
+            .collect();
+        for k in group {
+            let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
+            let n = self.add_sprite(itype_to, x, y, true);
+            self.transform(n, k, s2, kill_second, force_orientation);
+        }
+    }
+
+    /// `setSpeedForAll`.
+    pub(crate) fn set_speed_all(&mut self, itype: u16, value: f64) {
+        let subs = self.rules.types[itype as usize].subtypes.clone();
+        for s in self.sprites.iter_mut().filter(|s| subs.contains(&s.ty)) {
+            s.speed = value;
+        }
+    }
+
+    /// A timed effect queued by `addTimer` (it runs on no sprite).
+    pub(crate) fn apply_global(&mut self, ef: usize) {
+        let rules = Arc::clone(&self.rules);
+        match &rules.effects[ef].kind {
+            EffectKind::TransformToAll {
+                itype,
+                itype_to,
+                force_orientation,
+                ..
+            } => self.transform_all(*itype, *itype_to, None, false, *force_orientation),
+            EffectKind::SetSpeedForAll { itype, value } => self.set_speed_all(*itype, *value),
+            EffectKind::KillAll { itype } => {
+                for k in 0..self.sprites.len() {
+                    if self.sprites[k].ty == *itype {
+                        self.kill(k, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `TransformToSingleton.setSpriteFields`.
+    fn singleton_fields(&mut self, n: usize, old: usize) {
+        let o = self.sprites[old];
+        if self.sprites[n].oriented && o.oriented {
+            self.sprites[n].ori = o.ori;
+        }
+        self.sprites[n].lx = o.lx;
+        self.sprites[n].ly = o.ly;
+        let res: Vec<(u16, i32)> = self
+            .resources
+            .iter()
+            .filter(|e| e.0 == o.id)
+            .map(|e| (e.1, e.2))
+            .collect();
+        for (r, v) in res {
+            self.modify_resource(n, r as i32, v);
+        }
+        let mut transformed = true;
+        if self.class(old).is_avatar() {
+            if self.class(n).is_avatar() {
+                self.avatar = Some(self.sprites[n].id);
+            } else {
+                transformed = false;
+            }
+        }
+        self.kill(old, transformed);
+    }
+
+    /// `TransformTo.transformTo`: the new sprite takes the old one's
+    /// orientation (when asked or when it has none), last rectangle,
+    /// resources, health, and the avatar's place.
+    fn transform(
+        &mut self,
+        n: Option<usize>,
+        s1: usize,
+        s2: Option<usize>,
+        kill_second: bool,
+        force_orientation: bool,
+    ) {
+        let Some(n) = n else { return };
+        let old = self.sprites[s1];
+        if force_orientation
+            || (self.sprites[n].oriented && old.oriented && self.sprites[n].ori == DNONE)
+        {
+            self.sprites[n].ori = old.ori;
+        }
+        self.sprites[n].lx = old.lx;
+        self.sprites[n].ly = old.ly;
+        let res: Vec<(u16, i32)> = self
+            .resources
+            .iter()
+            .filter(|e| e.0 == old.id)
+            .map(|e| (e.1, e.2))
+            .collect();
+        for (r, v) in res {
+            self.modify_resource(n, r as i32, v);
+        }
+        let mut transformed = true;
+        if self.class(s1).is_avatar() {
+            if self.class(n).is_avatar() {
+                self.avatar = Some(self.sprites[n].id);
+            } else {
+                transformed = false;
+            }
+        }
+        self.sprites[n].health = old.health;
+        self.kill(s1, transformed);
+        if let (true, Some(s2)) = (kill_second, s2) {
+            self.kill(s2, true);
+        }
+    }
+}
+
+/// `Effect.calculatePixelPerfect`: where `a` stops when it moved straight
+/// into `b` (its last position when it did not move straight).
+fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (i32, i32) {
+    match normalise(a.last_dir()) {
+        (0.0, 1.0) => (
+            a.x,
+            a.y.wrapping_sub(a.y.wrapping_add(a.h).wrapping_sub(b.y)),
+        ),
+        (1.0, 0.0) => (
+            a.x.wrapping_sub(a.x.wrapping_add(a.w).wrapping_sub(b.x)),
+            a.y,
+        ),
+        (0.0, -1.0) => (a.x, b.y.wrapping_add(b.h)),
+        (-1.0, 0.0) => (b.x.wrapping_add(b.w), a.y),
+        _ => (a.lx, a.ly),
+    }
+}
+
+/// `Effect.getScoreChange(0)`: the first entry of the comma list as an
+/// integer (0 when it is not one).
+fn score_of(text: &str) -> i32 {
+    text.split(',')
+        .next()
+        .and_then(|v| v.parse::<i32>().ok())
+        .unwrap_or(0)
+}

@@ -1,0 +1,262 @@
+//! Replays every public GVGAI reference trace (`games/data/gvgai/traces/`)
+//! of every shipped game the VGDL engine loads, and requires every record
+//! to be identical, state by state. The supported games are the ones that
+//! load (`Vgdl::parse` succeeds); each other game must fail to load with a
+//! clear "does not implement" error, never a panic or a parse error.
+//! Prints, per game, records identical / total.
+
+use flate2::read::GzDecoder;
+use games::vgdl::{Action, TraceState, Vgdl, VgdlError};
+use games::Game;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/gvgai")
+}
+
+/// The shipped game names, from `games.tsv`.
+fn game_names() -> Vec<String> {
+    let tsv = std::fs::read_to_string(data().join("games.tsv")).unwrap();
+    tsv.lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(1).unwrap().to_string())
+        .collect()
+}
+
+/// The reference records of `game`: the shipped ones, or those of the
+/// folder named by `VGDL_TRACES` (same schema; states may be sparse, each
+/// placed by its `tick`).
+fn records(game: &str) -> Vec<Value> {
+    let dir = match std::env::var("VGDL_TRACES") {
+        Ok(d) => PathBuf::from(d),
+        Err(_) => data().join("traces"),
+    };
+    let Ok(f) = std::fs::File::open(dir.join(format!("{game}.jsonl.gz"))) else {
+        return Vec::new();
+    };
+    BufReader::new(GzDecoder::new(f))
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect()
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// The first difference between our state and the recorded one, if any.
+fn diff(ours: &TraceState, want: &Value) -> Option<String> {
+    let mut d = Vec::new();
+    if ours.tick as u64 != want["tick"].as_u64().unwrap() {
+        d.push(format!("tick {} vs {}", ours.tick, want["tick"]));
+    }
+    if ours.score != num(&want["score"]) {
+        d.push(format!("score {} vs {}", ours.score, want["score"]));
+    }
+    if ours.over != want["over"].as_bool().unwrap() {
+        d.push(format!("over {} vs {}", ours.over, want["over"]));
+    }
+    if ours.winner != want["winner"].as_str().unwrap() {
+        d.push(format!("winner {} vs {}", ours.winner, want["winner"]));
+    }
+    if ours.block as f64 != num(&want["block"]) {
+        d.push(format!("block {} vs {}", ours.block, want["block"]));
+    }
+    match (&ours.avatar, &want["avatar"]) {
+        (None, Value::Null) => {}
+        (Some(a), w @ Value::Object(_)) => {
+            let o = &w["orientation"];
+            let res: Vec<(String, i32)> = w["resources"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), num(v) as i32))
+                .collect();
+            if a.x as f64 != num(&w["x"])
+                || a.y as f64 != num(&w["y"])
+                || a.orientation != (num(&o[0]), num(&o[1]))
+                || a.health as f64 != num(&w["health"])
+                || a.resources != res
+            {
+                d.push(format!("avatar {a:?} vs {w}"));
+            }
+        }
+        (a, w) => d.push(format!("avatar {a:?} vs {w}")),
+    }
+    let want_sprites: Vec<(String, i32, i32)> = want["sprites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s[0].as_str().unwrap().to_string(),
+                num(&s[1]) as i32,
+                num(&s[2]) as i32,
+            )
+        })
+        .collect();
+    if ours.sprites != want_sprites {
+        let extra: Vec<_> = ours
+            .sprites
+            .iter()
+            .filter(|s| !want_sprites.contains(s))
+            .take(5)
+            .collect();
+        let missing: Vec<_> = want_sprites
+            .iter()
+            .filter(|s| !ours.sprites.contains(s))
+            .take(5)
+            .collect();
+        d.push(format!(
+            "sprites: ours extra {extra:?}, missing {missing:?}"
+        ));
+    }
+    (!d.is_empty()).then(|| d.join("; "))
+}
+
+/// Replays one record; `Err` names the first differing state.
+fn replay(vgdl: &Vgdl, game: &str, rec: &Value) -> Result<(), String> {
+    let level = rec["level"].as_u64().unwrap();
+    let seed = rec["seed"].as_i64().unwrap();
+    let text =
+        std::fs::read_to_string(data().join(format!("gridphysics/{game}_lvl{level}.txt"))).unwrap();
+    let mut g = vgdl
+        .level(&text, seed)
+        .map_err(|e| format!("level {level}: {e}"))?;
+    let states = rec["states"].as_array().unwrap();
+    let actions = rec["actions"].as_array().unwrap();
+    assert!(states.len() <= actions.len() + 1);
+    for want in states {
+        let tick = want["tick"].as_u64().unwrap() as usize;
+        while (g.tick() as usize) < tick {
+            let a = actions[g.tick() as usize].as_str().unwrap();
+            g.advance(&[Action::parse(a).unwrap()]);
+        }
+        if let Some(d) = diff(&g.trace(), want) {
+            let prev = if tick > 0 {
+                actions[tick - 1].as_str().unwrap()
+            } else {
+                "-"
+            };
+            return Err(format!(
+                "level {level} seed {seed} state {tick} (after {prev}): {d}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One game's result.
+struct Row {
+    game: String,
+    /// `Err(reason)` when the game does not load.
+    status: Result<(usize, usize), String>,
+    first_difference: Option<String>,
+}
+
+/// Replays every record of every shipped game (or of the games named in
+/// `VGDL_GAME`, comma-separated).
+fn run_all() -> Vec<Row> {
+    let only = std::env::var("VGDL_GAME").ok();
+    let mut rows = Vec::new();
+    for game in game_names() {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|g| g == game))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(data().join(format!("gridphysics/{game}.txt"))).unwrap();
+        let vgdl = match Vgdl::parse(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                let unsupported = matches!(e, VgdlError::Unsupported(_));
+                rows.push(Row {
+                    game,
+                    status: Err(if unsupported {
+                        e.to_string()
+                    } else {
+                        format!("does not load: {e}")
+                    }),
+                    first_difference: None,
+                });
+                continue;
+            }
+        };
+        let recs = records(&game);
+        let mut same = 0;
+        let mut first = None;
+        for r in &recs {
+            match replay(&vgdl, &game, r) {
+                Ok(()) => same += 1,
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        rows.push(Row {
+            game,
+            status: Ok((same, recs.len())),
+            first_difference: first,
+        });
+    }
+    rows
+}
+
+#[test]
+fn every_supported_game_replays_its_reference_traces_exactly() {
+    let rows = run_all();
+    let mut failures = Vec::new();
+    let (mut supported, mut identical) = (0, 0);
+    for r in &rows {
+        match &r.status {
+            Ok((same, total)) => {
+                supported += 1;
+                println!("{:20} {same}/{total} records identical", r.game);
+                match &r.first_difference {
+                    Some(d) => failures.push(format!("{}: {d}", r.game)),
+                    None => identical += 1,
+                }
+            }
+            Err(e) if e.starts_with("does not load") => {
+                println!("{:20} {e}", r.game);
+                failures.push(format!("{}: {e}", r.game));
+            }
+            Err(e) => println!("{:20} {e}", r.game),
+        }
+    }
+    println!(
+        "{identical} of {supported} supported games identical on every record ({} shipped)",
+        rows.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} games differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Prints the status table of `docs/vgdl.md` (run with `--ignored
+/// --nocapture`).
+#[test]
+#[ignore]
+fn print_status_table() {
+    println!("| game | status | reference records identical |");
+    println!("| --- | --- | --- |");
+    for r in run_all() {
+        match r.status {
+            Ok((same, total)) => {
+                let s = if same == total {
+                    "trace-identical"
+                } else {
+                    "differs"
+                };
+                println!("| {} | {s} | {same} / {total} |", r.game);
+            }
+            Err(e) => println!("| {} | {} | - |", r.game, e.replace('|', "/")),
+        }
+    }
+}
