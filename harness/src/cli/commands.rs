@@ -235,7 +235,11 @@ pub fn clap_command() -> clap::Command {
     ];
     let mut cmd = <Cli as clap::CommandFactory>::command();
     for (sub, has) in which {
-        let games = names(has).join(", ");
+        let mut games = names(has).join(", ");
+        if sub == "bench" {
+            // Not a game: the harness's own cost per episode (`bench_harness`).
+            games.push_str(", or `harness` (the harness itself against OpenSpiel)");
+        }
         cmd = cmd.mut_subcommand(sub, |c| {
             c.mut_arg("game", |a| a.help(format!("The game: {games}")))
         });
