@@ -2,7 +2,7 @@
 //! game loop plays them (trace-identical on the shipped reference traces).
 //!
 //! - [`parse`] reads VGDL text into a syntax tree with GVGAI's quirks;
-//! - [`Rules::compile`](model::compile) resolves names, classes and GVGAI's
+//! - `compile::compile` resolves names, classes and GVGAI's
 //!   parameter defaults (an unknown class, effect or termination is a
 //!   located error listing GVGAI's names; a GVGAI feature this engine does
 //!   not implement is [`VgdlError::Unsupported`], naming each one);
@@ -52,7 +52,7 @@ impl Vgdl {
     pub fn parse(text: &str) -> Result<Vgdl, VgdlError> {
         let d = parse::parse(text)?;
         Ok(Vgdl {
-            rules: Arc::new(model::compile(&d)?),
+            rules: Arc::new(compile::compile(&d)?),
         })
     }
 
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn java_string_hash() {
-        assert_eq!(model::java_hash("hello"), 99162322);
-        assert_eq!(model::java_hash(""), 0);
+        assert_eq!(compile::java_hash("hello"), 99162322);
+        assert_eq!(compile::java_hash(""), 0);
     }
 }

@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 
-pub use super::compile::{compile, java_hash};
-
 /// A direction as GVGAI's `Direction` (two doubles).
 pub type Dir = (f64, f64);
 /// No direction.
