@@ -22,6 +22,21 @@ rm -rf "$dir"
 mkdir -p "$dir"
 chmod 755 "$dir"   # under root, rlimit agents run as another uid
 dir=$(realpath "$dir")
+# That uid must be able to reach the folder: where a folder above it is
+# private (0700, like a home or a CI workspace), the student works in /tmp.
+reachable() {
+  local p=$1
+  while [ "$p" != / ]; do
+    [ $(( 0$(stat -c %a "$p") & 1 )) = 1 ] || return 1
+    p=$(dirname "$p")
+  done
+}
+if [ "$(id -u)" = 0 ] && ! reachable "$dir"; then
+  dir=$(mktemp -d /tmp/arena-student.XXXXXX)
+  chmod 755 "$dir"
+  trap 'rm -rf "$dir"' EXIT
+  echo "student_install: a folder above $2 is private; the student works in $dir"
+fi
 cd "$dir"
 fail() { echo "student_install: $*" >&2; exit 1; }
 
