@@ -12,7 +12,6 @@ use crate::output::reporters::{Event, Progress, Reporter, TerminalSummary};
 use crate::output::resume::{self, Resume};
 use crate::output::rows::{self, EpisodeRow, RunKeys};
 use crate::play::runner::{EpisodeRecord, RunnerEvent};
-use crate::play::schedule::PlanInput;
 use crate::stats::SprtMonitor;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -257,15 +256,7 @@ pub fn run_with(
     let cfg = &cfg_logs;
     let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let plan = cfg.format.schedule().plan(PlanInput {
-        levels: &cfg.levels,
-        openings: cfg.openings.as_ref(),
-        pairs: cfg.pairs,
-        agents: cfg.agents.len(),
-        players,
-        repetitions: cfg.repetitions,
-        seed: cfg.seed,
-    });
+    let plan = cfg.format.schedule().plan(cfg.plan_input(players));
     let start = resume::prepare(cfg, dir, players, &plan, how)?;
     // A shard plays its part of the plan (episode indices unchanged).
     let episodes = match cfg.shard {

@@ -121,18 +121,7 @@ pub fn play_only(episodes: usize, jobs: usize) -> Result<Figure, HarnessError> {
     )?;
     let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let plan = cfg
-        .format
-        .schedule()
-        .plan(crate::play::schedule::PlanInput {
-            levels: &cfg.levels,
-            openings: cfg.openings.as_ref(),
-            pairs: cfg.pairs,
-            agents: cfg.agents.len(),
-            players,
-            repetitions: cfg.repetitions,
-            seed: cfg.seed,
-        });
+    let plan = cfg.format.schedule().plan(cfg.plan_input(players));
     let (mut n, mut acts) = (0usize, 0usize);
     let start = Instant::now();
     game.play(&cfg, &plan, &[], &|| false, &mut |ev| {

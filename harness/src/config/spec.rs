@@ -83,3 +83,19 @@ pub struct RunConfig {
     /// tournament has the same config hash.
     pub shard: Option<crate::play::schedule::Shard>,
 }
+
+impl RunConfig {
+    /// What this config's schedule plans from, for a game of `players`
+    /// seats.
+    pub fn plan_input(&self, players: usize) -> crate::play::schedule::PlanInput<'_> {
+        crate::play::schedule::PlanInput {
+            levels: &self.levels,
+            openings: self.openings.as_ref(),
+            pairs: self.pairs,
+            agents: self.agents.len(),
+            players,
+            repetitions: self.repetitions,
+            seed: self.seed,
+        }
+    }
+}

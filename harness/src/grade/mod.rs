@@ -517,18 +517,7 @@ impl GradeRun {
     /// How many games its schedule plans.
     fn planned(&self, players: usize) -> usize {
         let c = &self.cfg;
-        c.format
-            .schedule()
-            .plan(crate::play::schedule::PlanInput {
-                levels: &c.levels,
-                openings: c.openings.as_ref(),
-                pairs: c.pairs,
-                agents: c.agents.len(),
-                players,
-                repetitions: c.repetitions,
-                seed: c.seed,
-            })
-            .len()
+        c.format.schedule().plan(c.plan_input(players)).len()
     }
 }
 
