@@ -309,25 +309,30 @@ fn mle_expected(scores: &[f64], p_hat: &[f64], s: f64) -> Option<Vec<f64>> {
 /// t-value `(μ − ½)/σ = t` given the empirical `p_hat` (all positive).
 ///
 /// Every distribution with that t-value has `μ = ½ + tσ` for its σ, so the
-/// search is over σ alone: for each σ, [`profile`] gives the distribution
-/// closest to `p_hat` (smallest `D = Σ p̂_k ln(p̂_k/p_k)`) with that mean
-/// and standard deviation, and the answer is the one of smallest `D`. σ
-/// lies in `(0, 1/(2√(1+t²)))` (beyond it the variance would exceed
-/// `μ(1 − μ)`, the largest of a distribution on [0, 1]); `D` is evaluated on [`SIGMA_GRID`] evenly spaced points of
-/// that interval (`+∞` where no distribution on `scores` has the moments),
-/// and the best one's neighbourhood (between its two grid neighbours or
-/// the interval's ends) is narrowed by golden-section search. `None` when
-/// an evaluation fails or the result is not a distribution with the t-value
+/// search is over σ alone: for each σ, [`profile`] gives the divergence
+/// `D(σ) = Σ p̂_k ln(p̂_k/p_k)` of the distribution closest to `p_hat` with
+/// that mean and standard deviation, and the answer is the one of smallest
+/// `D`. σ lies in `(0, 1/(2√(1+t²)))` (beyond it the variance would exceed
+/// `μ(1 − μ)`, the largest of a distribution on [0, 1]); `D` is evaluated
+/// on [`SIGMA_GRID`] evenly spaced points of that interval (`+∞` where no
+/// distribution on `scores` has the moments; a lower bound of `D` where
+/// [`profile`] could not finish, see [`Profile::AtLeast`]), and the best
+/// one's neighbourhood (between its two grid neighbours or the interval's
+/// ends) is narrowed by golden-section search. `None` when the best point
+/// is only a bound or the result is not a distribution with the t-value
 /// (both to 10⁻⁹): no distribution is returned unless it was found.
 fn mle_t_value(scores: &[f64], p_hat: &[f64], t: f64) -> Option<Vec<f64>> {
     let sigma_max = 0.5 / (1.0 + t * t).sqrt();
-    let divergence = |sigma: f64| -> Option<f64> {
-        Some(profile(scores, p_hat, 0.5 + t * sigma, sigma)?.map_or(f64::INFINITY, |(d, _)| d))
+    let divergence = |sigma: f64| -> f64 {
+        match profile(scores, p_hat, 0.5 + t * sigma, sigma) {
+            Profile::Found(d, _) | Profile::AtLeast(d) => d,
+            Profile::Outside => f64::INFINITY,
+        }
     };
     let at = |i: usize| sigma_max * i as f64 / (SIGMA_GRID + 1) as f64;
     let mut best = (0, f64::INFINITY);
     for i in 1..=SIGMA_GRID {
-        let d = divergence(at(i))?;
+        let d = divergence(at(i));
         if d < best.1 {
             best = (i, d);
         }
@@ -339,7 +344,7 @@ fn mle_t_value(scores: &[f64], p_hat: &[f64], t: f64) -> Option<Vec<f64>> {
     let (mut lo, mut hi) = (at(best.0 - 1), at(best.0 + 1));
     let r = (5f64.sqrt() - 1.0) / 2.0;
     let (mut x1, mut x2) = (hi - r * (hi - lo), lo + r * (hi - lo));
-    let (mut d1, mut d2) = (divergence(x1)?, divergence(x2)?);
+    let (mut d1, mut d2) = (divergence(x1), divergence(x2));
     for _ in 0..200 {
         if hi - lo <= 1e-13 * sigma_max {
             break;
@@ -347,15 +352,17 @@ fn mle_t_value(scores: &[f64], p_hat: &[f64], t: f64) -> Option<Vec<f64>> {
         if d1 <= d2 {
             (hi, x2, d2) = (x2, x1, d1);
             x1 = hi - r * (hi - lo);
-            d1 = divergence(x1)?;
+            d1 = divergence(x1);
         } else {
             (lo, x1, d1) = (x1, x2, d2);
             x2 = lo + r * (hi - lo);
-            d2 = divergence(x2)?;
+            d2 = divergence(x2);
         }
     }
     let sigma = if d1 <= d2 { x1 } else { x2 };
-    let (_, p) = profile(scores, p_hat, 0.5 + t * sigma, sigma)??;
+    let Profile::Found(_, p) = profile(scores, p_hat, 0.5 + t * sigma, sigma) else {
+        return None;
+    };
     let mu: f64 = p.iter().zip(scores).map(|(pk, a)| pk * a).sum();
     let sd = p
         .iter()
@@ -370,6 +377,21 @@ fn mle_t_value(scores: &[f64], p_hat: &[f64], t: f64) -> Option<Vec<f64>> {
     ok.then_some(p)
 }
 
+/// What [`profile`] found for one (μ, σ).
+#[derive(Debug)]
+enum Profile {
+    /// The closest distribution and its divergence `D` from `p̂`.
+    Found(f64, Vec<f64>),
+    /// No distribution on the scores has these moments with every
+    /// probability positive.
+    Outside,
+    /// Newton's method stopped before the maximum (no progress, or its
+    /// iterations ran out: near the edge of the moment space the maximum
+    /// lies far out); `D` is at least this value, since every value of the
+    /// dual `F` is a lower bound of its maximum.
+    AtLeast(f64),
+}
+
 /// Points of σ at which [`mle_t_value`] evaluates `D` before narrowing.
 const SIGMA_GRID: usize = 128;
 
@@ -379,10 +401,8 @@ const SIGMA_GRID: usize = 128;
 /// maximizes the concave `F(λ) = Σ p̂_k ln(1 + λ·x_k)` (the dual of the
 /// problem, as in Owen's empirical likelihood), found by Newton's method
 /// with backtracking from `λ = 0`; `F(λ) = Σ p̂_k ln(p̂_k/p_k)` is returned
-/// with `p`. `Some(None)` when no distribution on `scores` has these
-/// moments with every probability positive (then `F` has no maximum);
-/// `None` when Newton's method does not converge.
-fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Option<Option<(f64, Vec<f64>)>> {
+/// with `p` (see [`Profile`] for the other answers).
+fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Profile {
     let var = sigma * sigma;
     let (first, last) = (scores[0], scores[scores.len() - 1]);
     // Strictly inside the moment space: above the chords between adjacent
@@ -396,7 +416,7 @@ fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Option<Option<
         && var < (mu - first) * (last - mu)
         && v_min.is_some_and(|v| var > v);
     if !inside {
-        return Some(None);
+        return Profile::Outside;
     }
     let x: Vec<[f64; 2]> = scores
         .iter()
@@ -449,13 +469,13 @@ fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Option<Option<
             }
         }
         if !(det > 0.0 && det.is_finite()) {
-            return None;
+            return Profile::AtLeast(value);
         }
         let step = [adj[0] / det, adj[1] / det];
         // Newton's decrement: F(λ*) − F(λ) is about half of it.
         let decrement = g[0] * step[0] + g[1] * step[1];
         if decrement.is_nan() {
-            return None;
+            return Profile::AtLeast(value);
         }
         if decrement < 1e-12 {
             // Quadratic convergence: full steps, until they change
@@ -465,7 +485,7 @@ fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Option<Option<
             let v = f(next);
             if decrement < 1e-30 || polish > 4 || v == f64::NEG_INFINITY {
                 let p = (0..n).map(|k| p_hat[k] / d[k]).collect();
-                return Some(Some((value, p)));
+                return Profile::Found(value, p);
             }
             (lambda, value) = (next, v);
             continue;
@@ -475,16 +495,20 @@ fn profile(scores: &[f64], p_hat: &[f64], mu: f64, sigma: f64) -> Option<Option<
             let next = [lambda[0] + s * step[0], lambda[1] + s * step[1]];
             let v = f(next);
             if v >= value + 1e-4 * s * decrement {
+                if v <= value {
+                    // The step no longer changes F: stalled, not converged.
+                    return Profile::AtLeast(value);
+                }
                 (lambda, value) = (next, v);
                 break;
             }
             s /= 2.0;
             if s < 1e-20 {
-                return None;
+                return Profile::AtLeast(value);
             }
         }
     }
-    None
+    Profile::AtLeast(value)
 }
 
 #[cfg(test)]

@@ -377,3 +377,19 @@ proptest::proptest! {
         proptest::prop_assert!(llr(SprtModel::Normalized, elo0, elo1, &tri).is_some(), "{:?}", c);
     }
 }
+
+/// A case the property test below found: at nElo 922.24 the profile at
+/// one σ of the grid lies so near the edge of the moment space that
+/// Newton's method stalls; that σ is far from the answer, which must
+/// still be found. The scan covers its neighbourhood.
+#[test]
+fn normalized_llr_is_computed_where_a_grid_point_stalls() {
+    let penta = SprtCounts::Pentanomial(Pentanomial::new([16, 5, 23, 6, 24]));
+    let stalled = llr(SprtModel::Normalized, 0.0, 922.24, &penta);
+    assert!(stalled.is_some_and(|v| v < 0.0), "{stalled:?}");
+    let missing: Vec<f64> = (0..4_000)
+        .map(|i| 600.0 + i as f64 * 0.1)
+        .filter(|&e| llr(SprtModel::Normalized, 663.96, e, &penta).is_none())
+        .collect();
+    assert!(missing.is_empty(), "no LLR at nElo {missing:?}");
+}
