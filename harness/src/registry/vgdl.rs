@@ -181,4 +181,3 @@ impl ArenaGame for VgdlPlay {
         view::trace_json(&self.game)
     }
 }
-

@@ -57,8 +57,8 @@ pub fn trace_json(game: &VgdlGame) -> Value {
 
 /// The view of docs/protocol.md: `grid[row][column]` lists the types of
 /// the live sprites whose top-left corner is in that cell (in GVGAI's
-/// sprite order, drawn last last), `avatar` with its `cell` `[row,
-/// column]` and its pixel position, and `colors` per type.
+/// sprite order, drawn last last), `avatar` with its `type`, its `cell`
+/// `[row, column]` and its pixel position, and `colors` per type.
 pub fn state_json(p: &VgdlPlay) -> Value {
     let t = p.game.trace();
     let st = &p.game.state;
@@ -87,6 +87,12 @@ pub fn state_json(p: &VgdlPlay) -> Value {
             cell.sort_by_key(|n| rank(n));
         }
     }
+    let mut avatar = avatar_json(&t, true);
+    if let Some(i) = st.avatar.and_then(|id| st.index_of(id)) {
+        if avatar.is_object() {
+            avatar["type"] = json!(rules.types[st.sprites[i].ty as usize].name);
+        }
+    }
     let colors: Map<String, Value> = rules
         .types
         .iter()
@@ -102,7 +108,7 @@ pub fn state_json(p: &VgdlPlay) -> Value {
         "block": t.block,
         "width": w,
         "height": h,
-        "avatar": avatar_json(&t, true),
+        "avatar": avatar,
         "grid": grid,
         "colors": colors,
     })
