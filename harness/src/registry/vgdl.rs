@@ -181,3 +181,6 @@ impl ArenaGame for VgdlPlay {
         view::trace_json(&self.game)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -152,7 +152,7 @@ fn hashed_color(name: &str) -> String {
         h = (h ^ b as u32).wrapping_mul(0x0100_0193);
     }
     let hue = (h % 360) as f64;
-    let (s, l) = (0.55, 0.5);
+    let (s, l) = (0.45, 0.62);
     let c = (1.0 - (2.0 * l - 1.0f64).abs()) * s;
     let x = c * (1.0 - ((hue / 60.0) % 2.0 - 1.0).abs());
     let (r, g, b) = match (hue / 60.0) as u32 {
