@@ -139,11 +139,12 @@ fn list_games() -> String {
         .iter()
         .map(|g| {
             let agents: Vec<&str> = g.agents().iter().map(|a| a.name).collect();
-            (
-                format!("{}:", g.name()),
-                levels_in_short(&g.levels()),
-                agents.join(", "),
-            )
+            let levels = if g.members().is_empty() {
+                levels_in_short(&g.levels())
+            } else {
+                "per game (below)".to_string()
+            };
+            (format!("{}:", g.name()), levels, agents.join(", "))
         })
         .collect();
     let name_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);

@@ -85,6 +85,39 @@ impl Game for VgdlPlay {
     }
 }
 
+/// Two states are equal when they are of the same loaded game and agree on
+/// the engine's public state: every sprite, resources, the avatar, score,
+/// result, tick and the random generator (what a Python agent keys a
+/// transposition table on).
+impl PartialEq for VgdlPlay {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.game.state, &other.game.state);
+        Arc::ptr_eq(&a.rules, &b.rules)
+            && self.max_steps == other.max_steps
+            && a.ticks == b.ticks
+            && a.ended == b.ended
+            && a.winner == b.winner
+            && a.score.to_bits() == b.score.to_bits()
+            && a.rng == b.rng
+            && a.avatar == b.avatar
+            && a.resources == b.resources
+            && a.sprites == b.sprites
+    }
+}
+
+impl Eq for VgdlPlay {}
+
+impl std::hash::Hash for VgdlPlay {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let st = &self.game.state;
+        (st.ticks, st.ended, st.score.to_bits(), st.rng, st.avatar).hash(h);
+        st.resources.hash(h);
+        for s in &st.sprites {
+            (s.id, s.ty, s.x, s.y).hash(h);
+        }
+    }
+}
+
 impl GameView for VgdlPlay {
     /// The family; each game answers [`GameView::game_name`] with its own.
     const NAME: &'static str = "gvgai:NAME, vgdl:PATH";
