@@ -131,15 +131,18 @@ impl GameView for VgdlPlay {
     }
 }
 
-/// **The family's agents**: the one place they are listed. The generic
-/// agents run on the engine's [`VgdlGame`] itself (no per-copy cost for the
-/// family's name); VGDL agents written for [`VgdlGame`] (e.g. GVGAI's sample
-/// agents) are added here and in [`make_engine_agent`].
+/// **The family's agents**: the one place they are listed. They play the
+/// engine's [`VgdlGame`] itself (no per-copy cost for the family's name):
+/// the generic `random` and `uct` now. VGDL agents written for
+/// [`VgdlGame`] (`agents::vgdl::{AGENTS, make}`: GVGAI's sample agents) are
+/// added here, listed first (a VGDL agent named like a generic one shadows
+/// it), and built in [`make_engine_agent`].
 fn engine_agents() -> Vec<AgentInfo> {
     agents::generic::AGENTS.to_vec()
 }
 
-/// Builds agent `name` of [`engine_agents`] for the engine's [`VgdlGame`].
+/// Builds agent `name` of [`engine_agents`] for the engine's [`VgdlGame`]
+/// (with `agents::vgdl`: its agents first, then the generic ones).
 fn make_engine_agent(
     name: &str,
     params: &AgentParams,
