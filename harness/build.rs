@@ -4,6 +4,10 @@
 //! git itself: in a worktree `.git` is a file, and a path that does not exist
 //! would make cargo rerun the script, and rebuild the crate, on every build.
 //! Outside a git checkout the commit is "unknown" and only this file counts.
+//!
+//! It also writes `gvgai_games.rs` (in `OUT_DIR`): GVGAI's shipped games
+//! (`games/data/gvgai/games.tsv`, `gridphysics/`) embedded with
+//! `include_str!`, for the registry's `gvgai:NAME` family.
 
 use std::path::Path;
 use std::process::Command;
@@ -18,7 +22,44 @@ fn git(args: &[&str]) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// `gvgai_games.rs`: `SHIPPED`, one `(name, game text, [level texts; 5])`
+/// per row of `games.tsv`, in its order.
+fn gvgai_games() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/data/gvgai");
+    let tsv_path = data.join("games.tsv");
+    println!("cargo:rerun-if-changed={}", tsv_path.display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        data.join("gridphysics").display()
+    );
+    let tsv = std::fs::read_to_string(&tsv_path).expect("games/data/gvgai/games.tsv");
+    let file = |name: String| {
+        let p = data.join("gridphysics").join(name);
+        assert!(p.is_file(), "{} is missing", p.display());
+        format!("include_str!({:?})", p.display().to_string())
+    };
+    let mut out = String::from(
+        "/// GVGAI's shipped games: (name, game text, level texts 0-4).\n\
+         pub static SHIPPED: &[(&str, &str, [&str; 5])] = &[\n",
+    );
+    for line in tsv.lines().skip(1) {
+        let Some(name) = line.split('\t').nth(1) else {
+            continue;
+        };
+        let levels: Vec<String> = (0..5).map(|i| file(format!("{name}_lvl{i}.txt"))).collect();
+        out += &format!(
+            "    ({name:?}, {}, [{}]),\n",
+            file(format!("{name}.txt")),
+            levels.join(", ")
+        );
+    }
+    out += "];\n";
+    let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("gvgai_games.rs");
+    std::fs::write(dest, out).expect("write gvgai_games.rs");
+}
+
 fn main() {
+    gvgai_games();
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=ARENA_GIT_COMMIT={commit}");
     println!("cargo:rerun-if-changed=build.rs");

@@ -208,8 +208,13 @@ fn list_is_a_line_per_game_and_a_game_in_detail() {
     let (code, out, err) = arena(&["list"]);
     assert_eq!(code, 0, "{err}");
     let games: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
-    assert_eq!(games.len(), 6, "{out}");
-    assert_eq!(out.lines().count(), 6 + 3, "{out}");
+    // Six games and the VGDL family, then a line per shipped VGDL game.
+    assert_eq!(games.len(), 7, "{out}");
+    assert_eq!(out.lines().count(), 7 + 2 + 110 + 3, "{out}");
+    assert!(
+        games[6].starts_with("gvgai:NAME, vgdl:PATH: levels per game (below)"),
+        "{out}"
+    );
     let line = |game: &str| {
         *games
             .iter()

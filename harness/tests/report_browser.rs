@@ -148,6 +148,17 @@ const SETTINGS: &[(&str, &str, &[&str], u32)] = &[
 fn games() -> Vec<(&'static str, String, Vec<&'static str>, u32)> {
     harness::registry::GAMES
         .iter()
+        .flat_map(|g| {
+            // A family of games: two members stand for it.
+            if g.members().is_empty() {
+                vec![*g]
+            } else {
+                ["gvgai:bait", "gvgai:aliens"]
+                    .iter()
+                    .map(|n| harness::registry::find(n).expect("a shipped game"))
+                    .collect()
+            }
+        })
         .map(|g| match SETTINGS.iter().find(|s| s.0 == g.name()) {
             Some(&(name, level, agents, steps)) => {
                 (name, level.to_string(), agents.to_vec(), steps)
@@ -237,7 +248,9 @@ fn report_and_viewer_work_in_a_browser() {
         let shown: Value =
             serde_json::from_str(&attr(&dom, "viewer", "data-state").expect("data-state")).unwrap();
         let actions = format!("--actions={}", moves[..k].join(","));
-        let (code, trace, err) = arena(&["trace", game, "--level", level, &actions]);
+        // The episode's seed, for games that draw random numbers (gvgai:aliens).
+        let seed = format!("--seed={}", rec["seed"].as_u64().expect("seed"));
+        let (code, trace, err) = arena(&["trace", game, "--level", level, &actions, &seed]);
         assert_eq!(code, 0, "{game}: {err}");
         let at_k: Value =
             serde_json::from_str(trace.lines().nth(k).expect("trace line k")).unwrap();

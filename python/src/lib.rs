@@ -11,6 +11,7 @@
 //! `arena-jsonl/2` protocol uses.
 
 use games::Game;
+use harness::registry::vgdl::VgdlPlay;
 use harness::registry::{ArenaGame, GameView};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A game state without its type: what the Python class needs of a game.
 trait DynGame: Send + Sync {
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     fn boxed_clone(&self) -> Box<dyn DynGame>;
     fn as_any(&self) -> &dyn Any;
     fn num_players(&self) -> usize;
@@ -43,8 +44,8 @@ trait DynGame: Send + Sync {
 }
 
 impl<G: ArenaGame + Hash + Eq> DynGame for G {
-    fn name(&self) -> &'static str {
-        G::NAME
+    fn name(&self) -> &str {
+        self.game_name()
     }
     fn boxed_clone(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
@@ -84,7 +85,7 @@ impl<G: ArenaGame + Hash + Eq> DynGame for G {
         if Game::is_over(self) {
             return Err(format!(
                 "{}: the game is over (tick {})",
-                G::NAME,
+                self.game_name(),
                 self.tick()
             ));
         }
@@ -92,7 +93,7 @@ impl<G: ArenaGame + Hash + Eq> DynGame for G {
         if joint.len() != n {
             return Err(format!(
                 "{}: a joint action has {n} entries (one per seat), got {}",
-                G::NAME,
+                self.game_name(),
                 joint.len()
             ));
         }
@@ -106,21 +107,21 @@ impl<G: ArenaGame + Hash + Eq> DynGame for G {
             let Some(name) = entry else {
                 return Err(format!(
                     "{}: seat {seat} is active at tick {}: its action is missing",
-                    G::NAME,
+                    self.game_name(),
                     self.tick()
                 ));
             };
             let a = self.parse_action(seat, name).ok_or_else(|| {
                 format!(
                     "{}: `{name}` is not an action ({})",
-                    G::NAME,
+                    self.game_name(),
                     G::ACTION_SYNTAX
                 )
             })?;
             if !self.is_legal(seat, a) {
                 return Err(format!(
                     "{}: `{name}` is not legal for seat {seat} at tick {} (legal: {})",
-                    G::NAME,
+                    self.game_name(),
                     self.tick(),
                     DynGame::legal_names(self, seat).join(", ")
                 ));
@@ -177,12 +178,25 @@ macro_rules! game_list {
                     return Ok(Box::new(g));
                 }
             )*
+            // The VGDL family: gvgai:NAME and vgdl:PATH.
+            if is_family(name) {
+                let mut g = VgdlPlay::load_named(name, spec, seed).map_err(|e| e.to_string())?;
+                if let Some(m) = max_steps {
+                    g.set_max_steps(m);
+                }
+                return Ok(Box::new(g));
+            }
             Err(format!("unknown game `{name}`; valid games: {}", GAME_NAMES.join(", ")))
         }
     };
 }
 
 harness::with_registered_games!(game_list);
+
+/// Whether `name` is a game of the VGDL family (`gvgai:NAME`, `vgdl:PATH`).
+fn is_family(name: &str) -> bool {
+    name.starts_with("gvgai:") || name.starts_with("vgdl:")
+}
 
 /// A state of one arena game: the Rust game itself, advanced in place.
 #[pyclass(name = "State", module = "arena")]
@@ -235,9 +249,9 @@ impl State {
 
 #[pymethods]
 impl State {
-    /// The game's name (`bait`, `xiangqi` ...).
+    /// The game's name (`bait`, `xiangqi`, `gvgai:aliens` ...).
     #[getter]
-    fn game(&self) -> &'static str {
+    fn game(&self) -> &str {
         self.inner.name()
     }
 
@@ -407,9 +421,9 @@ static TEXT_LEVELS: AtomicU64 = AtomicU64::new(0);
 #[pyfunction]
 #[pyo3(signature = (game, level, seed=0, max_steps=None))]
 fn load(game: &str, level: &str, seed: u64, max_steps: Option<u32>) -> PyResult<State> {
-    if !GAME_NAMES.contains(&game) {
+    if !GAME_NAMES.contains(&game) && !is_family(game) {
         return Err(PyValueError::new_err(format!(
-            "unknown game `{game}`; valid games: {}",
+            "unknown game `{game}`; valid games: {}, gvgai:NAME, vgdl:PATH",
             GAME_NAMES.join(", ")
         )));
     }

@@ -124,6 +124,27 @@ def test_random_playouts_match_arena_trace():
     print("trace parity: %d states" % checked)
 
 
+def test_gvgai_games_load_with_a_seed_and_match_arena_trace():
+    # The VGDL family is not in ``arena list``'s game lines: a few members,
+    # one that draws random numbers (aliens), with GVGAI's game seed.
+    checked = 0
+    for game in ("gvgai:aliens", "gvgai:bait", "gvgai:zelda"):
+        for seed in (1, 20000000):
+            state = arena.load(game, "0", seed=seed)
+            assert state.game == game
+            rng = random.Random("%s/%d" % (game, seed))
+            items, states = random_playout(state, rng, 80)
+            lines = arena_cmd("trace", game, "--level", "0", "--seed", str(seed),
+                              "--actions", ",".join(items)).splitlines()
+            assert len(lines) == len(states), (game, seed, len(lines), len(states))
+            for i, (line, s) in enumerate(zip(lines, states)):
+                assert json.loads(s.trace_json()) == json.loads(line), (game, seed, i)
+            view = json.loads(states[-1].to_json(0))
+            assert view["game"] == game and "grid" in view
+            checked += len(states)
+    print("gvgai trace parity: %d states" % checked)
+
+
 def parity_config(game, levels, max_steps, folder):
     players = arena.load(game, levels[0]).num_players()
     python = sys.executable

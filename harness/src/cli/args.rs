@@ -302,6 +302,10 @@ pub struct TraceArgs {
     /// Comma-separated actions (Bait: UP,DOWN,LEFT,RIGHT,NIL; Snake: d0/d1 per round).
     #[arg(long, allow_hyphen_values = true, default_value = "")]
     pub actions: String,
+    /// The seed the level is loaded with (games with randomness, e.g.
+    /// gvgai:NAME: GVGAI's game seed).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// `arena solve`.

@@ -139,11 +139,12 @@ fn list_games() -> String {
         .iter()
         .map(|g| {
             let agents: Vec<&str> = g.agents().iter().map(|a| a.name).collect();
-            (
-                format!("{}:", g.name()),
-                levels_in_short(&g.levels()),
-                agents.join(", "),
-            )
+            let levels = if g.members().is_empty() {
+                levels_in_short(&g.levels())
+            } else {
+                "per game (below)".to_string()
+            };
+            (format!("{}:", g.name()), levels, agents.join(", "))
         })
         .collect();
     let name_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
@@ -151,6 +152,18 @@ fn list_games() -> String {
     let mut s = String::new();
     for (name, levels, agents) in rows {
         s += &format!("{name:<name_w$} levels {levels:<levels_w$}  agents {agents}\n");
+    }
+    // Families of games: one line per shipped member.
+    for g in crate::registry::GAMES {
+        let members = g.members();
+        if members.is_empty() {
+            continue;
+        }
+        s += &format!("\n{} ({} shipped):\n", g.name(), members.len());
+        let w = members.iter().map(|m| m.0.len()).max().unwrap_or(0);
+        for (name, status) in members {
+            s += &format!("  {name:<w$} {status}\n");
+        }
     }
     s += "\n`arena list GAME` shows a game's levels, agents with their parameters, actions and \
           protocols;\nlevels may also be files, and an agent any program (docs/protocol.md).\n";

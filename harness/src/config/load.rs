@@ -358,7 +358,15 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         base_dir,
         doc: toml_edit::ImDocument::parse(text).ok(),
     };
-    let game = crate::registry::find(raw.game.get_ref())
+    // `vgdl:PATH`: PATH is relative to the config file when it exists there
+    // (as level paths are).
+    let game_name = match raw.game.get_ref().strip_prefix("vgdl:") {
+        Some(p) if !Path::new(p).exists() && base_dir.join(p).is_file() => {
+            format!("vgdl:{}", base_dir.join(p).to_string_lossy())
+        }
+        _ => raw.game.get_ref().clone(),
+    };
+    let game = crate::registry::find(&game_name)
         .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
     let format = match &raw.format {
         None => None,

@@ -301,7 +301,7 @@ fn make_contestant<G: ArenaGame>(
 pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
     let spec = &cfg.agents[agent];
     let level = cfg.levels.first().cloned().unwrap_or_default();
-    let mut state = G::load_level(&level, cfg.seed).map_err(|e| Failure {
+    let mut state = G::load_named(cfg.game, &level, cfg.seed).map_err(|e| Failure {
         outcome: Outcome::SpawnFailed,
         detail: e.to_string(),
     })?;
@@ -333,7 +333,7 @@ pub fn play_episode<G: ArenaGame>(
     ep: &Episode,
 ) -> Result<EpisodeRecord, HarnessError> {
     let cfg = factory.config();
-    let mut state = G::load_level(&ep.level, ep.seed)?;
+    let mut state = G::load_named(cfg.game, &ep.level, ep.seed)?;
     if let Some(m) = cfg.max_steps {
         state.set_max_steps(m);
     }
@@ -511,7 +511,7 @@ fn forfeited_episode<G: ArenaGame>(
     forfeited: &[usize],
     k: usize,
 ) -> EpisodeRecord {
-    let start = G::load_level(&ep.level, ep.seed).ok();
+    let start = G::load_named(cfg.game, &ep.level, ep.seed).ok();
     let seats = ep
         .seats
         .iter()

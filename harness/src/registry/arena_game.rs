@@ -82,6 +82,15 @@ pub trait ArenaGame: GameView + Sized {
     /// generated (e.g. Snake's `random` map); others ignore it.
     fn load_level(spec: &str, seed: u64) -> Result<Self, HarnessError>;
 
+    /// Load level `spec` of the game registered as `game`: what the run
+    /// loop, `arena trace` and replays call. Families of games (one type,
+    /// many names, e.g. `gvgai:NAME`) build the game from `game`; the
+    /// default is [`ArenaGame::load_level`].
+    fn load_named(game: &str, spec: &str, seed: u64) -> Result<Self, HarnessError> {
+        let _ = game;
+        Self::load_level(spec, seed)
+    }
+
     /// Apply a config's `max_steps` (a game-length limit), where the game has one.
     fn set_max_steps(&mut self, max_steps: u32);
 

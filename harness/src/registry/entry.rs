@@ -21,6 +21,18 @@ pub trait GameEntry: Sync {
     fn name(&self) -> &'static str;
     /// One line about the game.
     fn description(&self) -> &'static str;
+    /// For a family of games (e.g. `gvgai:NAME`): the member called `name`,
+    /// or why it cannot be loaded; `None` when `name` is not of the family.
+    /// Single games answer only to [`GameEntry::name`] (default `None`).
+    fn instance(&self, name: &str) -> Option<Result<&'static dyn GameEntry, HarnessError>> {
+        let _ = name;
+        None
+    }
+    /// For a family: its shipped members, as (name, one line about it) in
+    /// the order `arena list` shows them (default: none).
+    fn members(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// How actions are written.
     fn action_syntax(&self) -> &'static str;
     /// The built-in levels.
@@ -117,10 +129,10 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
         G::PROTOCOLS
     }
     fn players(&self, spec: &str, seed: u64) -> Result<usize, HarnessError> {
-        Ok(G::load_level(spec, seed)?.num_players())
+        Ok(G::load_named(G::NAME, spec, seed)?.num_players())
     }
     fn check_level(&self, spec: &str, seed: u64) -> Result<(), HarnessError> {
-        G::load_level(spec, seed).map(drop)
+        G::load_named(G::NAME, spec, seed).map(drop)
     }
     fn check_agent(&self, name: &str, params: &agents::AgentParams) -> Result<(), String> {
         arena_game::build_agent::<G>(name, params, 0)
@@ -166,22 +178,25 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
         max_steps: Option<u32>,
         moves: &[String],
     ) -> Result<super::Replayed, HarnessError> {
-        super::resim::replay::<G>(level, seed, max_steps, moves)
+        super::resim::replay::<G>(G::NAME, level, seed, max_steps, moves)
     }
 }
 
-/// The game named `name`, or an error listing the valid names.
+/// The game named `name` (a registered game, or a member of a family such
+/// as `gvgai:aliens`), or an error listing the valid names.
 pub fn find(name: &str) -> Result<&'static dyn GameEntry, HarnessError> {
-    super::GAMES
-        .iter()
-        .copied()
-        .find(|g| g.name() == name)
-        .ok_or_else(|| {
-            HarnessError::Config(format!(
-                "unknown game `{name}`; valid games: {}",
-                names(|_| true).join(", ")
-            ))
-        })
+    for g in super::GAMES.iter().copied() {
+        if g.name() == name {
+            return Ok(g);
+        }
+        if let Some(member) = g.instance(name) {
+            return member;
+        }
+    }
+    Err(HarnessError::Config(format!(
+        "unknown game `{name}`; valid games: {}",
+        names(|_| true).join(", ")
+    )))
 }
 
 /// The names of the games for which `pick` holds, in registry order.

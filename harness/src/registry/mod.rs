@@ -12,6 +12,7 @@ pub mod arena_game;
 mod entry;
 mod resim;
 mod trace;
+pub mod vgdl;
 
 pub use arena_game::{
     build_agent, jsonl_contestant, parse_size, read_level_file, ArenaGame, ExternalCtx,
@@ -27,7 +28,8 @@ macro_rules! registry {
     ($($module:ident => $game:ty),* $(,)?) => {
         $(mod $module;)*
         /// Every game, in the order `arena list` shows them.
-        pub static GAMES: &[&dyn GameEntry] = &[$(&entry::Entry::<$game>::NEW),*];
+        /// The VGDL family (`gvgai:NAME`, `vgdl:PATH`) comes last.
+        pub static GAMES: &[&dyn GameEntry] = &[$(&entry::Entry::<$game>::NEW,)* &vgdl::FAMILY];
     };
 }
 

@@ -38,15 +38,16 @@ pub fn view<G: ArenaGame>(state: &G) -> Value {
 
 /// Re-play `moves` (one entry per tick, the active seats' action names
 /// joined by `/`, as [`crate::play::runner::EpisodeRecord::moves`]) from level
-/// `level` loaded with `seed`, under `max_steps`. An action that does not
+/// `level` of game `game` loaded with `seed`, under `max_steps`. An action that does not
 /// parse, or a move after the end, is a [`HarnessError::CheckFailed`].
 pub fn replay<G: ArenaGame>(
+    game: &str,
     level: &str,
     seed: u64,
     max_steps: Option<u32>,
     moves: &[String],
 ) -> Result<Replayed, HarnessError> {
-    let mut state = G::load_level(level, seed)?;
+    let mut state = G::load_named(game, level, seed)?;
     if let Some(m) = max_steps {
         state.set_max_steps(m);
     }

@@ -60,7 +60,7 @@ fn parse_item<G: ArenaGame>(
 /// that ends the game; an unparsable action is an error naming it, and so is
 /// an illegal one in games that check ([`ArenaGame::TRACE_CHECKS_LEGALITY`]).
 pub fn trace<G: ArenaGame>(args: &TraceArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
-    let mut state = G::load_level(&args.level, 0)?;
+    let mut state = G::load_named(&args.game, &args.level, args.seed)?;
     let io = |e| HarnessError::io("<stdout>", e);
     writeln!(out, "{}", state.trace_json()).map_err(io)?;
     for (i, item) in args.actions.split(',').map(str::trim).enumerate() {

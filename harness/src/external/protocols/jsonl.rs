@@ -164,7 +164,7 @@ pub fn start_message<G: GameView>(
     json!({
         "type": "start",
         "protocol": VERSION,
-        "game": G::NAME,
+        "game": state.game_name(),
         "level": episode.level,
         "level_text": level_text(episode.level),
         "seed": episode.seed,
@@ -311,7 +311,7 @@ pub fn parse_action<G: GameView>(state: &G, seat: Seat, line: &str) -> Result<G:
             "tick {}: `{}` is not an action of {} (legal: {})",
             state.tick(),
             name.chars().take(40).collect::<String>(),
-            G::NAME,
+            state.game_name(),
             legal_names(state, seat).join(", ")
         ),
     })

@@ -242,6 +242,32 @@
     }
     if (changed) disc(changed[1] * s + s / 2, changed[0] * s + s / 2, s * 0.43, null, "#fff");
   };
+  // A VGDL game (gvgai:NAME, vgdl:PATH): every sprite a square of its
+  // type's colour (`colors`: its `color` parameter or a hash of its name),
+  // scaled from pixels to the canvas, the avatar marked with a ring.
+  draw.vgdl = function (st) {
+    var w = st.width || 1, h = st.height || 1, block = st.block || 1;
+    var s = cellSize(w, h, 560, 480), k = s / block;
+    setSize(w * s, h * s);
+    rect(0, 0, w * s, h * s, COLORS.floor);
+    var colors = st.colors || {};
+    (st.grid || []).forEach(function (row, r) {
+      row.forEach(function (types, c) {
+        types.forEach(function (t, i) {
+          var inset = i === 0 ? 0 : s * 0.12;
+          rect(c * s + inset, r * s + inset, s - 2 * inset, s - 2 * inset, colors[t] || "#888");
+        });
+      });
+    });
+    var a = st.avatar;
+    if (a && typeof a === "object") {
+      disc(a.x * k + s / 2, a.y * k + s / 2, s * 0.42, null, "#17305e");
+      disc(a.x * k + s / 2, a.y * k + s / 2, s * 0.3, null, "#fff");
+    }
+  };
+  function drawerOf(game) {
+    return draw[game] || (/^(gvgai|vgdl):/.test(game) ? draw.vgdl : null);
+  }
   function drawUnknown() { setSize(200, 40); glyph("(no drawing for this game)", 100, 20, 12, "#666"); }
 
   // ---- the panel ------------------------------------------------------
@@ -259,6 +285,10 @@
     if (st.food !== undefined) parts.push("food " + st.food + "/" + st.capacity);
     if (st.boxes_on_goals !== undefined) parts.push("boxes on goals " + st.boxes_on_goals);
     if (st.has_key) parts.push("has the key");
+    if (st.avatar && st.avatar.resources) {
+      Object.keys(st.avatar.resources).forEach(function (k) { parts.push(k + " " + st.avatar.resources[k]); });
+    }
+    if (st.avatar && st.avatar.health) parts.push("health " + st.avatar.health);
     return parts.join(", ");
   }
 
@@ -299,11 +329,11 @@
     var r = cur.replay, t = cur.tick, n = r.ticks.length;
     var st = r.states[t] || {};
     try {
-      (draw[r.game] || drawUnknown)(st, t > 0 ? r.states[t - 1] : null);
+      (drawerOf(r.game) || drawUnknown)(st, t > 0 ? r.states[t - 1] : null);
     } catch (e) { noteError(e); }
     root.setAttribute("data-state", JSON.stringify(st));
     root.setAttribute("data-tick", String(t));
-    root.setAttribute("data-drawn", draw[r.game] ? "yes" : "no");
+    root.setAttribute("data-drawn", drawerOf(r.game) ? "yes" : "no");
     root.setAttribute("data-episode", String(r.episode));
     $("v-state").textContent = JSON.stringify(st);
     $("v-scrub").max = String(n);

@@ -1,0 +1,103 @@
+use super::*;
+use crate::registry::find;
+use games::vgdl::Vgdl;
+
+#[test]
+fn a_family_member_is_found_by_name_once() {
+    let a = find("gvgai:aliens").unwrap();
+    assert_eq!(a.name(), "gvgai:aliens");
+    let b = find("gvgai:aliens").unwrap();
+    assert!(std::ptr::eq(
+        a as *const dyn crate::registry::GameEntry as *const u8,
+        b as *const dyn crate::registry::GameEntry as *const u8
+    ));
+    assert_eq!(a.players("3", 1).unwrap(), 1);
+    assert_eq!(a.default_levels(), ["0", "1", "2", "3", "4"]);
+    let e = find("gvgai:nosuch").unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("GVGAI ships no game"), "{e}");
+    let e = find("vgdl:/no/such/file.txt").unwrap_err();
+    assert_eq!(e.exit_code(), 2, "{e}");
+    assert!(find("snake").is_ok(), "single games are unchanged");
+}
+
+#[test]
+fn colours_come_from_the_color_parameter_or_a_stable_hash() {
+    let text = "BasicGame\n  SpriteSet\n    gem > Immovable color=RED\n    rocks > Immovable color=GOLD\n      pebble > Immovable\n    moss > Immovable\n    lichen > Immovable\n  LevelMapping\n    g > gem\n";
+    let v = Vgdl::parse(text).unwrap();
+    let colors = view::type_colors(text, v.rules());
+    let of = |name: &str| {
+        let i = v.rules().types.iter().position(|t| t.name == name).unwrap();
+        colors[i].clone()
+    };
+    assert_eq!(of("gem"), "#c80000");
+    assert_eq!(of("pebble"), "#fad400", "a child takes its parent's colour");
+    assert_eq!(of("wall"), "#1e1e1e");
+    assert_ne!(of("moss"), of("lichen"));
+    assert_eq!(
+        of("moss"),
+        view::type_colors(text, v.rules())[v
+            .rules()
+            .types
+            .iter()
+            .position(|t| t.name == "moss")
+            .unwrap()]
+    );
+    assert!(of("moss").starts_with('#') && of("moss").len() == 7);
+}
+
+#[test]
+fn the_view_puts_every_sprite_in_its_cell_and_names_the_avatar() {
+    let g = VgdlPlay::load_named("gvgai:bait", "0", 1).unwrap();
+    let v = g.state_json(0);
+    assert_eq!(v["game"], "gvgai:bait");
+    let (row, col) = (
+        v["avatar"]["cell"][0].as_u64().unwrap() as usize,
+        v["avatar"]["cell"][1].as_u64().unwrap() as usize,
+    );
+    let ty = v["avatar"]["type"].as_str().unwrap();
+    let cell = v["grid"][row][col].as_array().unwrap();
+    assert!(cell.iter().any(|t| t == ty), "{cell:?}");
+    let sprites: usize = v["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap())
+        .map(|c| c.as_array().unwrap().len())
+        .sum();
+    assert_eq!(sprites, g.game.trace().sprites.len());
+    assert_eq!(
+        v["width"].as_u64().unwrap() * v["block"].as_u64().unwrap(),
+        g.game.state.screen.0 as u64
+    );
+}
+
+#[test]
+fn max_steps_ends_the_game_as_a_loss() {
+    let mut g = VgdlPlay::load_named("gvgai:aliens", "0", 1).unwrap();
+    g.set_max_steps(3);
+    for _ in 0..5 {
+        g.advance(&[Action::Nil]);
+    }
+    assert_eq!(g.tick(), 3);
+    assert!(g.is_over() && g.legal_actions_vec(0).is_empty());
+    assert_eq!(g.result(0), PlayerResult::Loss);
+}
+
+#[test]
+fn the_generic_agents_play_on_the_engine() {
+    let mut g = VgdlPlay::load_named("gvgai:aliens", "0", 1).unwrap();
+    let timer = games::StepTimer::new(
+        std::time::Duration::from_millis(100),
+        std::time::Duration::from_millis(1),
+    );
+    for name in ["random", "uct"] {
+        let mut a =
+            crate::registry::build_agent::<VgdlPlay>(name, &AgentParams::default(), 3).unwrap();
+        a.init(&g, 0, &timer);
+        let act = a.act(&g, 0, &timer);
+        assert!(g.is_legal(0, act));
+        g.advance(&[act]);
+    }
+    assert_eq!(g.tick(), 2);
+}
