@@ -140,6 +140,24 @@ fn arena_list_shows_every_shipped_game_once() {
 }
 
 #[test]
+fn arena_bench_prints_the_forward_models_speed_per_level() {
+    let (code, out, err) = arena(&["bench", "gvgai:bait", "--seconds", "0.02"]);
+    assert_eq!(code, 0, "{err}");
+    let rates: Vec<f64> = out
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+        })
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(rates.len(), 5, "{out}");
+    assert!(rates.iter().all(|r| *r > 0.0), "{out}");
+    assert!(out.contains("median"), "{out}");
+}
+
+#[test]
 fn a_bad_vgdl_file_is_located_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let game = dir.path().join("bad.txt");

@@ -437,7 +437,7 @@ pub struct PerftArgs {
 /// `arena bench`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena bench harness --episodes 10000\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
+    after_help = "Examples:\n  arena bench harness --episodes 10000\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench gvgai:aliens --seconds 0.5\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
 )]
 pub struct BenchArgs {
     /// The game (the games that have this command are listed by `--help`),

@@ -6,6 +6,7 @@
 //! [`VgdlGame`] with its name and compiled rules behind an `Arc`, so that
 //! [`ArenaGame::load_named`] builds it from the game's name.
 
+mod bench;
 mod family;
 mod view;
 

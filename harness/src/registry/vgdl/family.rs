@@ -320,7 +320,7 @@ impl GameEntry for VgdlEntry {
         None
     }
     fn bench(&self) -> Option<GameCommand<BenchArgs>> {
-        None
+        Some(super::bench::bench)
     }
     fn replay(
         &self,
