@@ -29,7 +29,6 @@ use crate::play::runner::EpisodeRecord;
 use crate::play::timing::TimeLimits;
 use crate::registry::GameEntry;
 use flate2::read::MultiGzDecoder;
-use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -241,17 +240,62 @@ pub fn build(
     })
 }
 
-/// One replay as a gzip member holding its JSON line.
+/// One replay as a gzip member holding its JSON line, compressed at the
+/// fastest level (any gzip reader reads it). The compressor is kept per
+/// thread and reset for each member: a new one allocates and zeroes a few
+/// hundred KB.
 pub fn gzip_line(replay: &Replay) -> Vec<u8> {
-    // The JSON whole first, then one write to the compressor: each write
-    // to it costs a pass over its output buffer, and the serializer's
-    // writes are a few bytes each. Writing to a Vec cannot fail, and a
-    // Replay always serializes.
-    let mut json = serde_json::to_vec(replay).unwrap_or_default();
-    json.push(b'\n');
-    let mut enc = GzEncoder::new(Vec::with_capacity(json.len() / 4), Compression::default());
-    let _ = enc.write_all(&json);
-    enc.finish().unwrap_or_default()
+    thread_local! {
+        static GZ: std::cell::RefCell<GzipLines> = std::cell::RefCell::new(GzipLines::new());
+    }
+    GZ.with(|g| g.borrow_mut().line(replay))
+}
+
+/// Makes gzip members of replays' JSON lines with one deflate compressor.
+struct GzipLines {
+    deflate: flate2::Compress,
+    json: Vec<u8>,
+}
+
+impl GzipLines {
+    fn new() -> Self {
+        GzipLines {
+            deflate: flate2::Compress::new(Compression::fast(), false),
+            json: Vec::new(),
+        }
+    }
+
+    fn line(&mut self, replay: &Replay) -> Vec<u8> {
+        // The JSON whole first, then one pass of the compressor. Writing
+        // to a Vec cannot fail, and a Replay always serializes.
+        self.json.clear();
+        let _ = serde_json::to_writer(&mut self.json, replay);
+        self.json.push(b'\n');
+        let json = &self.json;
+        let mut crc = flate2::Crc::new();
+        crc.update(json);
+        // RFC 1952: magic, deflate, no flags, no time, fastest, unknown OS.
+        let mut out = Vec::with_capacity(json.len() / 4 + 64);
+        out.extend_from_slice(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255]);
+        self.deflate.reset();
+        loop {
+            let read = self.deflate.total_in() as usize;
+            if out.capacity() - out.len() < 64 {
+                out.reserve(out.capacity());
+            }
+            match self
+                .deflate
+                .compress_vec(&json[read..], &mut out, flate2::FlushCompress::Finish)
+            {
+                Ok(flate2::Status::StreamEnd) => break,
+                Ok(_) => {}
+                Err(_) => return Vec::new(),
+            }
+        }
+        out.extend_from_slice(&crc.sum().to_le_bytes());
+        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        out
+    }
 }
 
 /// Turn a replay of schema [`SCHEMA_V1`] into one of [`SCHEMA`]: its Bait
@@ -550,6 +594,32 @@ mod tests {
                 .collect(),
             states: sim.states,
         }
+    }
+
+    #[test]
+    fn gzip_members_from_one_reused_compressor_read_back_as_their_json_lines() {
+        let r = bait_replay();
+        let mut other = bait_replay();
+        other.episode = 7;
+        let mut bytes = gzip_line(&r);
+        bytes.extend(gzip_line(&other));
+        bytes.extend(gzip_line(&r));
+        let mut text = String::new();
+        MultiGzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .unwrap();
+        let want = [&r, &other, &r]
+            .map(|x| serde_json::to_string(x).unwrap() + "\n")
+            .concat();
+        assert_eq!(text, want);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        std::fs::write(&file, &bytes).unwrap();
+        let back = read(&file).unwrap();
+        assert_eq!(
+            back.iter().map(|x| x.episode).collect::<Vec<_>>(),
+            [r.episode, 7, r.episode]
+        );
     }
 
     #[test]

@@ -67,6 +67,31 @@ pub trait Contestant<G: Game>: Send {
     /// [`Failure`] with [`Outcome::Disqualified`] (in-process) or
     /// [`Outcome::Timeout`] (subprocess) when the deadline passes.
     fn wait(&mut self, deadline: Instant) -> Reply<G::Action>;
+    /// Whether [`Contestant::ask`] runs the agent on the calling thread (the
+    /// runner then asks it alone, after the others' requests are out).
+    /// Default: no.
+    fn on_caller_thread(&self) -> bool {
+        false
+    }
+    /// Whether the run's watchdog abandoned this contestant's last call and
+    /// took its episode over (the caller must then leave the episode
+    /// alone). Default: never.
+    fn abandoned(&self) -> bool {
+        false
+    }
+    /// [`Contestant::request`] then [`Contestant::wait`] until `deadline`.
+    fn ask(
+        &mut self,
+        phase: Phase,
+        state: &G,
+        seat: Seat,
+        start: Instant,
+        budget: Duration,
+        deadline: Instant,
+    ) -> Reply<G::Action> {
+        self.request(phase, state, seat, start, budget);
+        self.wait(deadline)
+    }
     /// The joint action `joint` (one entry per seat: the answer, the
     /// fallback played for a late answer, or an inactive seat's fallback)
     /// is played in `state` (the state before it). Called for every
@@ -162,18 +187,34 @@ pub(crate) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+thread_local! {
+    /// Whether this thread is inside a built-in agent's call.
+    static IN_AGENT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f`, a call into a built-in agent on the caller's thread, with the
+/// panic report silenced as on an agent's worker thread.
+pub(crate) fn in_agent<R>(f: impl FnOnce() -> R) -> R {
+    IN_AGENT.with(|c| c.set(true));
+    let r = f();
+    IN_AGENT.with(|c| c.set(false));
+    r
+}
+
 /// A panicking built-in agent is an outcome (`crash`, with the message in the
 /// CSV `detail` column), not news for the terminal. The default panic report
 /// (which may also capture a backtrace, slow enough to blow a 50 ms limit) is
-/// silenced for agent worker threads only; every other thread keeps it.
-fn quiet_agent_panics() {
+/// silenced for agent worker threads and agent calls ([`in_agent`]) only;
+/// everything else keeps it.
+pub(crate) fn quiet_agent_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let agent_thread = std::thread::current()
-                .name()
-                .is_some_and(|n| n.starts_with(AGENT_THREAD_PREFIX));
+            let agent_thread = IN_AGENT.with(|c| c.get())
+                || std::thread::current()
+                    .name()
+                    .is_some_and(|n| n.starts_with(AGENT_THREAD_PREFIX));
             if !agent_thread {
                 default(info);
             }

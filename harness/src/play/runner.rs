@@ -27,18 +27,20 @@
 use crate::config::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
 use crate::external::GlobalData;
+use crate::play::direct::Direct;
+pub use crate::play::episode::play_episode;
+use crate::play::episode::{play, Deliver, Played};
 use crate::play::forfeit::Forfeits;
-use crate::play::judge::{self, Answer, Excusals, Usage, Verdict};
 use crate::play::outcome::Outcome;
-use crate::play::player::{Contestant, Failure, InProcess, Phase, Reply};
+use crate::play::player::{Contestant, Failure, InProcess, Phase};
 pub use crate::play::schedule::{agent_seed, episode_seed, Episode};
-use crate::play::timing::{ms, TimeLimits};
+use crate::play::watchdog::{Hung, Watchdog};
 use crate::registry::arena_game::{build_agent, ArenaGame, ExternalCtx};
 use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
-use std::time::Instant;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// What happened to one seat in an episode (serialized in the run's
 /// journal, see [`crate::output::journal`]).
@@ -131,51 +133,6 @@ pub struct EpisodeRecord {
     pub cpu_model: String,
 }
 
-/// Judge a reply against the limits ([`crate::play::judge`]): measure what may
-/// not have been the agent's time over it (only when it can matter), ask
-/// the judge, and note the CPU time and a starved request in `record`.
-/// The action to play with the verdict on its time (a disqualification
-/// becomes the failure), and the time on the judging clock in ms.
-fn judge<A>(
-    reply: Reply<A>,
-    limits: &TimeLimits,
-    phase: Phase,
-    record: &mut SeatRecord,
-    started: Instant,
-) -> (Result<(Option<A>, Verdict), Failure>, f64) {
-    record.cpu_ms += reply.cpu.map(ms).unwrap_or(0.0);
-    let usage = Usage {
-        wall: reply.wall,
-        cpu: reply.cpu,
-        waited: reply.waited,
-    };
-    let t = ms(usage.on(limits.clock));
-    let action = match reply.result {
-        Err(f) => return (Err(f), t),
-        Ok(a) => a,
-    };
-    let excusals = if judge::needs_excusals(&usage, limits, phase) {
-        crate::play::timing::excusals(started, started + reply.wall)
-    } else {
-        Excusals::default()
-    };
-    match judge::judge(&usage, Answer::Given, excusals, limits, phase).verdict {
-        Verdict::Disqualified { detail } => (
-            Err(Failure {
-                outcome: Outcome::Disqualified,
-                detail,
-            }),
-            t,
-        ),
-        v => {
-            if v == Verdict::Starved {
-                record.starved += 1;
-            }
-            (Ok((action, v)), t)
-        }
-    }
-}
-
 /// What the runner reports while it plays, on the calling thread.
 #[derive(Debug)]
 pub enum RunnerEvent {
@@ -228,35 +185,69 @@ pub fn log_label(label: &str) -> String {
 
 /// Builds the contestants of a run's episodes, and holds what external
 /// agents keep from game to game within the run (Botzone's `globaldata`).
+/// With the run's watchdog, built-in agents run on the episode's own thread
+/// ([`Direct`]); without, each on a worker thread of its own
+/// ([`InProcess`]).
 #[derive(Debug)]
-pub struct ContestantFactory<'a> {
-    cfg: &'a RunConfig,
+pub struct ContestantFactory {
+    cfg: Arc<RunConfig>,
     keep: GlobalData,
+    watchdog: Option<Arc<Watchdog>>,
 }
 
-impl<'a> ContestantFactory<'a> {
+impl ContestantFactory {
     /// A factory for the episodes of `cfg`, with nothing kept yet.
-    pub fn new(cfg: &'a RunConfig) -> Self {
+    pub fn new(cfg: &RunConfig) -> Self {
+        ContestantFactory {
+            cfg: Arc::new(cfg.clone()),
+            keep: GlobalData::default(),
+            watchdog: None,
+        }
+    }
+
+    /// A factory whose built-in agents run on the episode's thread, watched
+    /// by `watchdog`.
+    pub fn watched(cfg: Arc<RunConfig>, watchdog: Arc<Watchdog>) -> Self {
         ContestantFactory {
             cfg,
             keep: GlobalData::default(),
+            watchdog: Some(watchdog),
         }
     }
 
     /// The run's config.
-    pub fn config(&self) -> &'a RunConfig {
-        self.cfg
+    pub fn config(&self) -> &RunConfig {
+        &self.cfg
     }
 
-    /// Build the contestant for `spec` in seat `seat` of episode `ep`.
+    /// Build the contestant for `spec` in seat `seat` of episode `ep`; with
+    /// a watchdog and a `hook` (who finishes the episode if the agent
+    /// hangs), a built-in agent runs on the caller's thread.
     pub fn make<G: ArenaGame>(
         &self,
         ep: &Episode,
         seat: usize,
         spec: &AgentSpec,
         seed: u64,
+        hook: Option<&Arc<dyn Hung>>,
     ) -> Result<Box<dyn Contestant<G>>, Failure> {
-        make_contestant(self.cfg, &self.keep, ep, seat, spec, seed)
+        if let (AgentKind::BuiltIn { name, params }, Some(dog), Some(hook)) =
+            (&spec.kind, &self.watchdog, hook)
+        {
+            return match build_agent::<G>(name, params, seed) {
+                Ok(agent) => Ok(Box::new(Direct::new(
+                    agent,
+                    spec.time,
+                    Arc::clone(dog),
+                    Arc::clone(hook),
+                ))),
+                Err(e) => Err(Failure {
+                    outcome: Outcome::SpawnFailed,
+                    detail: e.to_string(),
+                }),
+            };
+        }
+        make_contestant(&self.cfg, &self.keep, ep, seat, spec, seed)
     }
 }
 
@@ -318,181 +309,13 @@ pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure>
         pair: None,
     };
     let factory = ContestantFactory::new(cfg);
-    let mut c = factory.make::<G>(&ep, 0, spec, agent_seed(cfg.seed, 0))?;
+    let mut c = factory.make::<G>(&ep, 0, spec, agent_seed(cfg.seed, 0), None)?;
     c.prepare();
     let start = Instant::now();
     c.request(Phase::Init, &state, 0, start, spec.time.init);
     let reply = c.wait(start + spec.time.hang_limit(spec.time.init_hard));
     c.close();
     reply.result.map(drop)
-}
-
-/// Play one episode to its end under the time rules.
-pub fn play_episode<G: ArenaGame>(
-    factory: &ContestantFactory<'_>,
-    ep: &Episode,
-) -> Result<EpisodeRecord, HarnessError> {
-    let cfg = factory.config();
-    let mut state = G::load_named(cfg.game, &ep.level, ep.seed)?;
-    if let Some(m) = cfg.max_steps {
-        state.set_max_steps(m);
-    }
-    let players = state.num_players();
-    let specs: Vec<&AgentSpec> = ep.seats.iter().map(|&a| &cfg.agents[a]).collect();
-    let mut seats: Vec<SeatRecord> = ep
-        .seats
-        .iter()
-        .map(|&agent| SeatRecord::new(agent))
-        .collect();
-    let mut failed: Vec<Option<Failure>> = vec![None; players];
-    let mut contestants: Vec<Option<Box<dyn Contestant<G>>>> = Vec::with_capacity(players);
-    for (s, spec) in specs.iter().enumerate() {
-        match factory.make::<G>(ep, s, spec, agent_seed(ep.seed, s)) {
-            Ok(c) => contestants.push(Some(c)),
-            Err(f) => {
-                failed[s] = Some(f);
-                contestants.push(None);
-            }
-        }
-    }
-
-    // Init, all seats at once.
-    let mut deadlines = vec![Instant::now(); players];
-    let mut starts = deadlines.clone();
-    for s in 0..players {
-        if let Some(c) = contestants[s].as_mut() {
-            c.prepare();
-            let start = Instant::now();
-            starts[s] = start;
-            c.request(Phase::Init, &state, s, start, specs[s].time.init);
-            deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.init_hard);
-        }
-    }
-    for s in 0..players {
-        if let Some(c) = contestants[s].as_mut() {
-            let (r, t) = judge(
-                c.wait(deadlines[s]),
-                &specs[s].time,
-                Phase::Init,
-                &mut seats[s],
-                starts[s],
-            );
-            seats[s].init_ms = t;
-            match r {
-                Ok((_, v)) => seats[s].init_overrun = v == Verdict::Overrun,
-                Err(f) => failed[s] = Some(f),
-            }
-        }
-    }
-
-    let mut moves = Vec::new();
-    let mut joint: Vec<G::Action> = (0..players).map(|s| state.fallback_action(s)).collect();
-    let mut names: Vec<String> = Vec::with_capacity(players);
-    while !state.is_over() && failed.iter().all(Option::is_none) {
-        let active: Vec<usize> = (0..players).filter(|&s| state.is_active(s)).collect();
-        for &s in &active {
-            let c = contestants[s]
-                .as_mut()
-                .expect("no failure means a contestant");
-            c.prepare();
-            let start = Instant::now();
-            starts[s] = start;
-            c.request(Phase::Act, &state, s, start, specs[s].time.act);
-            deadlines[s] = start + specs[s].time.hang_limit(specs[s].time.act_hard);
-        }
-        names.clear();
-        for (s, a) in joint.iter_mut().enumerate() {
-            *a = state.fallback_action(s);
-        }
-        for &s in &active {
-            let c = contestants[s]
-                .as_mut()
-                .expect("no failure means a contestant");
-            let (r, t) = judge(
-                c.wait(deadlines[s]),
-                &specs[s].time,
-                Phase::Act,
-                &mut seats[s],
-                starts[s],
-            );
-            seats[s].act_ms.push(t);
-            match r {
-                Err(f) => failed[s] = Some(f),
-                Ok((_, Verdict::TimeForfeit { detail })) => {
-                    seats[s].overruns += 1;
-                    failed[s] = Some(Failure {
-                        outcome: Outcome::TimeForfeit,
-                        detail: format!("tick {}: {detail}", state.tick()),
-                    });
-                }
-                Ok((_, Verdict::Overrun)) => {
-                    seats[s].overruns += 1;
-                    seats[s].overrun_ticks.push(state.tick());
-                }
-                Ok((a, _)) => {
-                    let a = a.unwrap_or_else(|| state.fallback_action(s));
-                    if state.is_legal(s, a) {
-                        joint[s] = a;
-                    } else {
-                        failed[s] = Some(Failure {
-                            outcome: Outcome::IllegalMove,
-                            detail: format!(
-                                "tick {}: `{}` is not legal",
-                                state.tick(),
-                                state.action_name(a)
-                            ),
-                        });
-                    }
-                }
-            }
-            names.push(state.action_name(joint[s]));
-        }
-        if failed.iter().any(Option::is_some) {
-            break;
-        }
-        for c in contestants.iter_mut().flatten() {
-            c.played(&state, &joint);
-        }
-        state.advance(&joint);
-        moves.push(names.join("/"));
-    }
-
-    let any_failed = failed.iter().any(Option::is_some);
-    for s in 0..players {
-        seats[s].score = state.score(s);
-        if let Some(f) = failed[s].take() {
-            seats[s].result = PlayerResult::Loss;
-            seats[s].outcome = f.outcome;
-            seats[s].detail = f.detail;
-        } else if any_failed {
-            // An opponent forfeited: the others win; a puzzle cannot get here.
-            seats[s].result = PlayerResult::Win;
-        } else {
-            seats[s].result = state.result(s);
-        }
-        if let Some(c) = contestants[s].as_mut() {
-            if seats[s].outcome == Outcome::Normal {
-                c.end(&state, s);
-                seats[s].expanded = c.stats().expanded;
-            }
-        }
-    }
-    // Stop every agent (killing what its process tree left behind) before
-    // reading the leak counts.
-    for (s, c) in contestants.into_iter().enumerate() {
-        if let Some(mut c) = c {
-            c.close();
-            seats[s].leaked = c.leaked() as u32;
-        }
-    }
-    Ok(EpisodeRecord {
-        episode: ep.clone(),
-        steps: state.tick(),
-        seats,
-        moves,
-        host: String::new(),
-        cpu_model: String::new(),
-    })
 }
 
 /// The forfeit rule, locked (a panic elsewhere poisons nothing it reads).
@@ -547,11 +370,108 @@ fn note(f: &mut Forfeits, rec: &EpisodeRecord) {
     );
 }
 
+/// What the episode workers tell the run's thread.
+enum Msg {
+    /// A runner event, or a harness error.
+    Event(Result<RunnerEvent, HarnessError>),
+    /// A worker ran out of episodes (or was told to stop) and ended.
+    Exit,
+    /// A worker's agent hung: its episode was rescued (and delivered
+    /// before this message); the worker's thread is abandoned.
+    Lost,
+}
+
+/// What the episode workers share.
+struct Pool {
+    factory: ContestantFactory,
+    episodes: Vec<Episode>,
+    next: AtomicUsize,
+    failed: AtomicBool,
+    stopped: AtomicBool,
+    forfeits: Option<Mutex<Forfeits>>,
+    deliver: Deliver,
+}
+
+/// Start an episode worker: it plays the pool's next episode until none is
+/// left, the run stops, or one of its agents hangs.
+fn spawn_worker<G: ArenaGame>(pool: &Arc<Pool>, tx: &mpsc::Sender<Msg>, n: usize) -> bool {
+    let (pool, tx) = (Arc::clone(pool), tx.clone());
+    std::thread::Builder::new()
+        .name(format!("episode-{n}"))
+        .spawn(move || work::<G>(&pool, &tx))
+        .is_ok()
+}
+
+fn work<G: ArenaGame>(pool: &Pool, tx: &mpsc::Sender<Msg>) {
+    let cfg = pool.factory.config();
+    loop {
+        if pool.stopped.load(Ordering::Relaxed) || pool.failed.load(Ordering::Relaxed) {
+            break;
+        }
+        let i = pool.next.fetch_add(1, Ordering::Relaxed);
+        let Some(ep) = pool.episodes.get(i) else {
+            break;
+        };
+        if tx
+            .send(Msg::Event(Ok(RunnerEvent::Started(ep.clone()))))
+            .is_err()
+        {
+            break;
+        }
+        // Certain to be forfeited: not played.
+        let skip = pool.forfeits.as_ref().and_then(|f| {
+            let f = lock(f);
+            let out = f.certain(ep);
+            (!out.is_empty()).then(|| forfeited_episode::<G>(cfg, ep, &out, f.k()))
+        });
+        let mut r = match skip {
+            Some(rec) => Ok(Played::Done(rec)),
+            None => play::<G>(&pool.factory, ep, Some(&pool.deliver)),
+        };
+        for _ in 0..INFRASTRUCTURE_RETRIES {
+            let Ok(Played::Done(rec)) = &r else { break };
+            let Some(s) = rec.seats.iter().find(|s| infrastructure_error(s)) else {
+                break;
+            };
+            let why = format!("episode {}: {}", ep.index, s.detail);
+            if tx
+                .send(Msg::Event(Ok(RunnerEvent::Replayed(ep.clone(), why))))
+                .is_err()
+            {
+                break;
+            }
+            r = play::<G>(&pool.factory, ep, Some(&pool.deliver));
+        }
+        let r = match r {
+            // The rescue delivers the episode and says the worker is lost.
+            Ok(Played::Abandoned) => return,
+            Ok(Played::Done(rec)) => Ok(RunnerEvent::Finished(rec)),
+            Err(e) => Err(e),
+        };
+        let is_err = r.is_err();
+        if tx.send(Msg::Event(r)).is_err() || is_err {
+            pool.failed.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    let _ = tx.send(Msg::Exit);
+}
+
+/// How often the run's thread looks at `stop()` while no event comes.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
 /// `on_event` on the calling thread when each starts and finishes (in
 /// finishing order). Stops starting new episodes once `stop()` says so
 /// (finished ones are still delivered), or after a harness error. Returns the first harness error, if
 /// any, after all started episodes have been delivered.
+///
+/// Episodes are played by a pool of `cfg.concurrency` detached worker
+/// threads, reused from episode to episode; built-in agents run on the
+/// worker's own thread, and the run's [`Watchdog`] enforces their
+/// deadlines: a worker whose agent hangs is abandoned (its episode is
+/// finished by the watchdog's rescue, see [`crate::play::episode`]) and
+/// replaced.
 ///
 /// With `cfg.forfeit_after_timeouts`, an agent's games after K
 /// consecutive timeouts of its own are forfeited ([`crate::play::forfeit`]):
@@ -567,11 +487,11 @@ pub fn run_tournament<G: ArenaGame>(
     stop: &(dyn Fn() -> bool + Sync),
     on_event: &mut dyn FnMut(RunnerEvent),
 ) -> Result<(), HarnessError> {
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
     crate::play::timing::starvation::start();
-    let factory = ContestantFactory::new(cfg);
-    let factory = &factory;
+    let watchdog = Watchdog::start().map_err(|e| HarnessError::Io {
+        path: "<watchdog thread>".into(),
+        source: e,
+    })?;
     let forfeits = cfg.forfeit_after_timeouts.map(|k| {
         let mut f = Forfeits::new(k, episodes.iter().chain(done.iter().map(|r| &r.episode)));
         for r in done {
@@ -579,92 +499,100 @@ pub fn run_tournament<G: ArenaGame>(
         }
         Mutex::new(f)
     });
-    let forfeits = &forfeits;
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let rescued = Mutex::new(tx.clone());
+    let deliver: Deliver = Arc::new(move |rec| {
+        let tx = rescued.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = tx.send(Msg::Event(Ok(RunnerEvent::Finished(rec))));
+        let _ = tx.send(Msg::Lost);
+    });
+    let pool = Arc::new(Pool {
+        factory: ContestantFactory::watched(Arc::new(cfg.clone()), Arc::clone(&watchdog)),
+        episodes: episodes.to_vec(),
+        next: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        stopped: AtomicBool::new(false),
+        forfeits,
+        deliver,
+    });
+    let workers = cfg.concurrency.clamp(1, episodes.len().max(1));
+    let mut spawned = 0;
+    let mut live = 0usize;
+    let mut first_err = None;
+    if stop() {
+        pool.stopped.store(true, Ordering::Relaxed);
+    }
+    for _ in 0..workers {
+        if spawn_worker::<G>(&pool, &tx, spawned) {
+            live += 1;
+        }
+        spawned += 1;
+    }
+    if live == 0 && !episodes.is_empty() {
+        first_err = Some(HarnessError::Io {
+            path: "<episode worker threads>".into(),
+            source: std::io::Error::other("could not start a thread"),
+        });
+    }
     // Finished episodes whose fate is not known yet, by index.
     let mut held: Vec<EpisodeRecord> = Vec::new();
-    let (tx, rx) = mpsc::channel::<Result<RunnerEvent, HarnessError>>();
-    let workers = cfg.concurrency.clamp(1, episodes.len().max(1));
-    let mut first_err = None;
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let next = &next;
-            let failed = &failed;
-            scope.spawn(move || loop {
-                if stop() || failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(ep) = episodes.get(i) else { break };
-                if tx.send(Ok(RunnerEvent::Started(ep.clone()))).is_err() {
-                    break;
-                }
-                // Certain to be forfeited: not played.
-                let skip = forfeits.as_ref().and_then(|f| {
-                    let f = lock(f);
-                    let out = f.certain(ep);
-                    (!out.is_empty()).then(|| forfeited_episode::<G>(cfg, ep, &out, f.k()))
-                });
-                let mut r = match skip {
-                    Some(rec) => Ok(rec),
-                    None => play_episode::<G>(factory, ep),
-                };
-                for _ in 0..INFRASTRUCTURE_RETRIES {
-                    let Ok(rec) = &r else { break };
-                    let Some(s) = rec.seats.iter().find(|s| infrastructure_error(s)) else {
-                        break;
-                    };
-                    let why = format!("episode {}: {}", ep.index, s.detail);
-                    if tx.send(Ok(RunnerEvent::Replayed(ep.clone(), why))).is_err() {
-                        break;
-                    }
-                    r = play_episode::<G>(factory, ep);
-                }
-                let r = r.map(RunnerEvent::Finished);
-                let is_err = r.is_err();
-                if tx.send(r).is_err() || is_err {
-                    failed.store(true, Ordering::Relaxed);
-                    break;
-                }
-            });
+    while live > 0 {
+        if !pool.stopped.load(Ordering::Relaxed) && stop() {
+            pool.stopped.store(true, Ordering::Relaxed);
         }
-        drop(tx);
-        for r in rx {
-            match r {
-                Ok(RunnerEvent::Finished(rec)) if forfeits.is_some() => {
-                    let Some(f) = forfeits else { continue };
-                    let at = held.partition_point(|h| h.episode.index < rec.episode.index);
-                    held.insert(at, rec);
-                    // In episode order: a fate depends on earlier games only.
-                    let mut ready = Vec::new();
-                    let mut f = lock(f);
-                    held.retain(|rec| match f.fate(&rec.episode) {
-                        None => true,
-                        Some(out) => {
-                            let rec = if out.is_empty() {
-                                rec.clone()
-                            } else {
-                                forfeited_episode::<G>(cfg, &rec.episode, &out, f.k())
-                            };
-                            note(&mut f, &rec);
-                            ready.push(rec);
-                            false
-                        }
-                    });
-                    drop(f);
-                    for rec in ready {
-                        on_event(RunnerEvent::Finished(rec));
-                    }
+        let msg = match rx.recv_timeout(STOP_POLL) {
+            Ok(m) => m,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match msg {
+            Msg::Exit => live -= 1,
+            Msg::Lost => {
+                live -= 1;
+                let more = pool.next.load(Ordering::Relaxed) < pool.episodes.len();
+                let going =
+                    !pool.stopped.load(Ordering::Relaxed) && !pool.failed.load(Ordering::Relaxed);
+                if more && going && spawn_worker::<G>(&pool, &tx, spawned) {
+                    live += 1;
                 }
-                Ok(ev) => on_event(ev),
-                Err(e) => {
-                    if first_err.is_none() {
-                        first_err = Some(e);
+                spawned += 1;
+                // A run whose every worker is gone while episodes remain
+                // ends with what it has; those are played when it resumes.
+            }
+            Msg::Event(Ok(RunnerEvent::Finished(rec))) if pool.forfeits.is_some() => {
+                let Some(f) = &pool.forfeits else { continue };
+                let at = held.partition_point(|h| h.episode.index < rec.episode.index);
+                held.insert(at, rec);
+                // In episode order: a fate depends on earlier games only.
+                let mut ready = Vec::new();
+                let mut f = lock(f);
+                held.retain(|rec| match f.fate(&rec.episode) {
+                    None => true,
+                    Some(out) => {
+                        let rec = if out.is_empty() {
+                            rec.clone()
+                        } else {
+                            forfeited_episode::<G>(cfg, &rec.episode, &out, f.k())
+                        };
+                        note(&mut f, &rec);
+                        ready.push(rec);
+                        false
                     }
+                });
+                drop(f);
+                for rec in ready {
+                    on_event(RunnerEvent::Finished(rec));
+                }
+            }
+            Msg::Event(Ok(ev)) => on_event(ev),
+            Msg::Event(Err(e)) => {
+                if first_err.is_none() {
+                    first_err = Some(e);
                 }
             }
         }
-    });
+    }
+    watchdog.shutdown();
     match first_err {
         Some(e) => Err(e),
         None => Ok(()),

@@ -1,0 +1,235 @@
+//! [`Direct`]: a built-in agent run on the episode's own thread. An act is a
+//! function call, timed with the clocks [`crate::play::player::InProcess`]
+//! uses (the calling thread's CPU time, the wall clock, its run delay under
+//! the wall clock). The run's [`Watchdog`] enforces the wall-clock deadline:
+//! when the agent does not return in time, the watchdog hands the episode
+//! to its rescue ([`Hung`]) and the stuck thread is abandoned; when the
+//! agent returns at last, [`Contestant::abandoned`] says so and the caller
+//! leaves the episode alone.
+
+use crate::play::judge::Phase;
+use crate::play::outcome::Outcome;
+use crate::play::player::{
+    in_agent, panic_message, quiet_agent_panics, Contestant, Failure, Reply,
+};
+use crate::play::sched_file::SchedFile;
+use crate::play::timing::{between, thread_cpu_time, AgentTimer, Clock, TimeLimits};
+use crate::play::watchdog::{this_thread_id, CallSpec, Hung, Watchdog, END_WAIT};
+use games::{Agent, AgentStats, Game, Seat};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+thread_local! {
+    /// This thread's `schedstat`, open once.
+    static SCHED: Option<SchedFile> = SchedFile::open(this_thread_id());
+}
+
+/// The calling thread's CPU time and run delay so far, where readable.
+fn own_sched() -> Option<(Duration, Duration)> {
+    SCHED.with(|f| f.as_ref().and_then(SchedFile::read))
+}
+
+/// A built-in agent called on the caller's thread (see the module doc).
+pub struct Direct<G: Game> {
+    agent: Option<Box<dyn Agent<G>>>,
+    limits: TimeLimits,
+    watchdog: Arc<Watchdog>,
+    hook: Arc<dyn Hung>,
+    /// A request made with [`Contestant::request`], run by [`Contestant::wait`].
+    pending: Option<(Phase, G, Seat, Instant, Duration)>,
+    broken: Option<Failure>,
+    stats: AgentStats,
+    /// The thread's CPU time and run delay before the request.
+    sched_start: Option<(Duration, Duration)>,
+    abandoned: bool,
+}
+
+impl<G: Game> Direct<G> {
+    /// `agent`, judged by `limits`, watched by `watchdog`, whose episode
+    /// `hook` finishes if it hangs.
+    pub fn new(
+        agent: Box<dyn Agent<G>>,
+        limits: TimeLimits,
+        watchdog: Arc<Watchdog>,
+        hook: Arc<dyn Hung>,
+    ) -> Self {
+        quiet_agent_panics();
+        Direct {
+            agent: Some(agent),
+            limits,
+            watchdog,
+            hook,
+            pending: None,
+            broken: None,
+            stats: AgentStats::default(),
+            sched_start: None,
+            abandoned: false,
+        }
+    }
+
+    fn failed(&self, f: Failure, wall: Duration) -> Reply<G::Action> {
+        Reply {
+            result: Err(f),
+            wall,
+            cpu: None,
+            waited: None,
+        }
+    }
+}
+
+impl<G: Game> Contestant<G> for Direct<G> {
+    fn prepare(&mut self) {
+        self.sched_start = if self.broken.is_none() {
+            own_sched()
+        } else {
+            None
+        };
+    }
+
+    fn request(&mut self, phase: Phase, state: &G, seat: Seat, start: Instant, budget: Duration) {
+        self.pending = Some((phase, state.clone(), seat, start, budget));
+    }
+
+    fn wait(&mut self, deadline: Instant) -> Reply<G::Action> {
+        match self.pending.take() {
+            Some((phase, state, seat, start, budget)) => {
+                self.ask(phase, &state, seat, start, budget, deadline)
+            }
+            None => self.failed(
+                Failure {
+                    outcome: Outcome::Crash,
+                    detail: "out-of-order answer".into(),
+                },
+                Duration::ZERO,
+            ),
+        }
+    }
+
+    fn on_caller_thread(&self) -> bool {
+        true
+    }
+
+    fn abandoned(&self) -> bool {
+        self.abandoned
+    }
+
+    fn ask(
+        &mut self,
+        phase: Phase,
+        state: &G,
+        seat: Seat,
+        start: Instant,
+        budget: Duration,
+        deadline: Instant,
+    ) -> Reply<G::Action> {
+        if let Some(f) = &self.broken {
+            return self.failed(f.clone(), Duration::ZERO);
+        }
+        let sched_start = self.sched_start.take();
+        let Some(agent) = self.agent.as_mut() else {
+            return self.failed(
+                Failure {
+                    outcome: Outcome::Crash,
+                    detail: "the agent is gone".into(),
+                },
+                Duration::ZERO,
+            );
+        };
+        let clock = self.limits.clock;
+        let call = self.watchdog.begin(CallSpec {
+            start,
+            deadline,
+            limits: self.limits,
+            phase: Some(phase),
+            seat,
+            sched_from: (clock == Clock::Cpu).then_some(sched_start).flatten(),
+            hook: Arc::clone(&self.hook),
+        });
+        let timer = AgentTimer::new(clock, start, budget);
+        let cpu0 = thread_cpu_time();
+        let r = in_agent(|| {
+            catch_unwind(AssertUnwindSafe(|| match phase {
+                Phase::Init => {
+                    agent.init(state, seat, &timer);
+                    None
+                }
+                Phase::Act => Some(agent.act(state, seat, &timer)),
+            }))
+        });
+        let cpu = thread_cpu_time().saturating_sub(cpu0);
+        let at = Instant::now();
+        if !self.watchdog.end(call) {
+            self.abandoned = true;
+            self.agent = None;
+            let f = Failure {
+                outcome: Outcome::Disqualified,
+                detail: "no answer by the deadline; worker thread abandoned".into(),
+            };
+            self.broken = Some(f.clone());
+            return self.failed(f, at.saturating_duration_since(start));
+        }
+        match r {
+            Ok(action) => {
+                let waited = match clock {
+                    Clock::Wall => between(sched_start.map(|s| s.1), own_sched().map(|s| s.1)),
+                    Clock::Cpu => None,
+                };
+                Reply {
+                    result: Ok(action),
+                    wall: at.saturating_duration_since(start),
+                    cpu: Some(cpu),
+                    waited,
+                }
+            }
+            Err(p) => {
+                self.agent = None;
+                let f = Failure {
+                    outcome: Outcome::Crash,
+                    detail: format!("panicked: {}", panic_message(p)),
+                };
+                self.broken = Some(f.clone());
+                self.failed(f, start.elapsed())
+            }
+        }
+    }
+
+    fn end(&mut self, state: &G, seat: Seat) {
+        if self.broken.is_some() {
+            return;
+        }
+        let Some(mut agent) = self.agent.take() else {
+            return;
+        };
+        let start = Instant::now();
+        let call = self.watchdog.begin(CallSpec {
+            start,
+            deadline: start + END_WAIT,
+            limits: self.limits,
+            phase: None,
+            seat,
+            sched_from: None,
+            hook: Arc::clone(&self.hook),
+        });
+        let r = in_agent(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                agent.end(state, seat);
+                agent.stats()
+            }))
+        });
+        if !self.watchdog.end(call) {
+            self.abandoned = true;
+            return;
+        }
+        // A late `end()` is ignored, as on a worker thread.
+        if let Ok(stats) = r {
+            if start.elapsed() <= END_WAIT {
+                self.stats = stats;
+            }
+        }
+    }
+
+    fn stats(&mut self) -> AgentStats {
+        self.stats
+    }
+}
