@@ -13,6 +13,9 @@ use crate::output::reporters::{Event, Progress, Reporter, TerminalSummary};
 use crate::output::resume::{self, Resume};
 use crate::output::rows::{self, EpisodeRow, RunKeys};
 use crate::play::runner::{EpisodeRecord, RunnerEvent};
+use crate::tty::progress_mode;
+/// How progress is shown; `run_config` takes it.
+pub use crate::tty::ProgressMode;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,25 +39,6 @@ pub fn install_interrupt_handler() {
         }
         eprintln!("\ninterrupted: finishing running episodes (Ctrl-C again to quit at once)");
     });
-}
-
-/// How progress is shown on the terminal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgressMode {
-    /// An indicatif bar with ETA on stderr.
-    Bar,
-    /// Nothing while running.
-    Silent,
-}
-
-/// Decide how to show progress: a bar only on an interactive stderr, outside
-/// CI, and unless asked to be quiet. A pure function so that every case is tested.
-pub fn progress_mode(stderr_is_terminal: bool, is_ci: bool, quiet: bool) -> ProgressMode {
-    if stderr_is_terminal && !is_ci && !quiet {
-        ProgressMode::Bar
-    } else {
-        ProgressMode::Silent
-    }
 }
 
 /// What a finished run produced.
@@ -508,18 +492,4 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
         &mut failure,
     );
     failure.map_or(Ok(()), Err)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bar_only_on_an_interactive_terminal_outside_ci() {
-        assert_eq!(progress_mode(true, false, false), ProgressMode::Bar);
-        assert_eq!(progress_mode(true, true, false), ProgressMode::Silent);
-        assert_eq!(progress_mode(false, false, false), ProgressMode::Silent);
-        assert_eq!(progress_mode(true, false, true), ProgressMode::Silent);
-        assert_eq!(progress_mode(false, true, true), ProgressMode::Silent);
-    }
 }

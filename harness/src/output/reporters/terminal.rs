@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The progress bar with ETA (only made when stderr is an interactive
-/// terminal; see [`crate::run::progress_mode`]).
+/// terminal; see [`crate::tty::progress_mode`]).
 #[derive(Default)]
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
