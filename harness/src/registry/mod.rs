@@ -9,6 +9,7 @@
 //! list at the end of this file. See `docs/adding-a-game.md`.
 
 pub mod arena_game;
+pub mod args;
 mod entry;
 mod resim;
 mod trace;

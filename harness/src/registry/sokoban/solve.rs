@@ -10,7 +10,7 @@
 //! configs). `--levels microban` reads the shipped Microban.
 
 use super::levels::{resolve, NamedLevel};
-use crate::cli::args::{parse_params, BenchArgs, SolveArgs};
+use crate::registry::args::{parse_params, BenchArgs, SolveArgs};
 use crate::error::{create_parent, write_text, HarnessError};
 use crate::play::player::panic_message;
 use crate::play::timing::{ms, AgentTimer, Clock};
