@@ -10,6 +10,7 @@
 //! `forfeit_after_timeouts`. Nothing here writes a file or prints.
 
 pub mod forfeit;
+pub mod game;
 pub mod judge;
 pub mod outcome;
 pub mod player;

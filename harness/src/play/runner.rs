@@ -24,16 +24,15 @@
 //! Init follows the same rule with the init budget (an overrun is counted,
 //! there is no action to replace).
 
-use crate::config::{AgentKind, AgentSpec, RunConfig};
+use crate::config::{AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::GlobalData;
 use crate::play::forfeit::Forfeits;
+use crate::play::game::{GlobalData, PlayGame};
 use crate::play::judge::{self, Answer, Excusals, Usage, Verdict};
 use crate::play::outcome::Outcome;
-use crate::play::player::{Contestant, Failure, InProcess, Phase, Reply};
+use crate::play::player::{Contestant, Failure, Phase, Reply};
 pub use crate::play::schedule::{agent_seed, episode_seed, Episode};
 use crate::play::timing::{ms, TimeLimits};
-use crate::registry::arena_game::{build_agent, ArenaGame, ExternalCtx};
 use games::PlayerResult;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -249,56 +248,21 @@ impl<'a> ContestantFactory<'a> {
     }
 
     /// Build the contestant for `spec` in seat `seat` of episode `ep`.
-    pub fn make<G: ArenaGame>(
+    pub fn make<G: PlayGame>(
         &self,
         ep: &Episode,
         seat: usize,
         spec: &AgentSpec,
         seed: u64,
     ) -> Result<Box<dyn Contestant<G>>, Failure> {
-        make_contestant(self.cfg, &self.keep, ep, seat, spec, seed)
-    }
-}
-
-fn make_contestant<G: ArenaGame>(
-    cfg: &RunConfig,
-    keep: &GlobalData,
-    ep: &Episode,
-    seat: usize,
-    spec: &AgentSpec,
-    seed: u64,
-) -> Result<Box<dyn Contestant<G>>, Failure> {
-    match &spec.kind {
-        AgentKind::External(ext) => {
-            let log = cfg.log_dir.as_ref().map(|d| {
-                let safe = log_label(&spec.label);
-                d.join(format!("ep{:04}-seat{seat}-{safe}.stderr.log", ep.index))
-            });
-            G::external_contestant(ExternalCtx {
-                spec: ext,
-                label: &spec.label,
-                level: &ep.level,
-                seed: ep.seed,
-                max_steps: cfg.max_steps,
-                limits: spec.time,
-                log,
-                keep,
-            })
-        }
-        AgentKind::BuiltIn { name, params } => match build_agent::<G>(name, params, seed) {
-            Ok(agent) => Ok(Box::new(InProcess::spawn(agent, spec.time, &spec.label))),
-            Err(e) => Err(Failure {
-                outcome: Outcome::SpawnFailed,
-                detail: e.to_string(),
-            }),
-        },
+        G::contestant(self.cfg, &self.keep, ep, seat, spec, seed)
     }
 }
 
 /// Start agent `agent` of `cfg` once and ask for its set-up (for external
 /// agents: the protocol's handshake), under its init limits, then stop it:
 /// whether it can play at all. Its failure when it cannot.
-pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
+pub fn probe<G: PlayGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
     let spec = &cfg.agents[agent];
     let level = cfg.levels.first().cloned().unwrap_or_default();
     let mut state = G::load_level(&level, cfg.seed).map_err(|e| Failure {
@@ -328,7 +292,7 @@ pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure>
 }
 
 /// Play one episode to its end under the time rules.
-pub fn play_episode<G: ArenaGame>(
+pub fn play_episode<G: PlayGame>(
     factory: &ContestantFactory<'_>,
     ep: &Episode,
 ) -> Result<EpisodeRecord, HarnessError> {
@@ -505,7 +469,7 @@ fn lock(f: &Mutex<Forfeits>) -> std::sync::MutexGuard<'_, Forfeits> {
 /// each of their seats lost with [`Outcome::Forfeited`] and a detail
 /// saying why, the other seats won; 0 steps, each seat's score the one at
 /// the start.
-fn forfeited_episode<G: ArenaGame>(
+fn forfeited_episode<G: PlayGame>(
     cfg: &RunConfig,
     ep: &Episode,
     forfeited: &[usize],
@@ -560,7 +524,7 @@ fn note(f: &mut Forfeits, rec: &EpisodeRecord) {
 /// known (so possibly after episodes that finished later), and one whose
 /// earlier games never finished (the run stopped first) is not delivered:
 /// it is played again when the run continues.
-pub fn run_tournament<G: ArenaGame>(
+pub fn run_tournament<G: PlayGame>(
     cfg: &RunConfig,
     episodes: &[Episode],
     done: &[EpisodeRecord],

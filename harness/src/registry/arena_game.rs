@@ -3,7 +3,8 @@
 //! "not offered". The types its hooks use live here too.
 
 use crate::error::HarnessError;
-use crate::external::{ExternalSpec, GlobalData, Protocol, ProtocolKind, Subprocess};
+use crate::external::{ExternalSpec, Protocol, ProtocolKind, Subprocess};
+use crate::play::game::GlobalData;
 use crate::play::player::{Contestant, Failure};
 use crate::play::timing::TimeLimits;
 use crate::registry::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, VerifyArgs};

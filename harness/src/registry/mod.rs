@@ -11,6 +11,7 @@
 pub mod arena_game;
 pub mod args;
 mod entry;
+mod play_game;
 mod resim;
 mod trace;
 
