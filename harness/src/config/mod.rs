@@ -6,12 +6,14 @@
 //! and of a built-in agent (an external agent's: `docs/protocol.md`).
 
 //!
+//! - `duration.rs`: durations as configs and the command line write them;
 //! - `limits.rs`: an agent's time limits, [`TimeLimits`] (the judge's rules
 //!   over them: [`crate::play::judge`]);
 //! - `raw.rs`: the file as written (serde structs, durations, error positions);
 //! - `load.rs`: resolution and validation against the game's registry entry;
 //! - `spec.rs`: the result, [`RunConfig`].
 
+pub mod duration;
 mod limits;
 mod load;
 mod raw;
