@@ -2,7 +2,10 @@
 """Fail when source files of a crate, or its modules, import each other in
 a circle.
 
-Usage: import-cycles.py CRATE/src [CRATE/src ...]; exit 1 on a circle.
+Usage: import-cycles.py [--edges] CRATE/src [CRATE/src ...]; exit 1 on a
+circle. `--edges` also prints every edge between a crate's top-level
+modules with the files that make it (`a -> b: file -> file`), to find the
+back edges of a circle.
 
 Two checks. Files: no two files import each other, directly or through
 others. Modules: at every level of the tree, the children of a module
@@ -155,9 +158,19 @@ if os.path.exists(KNOWN):
         if line:
             known.add(line)
 
+args = sys.argv[1:]
+show_edges = "--edges" in args
+args = [a for a in args if a != "--edges"]
+
 bad = 0
-for root in sys.argv[1:]:
+for root in args:
     edges, modpath = graph(root)
+    if show_edges:
+        for r in sorted(edges):
+            for t in sorted(edges[r]):
+                a, b = modpath(r)[:1], modpath(t)[:1]
+                if a != b:
+                    print(f"edge {root}: {'/'.join(a) or '.'} -> {'/'.join(b) or '.'}: {r} -> {t}")
     found = cycles(edges)
     for c in found:
         print(f"import circle in {root}: {' <-> '.join(c)}")

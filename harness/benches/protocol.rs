@@ -13,10 +13,11 @@
 use games::bait::{Bait, BaitAction};
 use games::snake::Snake;
 use games::{Agent, Game, Seat, Timer};
-use harness::external::protocols::botzone::{BotzoneBot, GlobalData};
+use harness::external::protocols::botzone::BotzoneBot;
 use harness::external::{
     BotzoneMode, ExternalSpec, ProcessLimits, Protocol, ProtocolKind, Sandbox, Subprocess,
 };
+use harness::play::game::GlobalData;
 use harness::play::player::{Contestant, InProcess, Phase};
 use harness::play::timing::Clock;
 use harness::play::timing::TimeLimits;

@@ -56,6 +56,7 @@ pub mod registry;
 pub mod run;
 pub mod slurm;
 pub mod stats;
+pub mod tty;
 pub mod view;
 
 pub use error::{exit, HarnessError};

@@ -1,18 +1,21 @@
 //! `arena run`: load a config, plan (the config's schedule), play (the
 //! runner), and tell the reporters ([`crate::output::reporters`]).
 
-use crate::cli::args::RunArgs;
 use crate::config::{self, RunConfig};
 use crate::error::HarnessError;
 use crate::output::files::{file_reporters, table_reporters};
 use crate::output::html::HtmlReport;
 use crate::output::journal::JournalWriter;
 use crate::output::meta::{MetaWriter, RunMeta};
+use crate::output::reporters::tally::SprtMonitor;
 use crate::output::reporters::{Event, Progress, Reporter, TerminalSummary};
 use crate::output::resume::{self, Resume};
 use crate::output::rows::{self, EpisodeRow, RunKeys};
 use crate::play::runner::{EpisodeRecord, RunnerEvent};
-use crate::stats::SprtMonitor;
+use crate::tty::progress_mode;
+/// How progress is shown; `run_config` takes it.
+pub use crate::tty::ProgressMode;
+use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,23 +41,58 @@ pub fn install_interrupt_handler() {
     });
 }
 
-/// How progress is shown on the terminal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgressMode {
-    /// An indicatif bar with ETA on stderr.
-    Bar,
-    /// Nothing while running.
-    Silent,
-}
-
-/// Decide how to show progress: a bar only on an interactive stderr, outside
-/// CI, and unless asked to be quiet. A pure function so that every case is tested.
-pub fn progress_mode(stderr_is_terminal: bool, is_ci: bool, quiet: bool) -> ProgressMode {
-    if stderr_is_terminal && !is_ci && !quiet {
-        ProgressMode::Bar
-    } else {
-        ProgressMode::Silent
-    }
+/// `arena run`.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena run configs/demo.toml\n  arena run configs/xiangqi-sprt.toml -j 2\n  \
+arena run configs/demo.toml --seed 7 --out results/demo-seed7\n  \
+arena run configs/demo.toml --restart\n  \
+arena run configs/connect4.toml --shard 0/4 --out results/c4/shards/0\n\n\
+The config keys are documented in configs/demo.toml and the README.\n\
+Results go to results/<name>/ (episodes.csv, summary.csv, report.html ...) unless --out is given;\n\
+rerunning the same command continues an interrupted run.\n\
+With --shard K/N only part K of N of the plan is played (whole pairs; every machine computes \
+the same split); `arena merge` puts the shards together, `arena slurm` writes a Slurm job array \
+for them (docs/cluster.md)."
+)]
+pub struct RunArgs {
+    /// The tournament config (TOML), e.g. configs/demo.toml.
+    pub config: PathBuf,
+    /// Output folder (default: results/<run name>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Override the config's run name.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the number of episodes played at once.
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
+    /// Override the config's master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the number of repetitions per level and lineup.
+    #[arg(long)]
+    pub repetitions: Option<u32>,
+    /// No progress bar and no summary table on the terminal.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Continue the interrupted run in the results folder (the default
+    /// when the folder holds a run of the same config); fail if there is none.
+    #[arg(long, conflicts_with = "restart")]
+    pub resume: bool,
+    /// Clear what an earlier run wrote into the results folder and start over.
+    #[arg(long)]
+    pub restart: bool,
+    /// Play even if an external agent fails its start-up check (each of its
+    /// games then records the failure).
+    #[arg(long)]
+    pub allow_broken: bool,
+    /// Play only shard K of N of the plan (K from 0 to N-1; whole pairs, the
+    /// same split on every machine), into its own folder; `arena merge`
+    /// puts the shards' folders together.
+    #[arg(long, value_name = "K/N", value_parser = crate::play::schedule::Shard::parse)]
+    pub shard: Option<crate::play::schedule::Shard>,
 }
 
 /// What a finished run produced.
@@ -508,18 +546,4 @@ pub fn summarize(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessError> {
         &mut failure,
     );
     failure.map_or(Ok(()), Err)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bar_only_on_an_interactive_terminal_outside_ci() {
-        assert_eq!(progress_mode(true, false, false), ProgressMode::Bar);
-        assert_eq!(progress_mode(true, true, false), ProgressMode::Silent);
-        assert_eq!(progress_mode(false, false, false), ProgressMode::Silent);
-        assert_eq!(progress_mode(true, false, true), ProgressMode::Silent);
-        assert_eq!(progress_mode(false, true, true), ProgressMode::Silent);
-    }
 }

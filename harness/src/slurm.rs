@@ -8,11 +8,50 @@
 //! `OUT/slurm/{submit.sh, shards.sbatch, merge.sbatch, logs/}`, the shards
 //! in `OUT/shards/K/`, the merged tables in `OUT` itself.
 
-use crate::cli::args::SlurmArgs;
 use crate::config;
 use crate::error::HarnessError;
+use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// `arena slurm`.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena slurm configs/connect4.toml --shards 4\n  \
+arena slurm configs/class.toml --shards 50 --partition short --time 02:00:00 --cpus-per-task 4 --mem 4G\n  \
+results/connect4/slurm/submit.sh    (runs sbatch twice: the shards, then the merge)\n\n\
+Writes OUT/slurm/shards.sbatch (a job array --array=0-(N-1); task K runs `arena run CONFIG \
+--shard K/N --out OUT/shards/K -j $SLURM_CPUS_PER_TASK`), OUT/slurm/merge.sbatch (`arena merge \
+OUT OUT/shards/*`, submitted with --dependency=afterok on the array) and OUT/slurm/submit.sh. \
+Paths in the scripts are absolute: arena, the config and OUT must be on a file system the nodes \
+share. See docs/cluster.md (also: the same with GNU parallel over SSH)."
+)]
+pub struct SlurmArgs {
+    /// The tournament config (TOML).
+    pub config: PathBuf,
+    /// Number of shards (tasks of the job array).
+    #[arg(long)]
+    pub shards: usize,
+    /// Results folder (default: results/<run name>/); shards go to OUT/shards/K.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Slurm partition (#SBATCH --partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit per shard, as sbatch takes it, e.g. 01:30:00 (#SBATCH --time).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs per shard; each shard plays this many episodes at once.
+    #[arg(long, default_value_t = 1)]
+    pub cpus_per_task: usize,
+    /// Memory per shard, e.g. 4G (#SBATCH --mem).
+    #[arg(long)]
+    pub mem: Option<String>,
+    /// The arena binary the jobs run (default: this one).
+    #[arg(long)]
+    pub arena: Option<PathBuf>,
+}
 
 /// The files `arena slurm` wrote.
 #[derive(Debug)]

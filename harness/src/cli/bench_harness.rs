@@ -13,12 +13,12 @@
 //! `ARENA_BENCH_PYTHON`. When it cannot be had the benchmark says so; under
 //! `CI=true` that is an error.
 
-use crate::cli::args::BenchArgs;
 use crate::error::HarnessError;
 use crate::output::files::file_reporters;
 use crate::output::reporters::{Event, Reporter};
 use crate::output::resume::Resume;
 use crate::play::runner::RunnerEvent;
+use crate::registry::args::BenchArgs;
 use crate::run::run_with;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -4,8 +4,9 @@
 //! get a clear error naming the ones that do. Also the clap command, whose
 //! per-game help texts come from the registry.
 
-use crate::cli::args::{BenchArgs, Cli, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
+use crate::cli::args::Cli;
 use crate::error::HarnessError;
+use crate::registry::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use crate::registry::{find, names, GameEntry};
 use std::io::Write;
 

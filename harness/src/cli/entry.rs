@@ -53,7 +53,10 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::List(a) => crate::cli::commands::list(a.game.as_deref(), &mut out)?,
         Command::Summarize(a) => crate::run::summarize(&a.dir, &mut out)?,
-        Command::Merge(a) => crate::output::merge::merge(&a.out, &a.shards, &mut out)?,
+        Command::Merge(a) => {
+            crate::output::merge::merge(&a.out, &a.shards, &mut out)?;
+            crate::run::summarize(&a.out, &mut out)?;
+        }
         Command::Slurm(a) => {
             crate::slurm::slurm(&a, &mut out)?;
         }

@@ -6,22 +6,28 @@
 //! and of a built-in agent (an external agent's: `docs/protocol.md`).
 
 //!
+//! - `duration.rs`: durations as configs and the command line write them;
+//! - `limits.rs`: an agent's time limits, [`TimeLimits`] (the judge's rules
+//!   over them: [`crate::play::judge`]);
 //! - `raw.rs`: the file as written (serde structs, durations, error positions);
 //! - `load.rs`: resolution and validation against the game's registry entry;
 //! - `spec.rs`: the result, [`RunConfig`].
 
+pub mod duration;
+mod limits;
 mod load;
 mod raw;
 mod spec;
 
+pub use limits::{Clock, OnOverrun, TimeLimits};
 pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::TimeLimits;
     use crate::error::HarnessError;
-    use crate::play::timing::TimeLimits;
     use std::path::Path;
     use std::time::Duration;
 

@@ -94,7 +94,7 @@ pub(super) fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Dur
             // A bare number means milliseconds, as an integer does.
             match s.trim().parse::<u64>() {
                 Ok(v) => self.visit_u64(v),
-                Err(_) => crate::play::timing::parse_duration(s)
+                Err(_) => super::duration::parse_duration(s)
                     .map(Some)
                     .map_err(E::custom),
             }
@@ -109,12 +109,12 @@ pub(super) fn opt_duration<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Dur
             }
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            crate::play::timing::at_most_max(Duration::from_millis(v), &format!("{v} ms"))
+            super::duration::at_most_max(Duration::from_millis(v), &format!("{v} ms"))
                 .map(Some)
                 .map_err(E::custom)
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-            crate::play::timing::millis(v).map(Some).map_err(E::custom)
+            super::duration::millis(v).map(Some).map_err(E::custom)
         }
     }
     d.deserialize_any(V)

@@ -1,9 +1,9 @@
 //! The resolved config: what a run plays ([`RunConfig`]) and who plays it
 //! ([`AgentSpec`]). Plain data; parsing and validation are in `load.rs`.
 
+use super::limits::TimeLimits;
 use crate::external::ExternalSpec;
 use crate::play::schedule::{Format, Openings};
-use crate::play::timing::TimeLimits;
 use agents::AgentParams;
 use std::path::PathBuf;
 

@@ -26,7 +26,7 @@ pub mod protocols;
 pub mod supervise;
 
 pub use contestant::Subprocess;
-pub use protocols::botzone::{BotzoneMode, GlobalData};
+pub use protocols::botzone::BotzoneMode;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -1,12 +1,75 @@
-//! The `arena grade` and `arena check` commands: options from the command
-//! line, and what they print.
+//! The `arena grade` and `arena check` commands: their arguments, options
+//! from the command line, and what they print.
 
 use super::progress::ProgressMode;
 use super::{assignment, grade, output, GradeOptions};
-use crate::cli::args::{CheckArgs, GradeArgs};
 use crate::error::{exit, HarnessError};
+use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
+
+/// `arena grade`.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena grade configs/assignments/sokoban.toml --submissions class/\n  arena grade configs/assignments/connect4.toml --submissions class/ --out results/lab3 -j 2 --gradescope\n  arena grade configs/assignments/sokoban.toml --submissions class/ --only alice --only bob\n\nThe submissions folder holds one subfolder per student (its name is the student id). Each is \
+detected (submission.toml, else main.py, main.cpp, Main.java or Cargo.toml), built and run in \
+the assignment's sandbox (default bwrap). Writes grades.csv, feedback/<id>.md, class-summary.md \
+and the game tables under games/. Rerunning the same command continues an interrupted grading \
+and reuses builds of unchanged submissions. See docs/grading.md."
+)]
+pub struct GradeArgs {
+    /// The assignment (TOML: a run config plus a [grading] table), e.g.
+    /// configs/assignments/sokoban.toml.
+    pub assignment: PathBuf,
+    /// The folder with one subfolder per student.
+    #[arg(long)]
+    pub submissions: PathBuf,
+    /// Output folder (default: results/<assignment name>-grades/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// Grade only this student (repeatable).
+    #[arg(long)]
+    pub only: Vec<String>,
+    /// Label students by stable pseudonyms in the shareable outputs
+    /// (game tables, report, grades-anonymized.csv); pseudonyms.csv maps them.
+    #[arg(long)]
+    pub anonymize: bool,
+    /// Also write Gradescope's results.json per student (gradescope/<id>/results.json).
+    #[arg(long)]
+    pub gradescope: bool,
+    /// Grade only shard K of N of the class (K from 0; a student's shard
+    /// is a stable function of their id). Shards write into the same --out
+    /// (or folders copied together); the same command without --shard
+    /// then writes the class's grades, reusing every build and game.
+    #[arg(long, value_name = "K/N", value_parser = crate::play::schedule::Shard::parse)]
+    pub shard: Option<crate::play::schedule::Shard>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `arena check`.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena check my-agent/ --assignment configs/assignments/sokoban.toml\n\nBuilds your folder as the grader will, starts it once (the protocol handshake), plays the \
+assignment's games under the same limits and sandbox, and prints the points the grader would \
+give, with advice for each failure. Exit code 0 when the verdict is ok, 4 otherwise."
+)]
+pub struct CheckArgs {
+    /// Your submission's folder.
+    pub submission: PathBuf,
+    /// The assignment file your instructor gave you.
+    #[arg(long)]
+    pub assignment: PathBuf,
+    /// Output folder (default: results/check-<folder name>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
 
 /// `arena grade`: grade the class, print the class summary; exit code 0
 /// whatever the submissions did.

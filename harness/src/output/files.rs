@@ -29,7 +29,7 @@ pub fn table_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
         Box::new(MovesJsonl::new(dir)),
         Box::new(SummaryCsv::new(dir)),
         Box::new(CrosstableCsv::new(dir)),
-        Box::new(crate::stats::RatingsCsv::new(dir)),
+        Box::new(crate::output::reporters::ratings::RatingsCsv::new(dir)),
     ]
 }
 

@@ -12,8 +12,9 @@
 //! The merged folder then holds what a run on one machine writes: the
 //! journal (episodes in plan order), `meta.json` (the shards' hosts in
 //! `merged_from`), `config.toml`, and the tables, ratings, replays and report
-//! written from the merged journal by [`crate::run::summarize`], through
-//! the reporters of `arena run`. Only timing columns and host metadata
+//! written from the merged journal by `arena summarize` (which `arena
+//! merge` runs next: [`crate::cli::entry`]), through the reporters of
+//! `arena run`. Only timing columns and host metadata
 //! differ from a one-machine run with the same seed.
 
 use crate::error::HarnessError;
@@ -376,8 +377,10 @@ fn check_out_dir(out_dir: &Path, parts: &[Part]) -> Result<(), HarnessError> {
 }
 
 /// `arena merge OUT_DIR SHARD_DIR...`: check the shards and write into
-/// `out_dir` what a one-machine run of their config writes (see the module
-/// documentation); prints the summary as `arena summarize` does.
+/// `out_dir` the journal, `meta.json`, `config.toml` and replays a
+/// one-machine run of their config writes (see the module documentation),
+/// and print what was merged; the tables come from `arena summarize`
+/// next.
 pub fn merge(out_dir: &Path, dirs: &[PathBuf], out: &mut dyn Write) -> Result<(), HarnessError> {
     let parts = read_parts(out_dir, dirs)?;
     let records = read_records(&parts)?;
@@ -408,7 +411,7 @@ pub fn merge(out_dir: &Path, dirs: &[PathBuf], out: &mut dyn Write) -> Result<()
         records.len()
     )
     .map_err(io)?;
-    crate::run::summarize(out_dir, out)
+    Ok(())
 }
 
 /// The shards' replays in one `replays.jsonl.gz`, in plan order (when every

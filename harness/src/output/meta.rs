@@ -65,8 +65,11 @@ pub struct RunMeta {
     pub starved_acts: u64,
     /// The SPRT's end state, as fields (earlier versions wrote its line
     /// only: read back into fields), when there is one.
-    #[serde(default, deserialize_with = "crate::stats::tally::deserialize_sprt")]
-    pub sprt: Option<crate::stats::tally::SprtRecord>,
+    #[serde(
+        default,
+        deserialize_with = "crate::output::reporters::tally::deserialize_sprt"
+    )]
+    pub sprt: Option<crate::output::reporters::tally::SprtRecord>,
     /// Episodes replayed because of an infrastructure error (not counted
     /// in any table), with what happened.
     pub infrastructure_errors: Vec<String>,
@@ -364,7 +367,7 @@ impl crate::output::reporters::Reporter for MetaWriter {
                 self.meta.finished = rows.len() / (*players).max(1);
                 self.meta.ended = now();
                 self.meta.starved_acts = rows.iter().map(|r| r.starved as u64).sum();
-                let sprt = crate::stats::tally_of_rows(cfg, rows);
+                let sprt = crate::output::reporters::tally::tally_of_rows(cfg, rows);
                 let decided = sprt
                     .as_ref()
                     .is_some_and(|t| t.status().decision != crate::stats::SprtDecision::Continue);

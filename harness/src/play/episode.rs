@@ -9,13 +9,15 @@
 //! then leaves the episode alone ([`Played::Abandoned`]).
 
 use crate::error::HarnessError;
+use crate::play::factory::ContestantFactory;
+use crate::play::game::PlayGame;
 use crate::play::judge::{self, Answer, Excusals, Usage, Verdict};
 use crate::play::outcome::Outcome;
 use crate::play::player::{Contestant, Failure, Phase, Reply};
-use crate::play::runner::{agent_seed, ContestantFactory, Episode, EpisodeRecord, SeatRecord};
+use crate::play::record::{EpisodeRecord, SeatRecord};
+use crate::play::schedule::{agent_seed, Episode};
 use crate::play::timing::{ms, TimeLimits};
 use crate::play::watchdog::Hung;
-use crate::registry::arena_game::ArenaGame;
 use games::PlayerResult;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Instant;
@@ -79,7 +81,7 @@ pub enum Played {
 pub type Deliver = Arc<dyn Fn(EpisodeRecord) + Send + Sync>;
 
 /// An episode in play.
-struct Play<G: ArenaGame> {
+struct Play<G: PlayGame> {
     episode: Episode,
     state: Arc<G>,
     limits: Vec<TimeLimits>,
@@ -95,17 +97,17 @@ struct Play<G: ArenaGame> {
 
 type Guard<'m, G> = MutexGuard<'m, Play<G>>;
 
-fn lock<G: ArenaGame>(m: &Mutex<Play<G>>) -> Guard<'_, G> {
+fn lock<G: PlayGame>(m: &Mutex<Play<G>>) -> Guard<'_, G> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The watchdog's way into an episode (see the module doc).
-struct EpisodeHook<G: ArenaGame> {
+struct EpisodeHook<G: PlayGame> {
     play: Weak<Mutex<Play<G>>>,
     deliver: Deliver,
 }
 
-impl<G: ArenaGame> Hung for EpisodeHook<G> {
+impl<G: PlayGame> Hung for EpisodeHook<G> {
     fn claim(
         &self,
         seat: usize,
@@ -137,7 +139,7 @@ impl<G: ArenaGame> Hung for EpisodeHook<G> {
 
 /// Ask seat `s`, whose agent runs on this thread, with the episode unlocked
 /// (the watchdog's rescue may need it). `None` when the call was abandoned.
-fn ask_here<'m, G: ArenaGame>(
+fn ask_here<'m, G: PlayGame>(
     m: &'m Mutex<Play<G>>,
     mut g: Guard<'m, G>,
     s: usize,
@@ -169,7 +171,7 @@ fn ask_here<'m, G: ArenaGame>(
 
 /// Play one episode to its end under the time rules (built-in agents on
 /// worker threads of their own unless the factory has a watchdog).
-pub fn play_episode<G: ArenaGame>(
+pub fn play_episode<G: PlayGame>(
     factory: &ContestantFactory,
     ep: &Episode,
 ) -> Result<EpisodeRecord, HarnessError> {
@@ -182,7 +184,7 @@ pub fn play_episode<G: ArenaGame>(
 /// Play one episode to its end under the time rules. With `deliver` (and a
 /// factory with a watchdog), built-in agents run on this thread, and an
 /// episode rescued from a hung agent is delivered there.
-pub fn play<G: ArenaGame>(
+pub fn play<G: PlayGame>(
     factory: &ContestantFactory,
     ep: &Episode,
     deliver: Option<&Deliver>,
@@ -355,7 +357,7 @@ pub fn play<G: ArenaGame>(
 /// seats' results, tell the agents still playing that the game is over,
 /// stop every agent, and make the record. `None` when an agent's `end()`
 /// hung on this thread and the watchdog's rescue took the episode over.
-fn finish<'m, G: ArenaGame>(m: &'m Mutex<Play<G>>, mut g: Guard<'m, G>) -> Option<EpisodeRecord> {
+fn finish<'m, G: PlayGame>(m: &'m Mutex<Play<G>>, mut g: Guard<'m, G>) -> Option<EpisodeRecord> {
     let players = g.seats.len();
     if !g.resolved {
         g.resolved = true;

@@ -13,10 +13,13 @@
 
 pub mod direct;
 pub mod episode;
+pub mod factory;
 pub mod forfeit;
+pub mod game;
 pub mod judge;
 pub mod outcome;
 pub mod player;
+pub mod record;
 pub mod runner;
 pub mod sched_file;
 pub mod schedule;

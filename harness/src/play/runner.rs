@@ -24,114 +24,22 @@
 //! Init follows the same rule with the init budget (an overrun is counted,
 //! there is no action to replace).
 
-use crate::config::{AgentKind, AgentSpec, RunConfig};
+use crate::config::RunConfig;
 use crate::error::HarnessError;
-use crate::external::GlobalData;
-use crate::play::direct::Direct;
 pub use crate::play::episode::play_episode;
 use crate::play::episode::{play, Deliver, Played};
+pub use crate::play::factory::{log_label, ContestantFactory};
 use crate::play::forfeit::Forfeits;
+use crate::play::game::PlayGame;
 use crate::play::outcome::Outcome;
-use crate::play::player::{Contestant, Failure, InProcess, Phase};
+use crate::play::player::{Failure, Phase};
+pub use crate::play::record::{EpisodeRecord, SeatRecord};
 pub use crate::play::schedule::{agent_seed, episode_seed, Episode};
-use crate::play::watchdog::{Hung, Watchdog};
-use crate::registry::arena_game::{build_agent, ArenaGame, ExternalCtx};
+use crate::play::watchdog::Watchdog;
 use games::PlayerResult;
-use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// What happened to one seat in an episode (serialized in the run's
-/// journal, see [`crate::output::journal`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeatRecord {
-    /// Index of the agent in the config.
-    pub agent: usize,
-    /// Win / loss / draw.
-    #[serde(with = "crate::play::outcome::result_label")]
-    pub result: PlayerResult,
-    /// Normal, or how the agent misbehaved.
-    #[serde(with = "crate::play::outcome::label")]
-    pub outcome: Outcome,
-    /// Details of a failure (empty when normal).
-    pub detail: String,
-    /// The seat's score at the end.
-    pub score: f64,
-    /// Time of every act, in ms, on the judging clock.
-    pub act_ms: Vec<f64>,
-    /// Time of init, in ms.
-    pub init_ms: f64,
-    /// CPU time of the agent's thread over init and all acts, in ms (where measured).
-    pub cpu_ms: f64,
-    /// Acts past the soft budget but within the hard limit.
-    pub overruns: u32,
-    /// Whether init was past its soft budget (within its hard limit).
-    #[serde(default)]
-    pub init_overrun: bool,
-    /// Acts past the soft budget that were not charged, because the time
-    /// was not the agent's: the machine's load kept it waiting for a CPU
-    /// (wall clock) or the host of a virtual machine took it (see
-    /// [`crate::play::judge::excused`]).
-    #[serde(default)]
-    pub starved: u32,
-    /// The ticks whose act overran the soft budget (the fallback was played).
-    #[serde(default)]
-    pub overrun_ticks: Vec<u32>,
-    /// Nodes expanded, if the agent reports them.
-    pub expanded: Option<u64>,
-    /// Processes of the agent found alive after the game and killed
-    /// (external agents whose process tree left something behind).
-    pub leaked: u32,
-}
-
-impl SeatRecord {
-    /// The record of agent `agent` before it played (ongoing, normal,
-    /// nothing measured).
-    pub fn new(agent: usize) -> SeatRecord {
-        SeatRecord {
-            agent,
-            result: PlayerResult::Ongoing,
-            outcome: Outcome::Normal,
-            detail: String::new(),
-            score: 0.0,
-            act_ms: Vec::new(),
-            init_ms: 0.0,
-            cpu_ms: 0.0,
-            overruns: 0,
-            init_overrun: false,
-            starved: 0,
-            overrun_ticks: Vec::new(),
-            expanded: None,
-            leaked: 0,
-        }
-    }
-
-    /// Init plus all acts, in ms.
-    pub fn total_ms(&self) -> f64 {
-        self.init_ms + self.act_ms.iter().sum::<f64>()
-    }
-}
-
-/// A finished episode.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct EpisodeRecord {
-    /// What was played.
-    pub episode: Episode,
-    /// Ticks played.
-    pub steps: u32,
-    /// One record per seat.
-    pub seats: Vec<SeatRecord>,
-    /// The actions played, one entry per tick (simultaneous moves joined by `/`).
-    pub moves: Vec<String>,
-    /// The machine that played it (host name; set by the run loop, empty
-    /// in journals of older versions), so that timing can be split by machine.
-    #[serde(default)]
-    pub host: String,
-    /// That machine's CPU model.
-    #[serde(default)]
-    pub cpu_model: String,
-}
 
 /// What the runner reports while it plays, on the calling thread.
 #[derive(Debug)]
@@ -167,129 +75,10 @@ pub fn infrastructure_error(seat: &SeatRecord) -> bool {
         .any(|m| seat.detail.contains(m))
 }
 
-/// An agent's label as it stands in its stderr logs' names
-/// (`logs/ep<index>-seat<seat>-<label>.stderr.log`): characters other than
-/// `[A-Za-z0-9_-]` become `_`.
-pub fn log_label(label: &str) -> String {
-    label
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// Builds the contestants of a run's episodes, and holds what external
-/// agents keep from game to game within the run (Botzone's `globaldata`).
-/// With the run's watchdog, built-in agents run on the episode's own thread
-/// ([`Direct`]); without, each on a worker thread of its own
-/// ([`InProcess`]).
-#[derive(Debug)]
-pub struct ContestantFactory {
-    cfg: Arc<RunConfig>,
-    keep: GlobalData,
-    watchdog: Option<Arc<Watchdog>>,
-}
-
-impl ContestantFactory {
-    /// A factory for the episodes of `cfg`, with nothing kept yet.
-    pub fn new(cfg: &RunConfig) -> Self {
-        ContestantFactory {
-            cfg: Arc::new(cfg.clone()),
-            keep: GlobalData::default(),
-            watchdog: None,
-        }
-    }
-
-    /// A factory whose built-in agents run on the episode's thread, watched
-    /// by `watchdog`.
-    pub fn watched(cfg: Arc<RunConfig>, watchdog: Arc<Watchdog>) -> Self {
-        ContestantFactory {
-            cfg,
-            keep: GlobalData::default(),
-            watchdog: Some(watchdog),
-        }
-    }
-
-    /// The run's config.
-    pub fn config(&self) -> &RunConfig {
-        &self.cfg
-    }
-
-    /// Build the contestant for `spec` in seat `seat` of episode `ep`; with
-    /// a watchdog and a `hook` (who finishes the episode if the agent
-    /// hangs), a built-in agent runs on the caller's thread.
-    pub fn make<G: ArenaGame>(
-        &self,
-        ep: &Episode,
-        seat: usize,
-        spec: &AgentSpec,
-        seed: u64,
-        hook: Option<&Arc<dyn Hung>>,
-    ) -> Result<Box<dyn Contestant<G>>, Failure> {
-        if let (AgentKind::BuiltIn { name, params }, Some(dog), Some(hook)) =
-            (&spec.kind, &self.watchdog, hook)
-        {
-            return match build_agent::<G>(name, params, seed) {
-                Ok(agent) => Ok(Box::new(Direct::new(
-                    agent,
-                    spec.time,
-                    Arc::clone(dog),
-                    Arc::clone(hook),
-                ))),
-                Err(e) => Err(Failure {
-                    outcome: Outcome::SpawnFailed,
-                    detail: e.to_string(),
-                }),
-            };
-        }
-        make_contestant(&self.cfg, &self.keep, ep, seat, spec, seed)
-    }
-}
-
-fn make_contestant<G: ArenaGame>(
-    cfg: &RunConfig,
-    keep: &GlobalData,
-    ep: &Episode,
-    seat: usize,
-    spec: &AgentSpec,
-    seed: u64,
-) -> Result<Box<dyn Contestant<G>>, Failure> {
-    match &spec.kind {
-        AgentKind::External(ext) => {
-            let log = cfg.log_dir.as_ref().map(|d| {
-                let safe = log_label(&spec.label);
-                d.join(format!("ep{:04}-seat{seat}-{safe}.stderr.log", ep.index))
-            });
-            G::external_contestant(ExternalCtx {
-                spec: ext,
-                label: &spec.label,
-                level: &ep.level,
-                seed: ep.seed,
-                max_steps: cfg.max_steps,
-                limits: spec.time,
-                log,
-                keep,
-            })
-        }
-        AgentKind::BuiltIn { name, params } => match build_agent::<G>(name, params, seed) {
-            Ok(agent) => Ok(Box::new(InProcess::spawn(agent, spec.time, &spec.label))),
-            Err(e) => Err(Failure {
-                outcome: Outcome::SpawnFailed,
-                detail: e.to_string(),
-            }),
-        },
-    }
-}
-
 /// Start agent `agent` of `cfg` once and ask for its set-up (for external
 /// agents: the protocol's handshake), under its init limits, then stop it:
 /// whether it can play at all. Its failure when it cannot.
-pub fn probe<G: ArenaGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
+pub fn probe<G: PlayGame>(cfg: &RunConfig, agent: usize) -> Result<(), Failure> {
     let spec = &cfg.agents[agent];
     let level = cfg.levels.first().cloned().unwrap_or_default();
     let mut state = G::load_named(cfg.game, &level, cfg.seed).map_err(|e| Failure {
@@ -328,7 +117,7 @@ fn lock(f: &Mutex<Forfeits>) -> std::sync::MutexGuard<'_, Forfeits> {
 /// each of their seats lost with [`Outcome::Forfeited`] and a detail
 /// saying why, the other seats won; 0 steps, each seat's score the one at
 /// the start.
-fn forfeited_episode<G: ArenaGame>(
+fn forfeited_episode<G: PlayGame>(
     cfg: &RunConfig,
     ep: &Episode,
     forfeited: &[usize],
@@ -394,7 +183,7 @@ struct Pool {
 
 /// Start an episode worker: it plays the pool's next episode until none is
 /// left, the run stops, or one of its agents hangs.
-fn spawn_worker<G: ArenaGame>(pool: &Arc<Pool>, tx: &mpsc::Sender<Msg>, n: usize) -> bool {
+fn spawn_worker<G: PlayGame>(pool: &Arc<Pool>, tx: &mpsc::Sender<Msg>, n: usize) -> bool {
     let (pool, tx) = (Arc::clone(pool), tx.clone());
     std::thread::Builder::new()
         .name(format!("episode-{n}"))
@@ -402,7 +191,7 @@ fn spawn_worker<G: ArenaGame>(pool: &Arc<Pool>, tx: &mpsc::Sender<Msg>, n: usize
         .is_ok()
 }
 
-fn work<G: ArenaGame>(pool: &Pool, tx: &mpsc::Sender<Msg>) {
+fn work<G: PlayGame>(pool: &Pool, tx: &mpsc::Sender<Msg>) {
     let cfg = pool.factory.config();
     loop {
         if pool.stopped.load(Ordering::Relaxed) || pool.failed.load(Ordering::Relaxed) {
@@ -480,7 +269,7 @@ const STOP_POLL: Duration = Duration::from_millis(20);
 /// known (so possibly after episodes that finished later), and one whose
 /// earlier games never finished (the run stopped first) is not delivered:
 /// it is played again when the run continues.
-pub fn run_tournament<G: ArenaGame>(
+pub fn run_tournament<G: PlayGame>(
     cfg: &RunConfig,
     episodes: &[Episode],
     done: &[EpisodeRecord],

@@ -2,11 +2,12 @@
 //! optional hooks (trace syntax, protocols, subcommands) whose defaults say
 //! "not offered". The types its hooks use live here too.
 
-use crate::cli::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, VerifyArgs};
 use crate::error::HarnessError;
-use crate::external::{ExternalSpec, GlobalData, Protocol, ProtocolKind, Subprocess};
+use crate::external::{ExternalSpec, Protocol, ProtocolKind, Subprocess};
+use crate::play::game::GlobalData;
 use crate::play::player::{Contestant, Failure};
 use crate::play::timing::TimeLimits;
+use crate::registry::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, VerifyArgs};
 pub use crate::view::GameView;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::Agent;

@@ -2,7 +2,7 @@
 //! `arena bench bait`.
 
 use super::arena_game::{read_level_file, ArenaGame, GameCommand, LevelInfo, GameView};
-use crate::cli::args::{parse_params, BenchArgs, SolveArgs};
+use crate::registry::args::{parse_params, BenchArgs, SolveArgs};
 use crate::error::HarnessError;
 use crate::play::timing::{ms, thread_cpu_time, AgentTimer, Clock};
 use agents::{AgentError, AgentInfo, AgentParams};

@@ -3,12 +3,12 @@
 //! for every [`ArenaGame`]; the list itself is [`super::GAMES`].
 
 use super::arena_game::{self, ArenaGame, GameCommand, LevelInfo};
-use crate::cli::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use crate::config::RunConfig;
 use crate::error::HarnessError;
 use crate::external::ProtocolKind;
 use crate::play::runner::RunnerEvent;
 use crate::play::schedule::Episode;
+use crate::registry::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use agents::AgentInfo;
 use std::fmt;
 use std::io::Write;

@@ -9,7 +9,9 @@
 //! list at the end of this file. See `docs/adding-a-game.md`.
 
 pub mod arena_game;
+pub mod args;
 mod entry;
+mod play_game;
 mod resim;
 mod trace;
 pub mod vgdl;

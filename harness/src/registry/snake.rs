@@ -5,7 +5,7 @@ use super::arena_game::{jsonl_contestant, read_level_file, ArenaGame, ExternalCt
 use crate::external::protocols::botzone::BotzoneBot;
 use crate::external::{Protocol, ProtocolKind};
 use crate::play::player::{Contestant, Failure};
-use crate::cli::args::BenchArgs;
+use crate::registry::args::BenchArgs;
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::snake::{generate_map, Snake};

@@ -12,7 +12,7 @@ mod solve;
 
 use levels::{level_error, microban, resolve};
 use super::arena_game::{ArenaGame, GameCommand, GameView, LevelInfo};
-use crate::cli::args::{BenchArgs, GenerateArgs, SolveArgs, VerifyArgs};
+use crate::registry::args::{BenchArgs, GenerateArgs, SolveArgs, VerifyArgs};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::sokoban::{

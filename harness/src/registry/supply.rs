@@ -6,7 +6,7 @@
 //! `FILE:N` instance `N` (0-based) of a file holding several.
 
 use super::arena_game::{ArenaGame, GameCommand, LevelInfo, GameView};
-use crate::cli::args::{parse_params, GenerateArgs, SolveArgs};
+use crate::registry::args::{parse_params, GenerateArgs, SolveArgs};
 use crate::error::HarnessError;
 use crate::play::timing::{ms, AgentTimer, Clock};
 use agents::supply::{Algo, SearchOutcome};

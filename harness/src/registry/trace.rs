@@ -2,8 +2,8 @@
 //! action, one JSON object per line, for every game alike.
 
 use super::arena_game::ArenaGame;
-use crate::cli::args::TraceArgs;
 use crate::error::HarnessError;
+use crate::registry::args::TraceArgs;
 use games::Seat;
 use std::io::Write;
 

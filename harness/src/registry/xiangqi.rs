@@ -5,7 +5,7 @@ use super::arena_game::{jsonl_contestant, ArenaGame, ExternalCtx, GameCommand, L
 use crate::external::protocols::uci::Uci;
 use crate::external::{Protocol, ProtocolKind, Subprocess};
 use crate::play::player::{Contestant, Failure};
-use crate::cli::args::{BenchArgs, PerftArgs};
+use crate::registry::args::{BenchArgs, PerftArgs};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
 use games::xiangqi::{parse_perft_vectors, Position, Xiangqi, PERFT_DATA, START_FEN};

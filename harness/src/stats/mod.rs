@@ -1,5 +1,5 @@
-//! The statistics of a tournament, as pure functions, and the reporter
-//! that writes them (`ratings.csv`).
+//! The statistics of a tournament, as pure functions (the reporter that
+//! writes them is [`crate::output::reporters::ratings`]).
 //!
 //! - [`elo`]: per pair of agents, Elo with its 95 % interval, nElo, LOS
 //!   and draw ratio from W/D/L (trinomial) or from game pairs
@@ -8,23 +8,17 @@
 //!   under a prior of virtual draws, with intervals from the posterior's
 //!   curvature;
 //! - [`sprt`]: the sequential probability ratio test (fishtest/fastchess
-//!   GSPRT, logistic or normalized Elo), and its config section;
-//! - [`reporter`]: `ratings.csv` and its terminal table, from the episode
-//!   rows of a two-player run.
+//!   GSPRT, logistic or normalized Elo), and its config section.
 //!
 //! The formulas, units and references are in `docs/statistics.md`; where
 //! each reference figure of the tests comes from is in each test.
 
 pub mod bt;
 pub mod elo;
-pub mod reporter;
 pub mod sprt;
-pub mod tally;
 
 pub use bt::{bradley_terry, Anchor, BtError, BtFit, BtOptions, BtRating, Encounter};
 pub use elo::{pentanomial, trinomial, EloEstimate, GameResult, Pentanomial, Wdl};
-pub use reporter::{ratings_rows, ratings_table, RatingRow, RatingsCsv, RatingsOptions};
 pub use sprt::{
     sprt_status, SprtConfig, SprtConfigError, SprtCounts, SprtDecision, SprtModel, SprtStatus,
 };
-pub use tally::{tally_of, tally_of_rows, verdict, SprtMonitor, SprtTally};

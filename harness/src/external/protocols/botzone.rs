@@ -20,22 +20,23 @@
 //!
 //! [`BotzoneBot`] is the [`Contestant`]: it keeps the history, starts a
 //! supervised [`AgentProcess`] per turn (or keeps one alive), and carries
-//! `data` from turn to turn and `globaldata` from game to game ([`GlobalData`]).
+//! `data` from turn to turn and `globaldata` from game to game
+//! ([`GlobalData`], held by the run's contestant factory).
 
 use crate::external::supervise::early_stop::{AfterSlice, CpuWatch};
 use crate::external::supervise::process::{AgentProcess, Output};
 use crate::external::ExternalSpec;
+use crate::play::game::GlobalData;
 use crate::play::outcome::Outcome;
 use crate::play::player::{Contestant, Failure, Phase, Reply};
 use crate::play::timing::{between, Clock, TimeLimits};
 use games::snake::Snake;
 use games::{AgentStats, Seat};
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The line a bot prints after its answer to stay alive (keep-running mode).
@@ -79,28 +80,6 @@ impl std::str::FromStr for BotzoneMode {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         crate::names::parse(Self::ALL, Self::as_str, s)
-    }
-}
-
-/// The `globaldata` of every Botzone agent of one run, by agent label: what a
-/// bot saved in one game is given to it in its later games (Botzone keeps it
-/// per bot across games). Shared by all episodes of a run; with
-/// `concurrency` above 1, games of the same agent overlap and the last value
-/// saved wins.
-#[derive(Clone, Debug, Default)]
-pub struct GlobalData(Arc<Mutex<HashMap<String, Value>>>);
-
-impl GlobalData {
-    /// The value saved by agent `label`, if any.
-    pub fn get(&self, label: &str) -> Option<Value> {
-        let m = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        m.get(label).cloned()
-    }
-
-    /// Save `value` for agent `label`.
-    pub fn set(&self, label: &str, value: Value) {
-        let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        m.insert(label.to_string(), value);
     }
 }
 

@@ -21,11 +21,11 @@ pub mod tables;
 pub mod viewer;
 
 use crate::error::HarnessError;
+use crate::output::reporters::ratings::{RatingRow, RatingsCsv};
 use crate::output::reporters::{
     ConfigCopy, CrosstableCsv, EpisodesCsv, Event, Reporter, SummaryCsv,
 };
 use crate::output::rows::{CrossRow, EpisodeRow, SummaryRow};
-use crate::stats::reporter::{RatingRow, RatingsCsv};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};

@@ -8,8 +8,8 @@
 
 use super::plots;
 use super::viewer::esc;
+use crate::output::reporters::ratings::{RatingRow, KIND_BT, KIND_PAIR};
 use crate::output::rows::SummaryRow;
-use crate::stats::reporter::{RatingRow, KIND_BT, KIND_PAIR};
 
 /// A numeric cell named `col`.
 fn num(col: &str, text: &str) -> String {
@@ -125,7 +125,7 @@ fn elo(x: f64) -> String {
     } else if x == f64::NEG_INFINITY {
         "−∞".into()
     } else {
-        crate::stats::reporter::show_elo(x)
+        crate::output::reporters::ratings::show_elo(x)
     }
 }
 

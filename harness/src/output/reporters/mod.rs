@@ -16,7 +16,7 @@
 //! - [`TerminalSummary`]: the summary printed at the end (with
 //!   [`Progress`], in `terminal.rs`);
 //! - `ratings.csv`, `replays.jsonl.gz` and `report.html` (last) by their
-//!   own modules ([`crate::stats::RatingsCsv`], [`crate::output::replay::Replays`],
+//!   own modules ([`ratings::RatingsCsv`], [`crate::output::replay::Replays`],
 //!   [`crate::output::html::HtmlReport`]).
 //!
 //! Each reporter that writes files names them ([`Reporter::files`]);
@@ -25,6 +25,8 @@
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
+pub mod ratings;
+pub mod tally;
 mod terminal;
 
 pub use terminal::{Progress, TerminalSummary};

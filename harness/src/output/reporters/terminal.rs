@@ -9,11 +9,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The progress bar with ETA (only made when stderr is an interactive
-/// terminal; see [`crate::run::progress_mode`]).
+/// terminal; see [`crate::tty::progress_mode`]).
 #[derive(Default)]
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
-    sprt: Option<crate::stats::SprtTally>,
+    sprt: Option<crate::output::reporters::tally::SprtTally>,
 }
 
 impl Reporter for Progress {
@@ -30,7 +30,10 @@ impl Reporter for Progress {
                 );
                 b.set_message(format!("{} ({})", cfg.name, cfg.game));
                 self.bar = Some(b);
-                self.sprt = cfg.sprt.as_ref().map(|sp| crate::stats::tally_of(cfg, sp));
+                self.sprt = cfg
+                    .sprt
+                    .as_ref()
+                    .map(|sp| crate::output::reporters::tally::tally_of(cfg, sp));
             }
             Event::EpisodeFinished { rows, .. } => {
                 if let Some(b) = &self.bar {
@@ -111,11 +114,16 @@ impl Reporter for TerminalSummary<'_> {
             writeln!(self.out).map_err(io)?;
             write!(self.out, "{}", rows::crosstable_table(crosstable)).map_err(io)?;
             let labels: Vec<String> = cfg.agents.iter().map(|a| a.label.clone()).collect();
-            let opts = crate::stats::RatingsOptions::default();
-            if let Ok(r) = crate::stats::ratings_rows(&labels, rows, &opts) {
+            let opts = crate::output::reporters::ratings::RatingsOptions::default();
+            if let Ok(r) = crate::output::reporters::ratings::ratings_rows(&labels, rows, &opts) {
                 if !r.is_empty() {
                     writeln!(self.out).map_err(io)?;
-                    write!(self.out, "{}", crate::stats::ratings_table(&r)).map_err(io)?;
+                    write!(
+                        self.out,
+                        "{}",
+                        crate::output::reporters::ratings::ratings_table(&r)
+                    )
+                    .map_err(io)?;
                 }
             }
         }
@@ -146,7 +154,7 @@ impl Reporter for TerminalSummary<'_> {
             )
             .map_err(io)?;
         }
-        if let Some(t) = crate::stats::tally_of_rows(cfg, rows) {
+        if let Some(t) = crate::output::reporters::tally::tally_of_rows(cfg, rows) {
             writeln!(self.out).map_err(io)?;
             writeln!(self.out, "{}", t.line()).map_err(io)?;
         }

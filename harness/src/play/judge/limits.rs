@@ -1,121 +1,11 @@
-//! The limits an agent plays under ([`TimeLimits`], with its [`Clock`] and
-//! [`OnOverrun`]), the budgets of each [`Phase`], and the deadlines: how
+//! The rules over the limits an agent plays under ([`TimeLimits`], with its
+//! [`Clock`] and [`OnOverrun`], plain config data in [`crate::config`]):
+//! the budgets of each [`Phase`], and the deadlines: how
 //! long the harness waits for an answer ([`TimeLimits::hang_limit`]) and
 //! when it gives up on a silent agent ([`TimeLimits::gives_up_on_silence`]).
 
-use serde::{Deserialize, Serialize};
+pub use crate::config::{Clock, OnOverrun, TimeLimits};
 use std::time::Duration;
-
-/// A name that is not one of a config enum's names (`clock = "sun"`).
-/// Shown as `"sun": expected "wall" or "cpu"`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("\"{got}\": expected {}", one_of(.expected))]
-pub struct UnknownName {
-    /// The name given.
-    pub got: String,
-    /// The names accepted.
-    pub expected: &'static [&'static str],
-}
-
-/// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
-fn one_of(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-    match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
-/// Which clock judges an agent's time (config key `clock` in `[time]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Clock {
-    /// Monotonic wall time, measured by the harness: an agent that sleeps or
-    /// blocks cannot escape it, but a busy machine can push an agent past
-    /// its budget (the load that fell on the agent is not charged: see
-    /// [`super::Excusals`]).
-    Wall,
-    /// The agent's own CPU time (default), GVGAI's rule: its thread's for a
-    /// built-in agent, its process tree's for a subprocess. A verdict does
-    /// not depend on the machine's load. The harness still stops waiting
-    /// after a wall-clock safety limit (see [`TimeLimits::hang_limit`]),
-    /// and sooner for an agent that neither runs nor waits for a CPU (see
-    /// [`TimeLimits::gives_up_on_silence`]).
-    #[default]
-    Cpu,
-}
-
-impl Clock {
-    /// Every clock, in the order messages list them.
-    pub const ALL: [Clock; 2] = [Clock::Wall, Clock::Cpu];
-    /// The names in configs, in the order of [`Clock::ALL`].
-    const NAMES: &'static [&'static str] = &["wall", "cpu"];
-
-    /// The name in configs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Clock::Wall => "wall",
-            Clock::Cpu => "cpu",
-        }
-    }
-}
-
-impl std::str::FromStr for Clock {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        Clock::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| UnknownName {
-                got: s.to_string(),
-                expected: Clock::NAMES,
-            })
-    }
-}
-
-/// What an act past its soft budget (but within the hard limit) costs
-/// (config key `on_overrun` in `[time]`). Init's overrun is counted
-/// whatever this says: there is no action to replace and no game to lose
-/// yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OnOverrun {
-    /// GVGAI's rule: the game's fallback action is played instead, and an
-    /// overrun is counted (default).
-    #[default]
-    Fallback,
-    /// The engine-match rule: the agent loses on time (`time-forfeit`).
-    Loss,
-}
-
-impl OnOverrun {
-    /// Every rule, in the order messages list them.
-    pub const ALL: [OnOverrun; 2] = [OnOverrun::Fallback, OnOverrun::Loss];
-    /// The names in configs, in the order of [`OnOverrun::ALL`].
-    const NAMES: &'static [&'static str] = &["fallback", "loss"];
-
-    /// The name in configs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnOverrun::Fallback => "fallback",
-            OnOverrun::Loss => "loss",
-        }
-    }
-}
-
-impl std::str::FromStr for OnOverrun {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        OnOverrun::ALL
-            .into_iter()
-            .find(|o| o.as_str() == s)
-            .ok_or_else(|| UnknownName {
-                got: s.to_string(),
-                expected: OnOverrun::NAMES,
-            })
-    }
-}
 
 /// Which request a time is judged for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,38 +40,6 @@ pub struct Budget {
     pub soft: Duration,
     /// Past it, the agent is disqualified.
     pub hard: Duration,
-}
-
-/// Time limits of one agent (GVGAI's rule: past `act` the action becomes the
-/// game's fallback and an overrun is counted; past `act_hard` the agent is
-/// disqualified). The same rule applies to `init` / `init_hard`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeLimits {
-    /// Soft budget per act (GVGAI: 40 ms).
-    pub act: Duration,
-    /// Hard limit per act (GVGAI: 50 ms).
-    pub act_hard: Duration,
-    /// Soft budget of init (GVGAI: 1 s).
-    pub init: Duration,
-    /// Hard limit of init.
-    pub init_hard: Duration,
-    /// The clock that judges.
-    pub clock: Clock,
-    /// What an act past the soft budget (within the hard limit) costs.
-    pub on_overrun: OnOverrun,
-}
-
-impl Default for TimeLimits {
-    fn default() -> Self {
-        TimeLimits {
-            act: Duration::from_millis(40),
-            act_hard: Duration::from_millis(50),
-            init: Duration::from_secs(1),
-            init_hard: Duration::from_millis(1250),
-            clock: Clock::Cpu,
-            on_overrun: OnOverrun::Fallback,
-        }
-    }
 }
 
 /// Under the CPU clock, the silent wall time an agent is allowed beyond a

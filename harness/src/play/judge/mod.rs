@@ -31,9 +31,7 @@ mod limits;
 #[cfg(test)]
 mod tests;
 
-pub use limits::{
-    human, Activity, Budget, Clock, OnOverrun, Phase, TimeLimits, UnknownName, SILENCE_MARGIN,
-};
+pub use limits::{human, Activity, Budget, Clock, OnOverrun, Phase, TimeLimits, SILENCE_MARGIN};
 
 use limits::ms;
 use std::time::Duration;

@@ -10,7 +10,7 @@
 //! configs). `--levels microban` reads the shipped Microban.
 
 use super::levels::{resolve, NamedLevel};
-use crate::cli::args::{parse_params, BenchArgs, SolveArgs};
+use crate::registry::args::{parse_params, BenchArgs, SolveArgs};
 use crate::error::{create_parent, write_text, HarnessError};
 use crate::play::player::panic_message;
 use crate::play::timing::{ms, AgentTimer, Clock};
@@ -279,12 +279,12 @@ fn warn_of_memory(jobs: usize, budget_mb: usize) {
 /// A progress bar over `len` levels when stderr is an interactive terminal
 /// (and not CI), like `arena run`.
 fn progress(len: usize, what: &str) -> Option<indicatif::ProgressBar> {
-    match crate::run::progress_mode(
+    match crate::tty::progress_mode(
         std::io::stderr().is_terminal(),
         std::env::var_os("CI").is_some(),
         false,
     ) {
-        crate::run::ProgressMode::Bar => {
+        crate::tty::ProgressMode::Bar => {
             let b = indicatif::ProgressBar::new(len as u64);
             b.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -296,7 +296,7 @@ fn progress(len: usize, what: &str) -> Option<indicatif::ProgressBar> {
             b.set_message(what.to_string());
             Some(b)
         }
-        crate::run::ProgressMode::Silent => None,
+        crate::tty::ProgressMode::Silent => None,
     }
 }
 

@@ -4,8 +4,6 @@
 //! walk goes on from the advanced clone and starts again from the level's
 //! first state when the game is over.
 
-use super::family::info;
-use crate::cli::args::BenchArgs;
 use crate::error::HarnessError;
 use crate::play::timing::thread_cpu_time;
 use games::vgdl::VgdlGame;
@@ -43,17 +41,21 @@ fn rate(root: &VgdlGame, per: Duration, seed: u64) -> (f64, f64) {
     }
 }
 
-/// Prints clone + advance per second for each of the game's numbered
-/// levels and their median.
-pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+/// Prints clone + advance per second for each of game `name`'s `levels`
+/// (name, first state), `seconds` of CPU time each, and their median.
+pub fn bench(
+    name: &str,
+    levels: &[(String, VgdlGame)],
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), HarnessError> {
     let io = |e| HarnessError::io("<stdout>", e);
-    let game = info(&args.game)?;
-    let per = Duration::from_secs_f64(args.seconds.clamp(0.01, 3600.0));
+    let per = Duration::from_secs_f64(seconds.clamp(0.01, 3600.0));
     writeln!(
         out,
         "{} forward model, one thread: clone + advance with a random legal action, walking on \
          from the advanced state (from the start again when the game ends), {:.2} s of CPU time per level",
-        game.name,
+        name,
         per.as_secs_f64()
     )
     .map_err(io)?;
@@ -64,14 +66,13 @@ pub fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     )
     .map_err(io)?;
     let mut rates = Vec::new();
-    for level in game.level_infos() {
-        let root = game.level(&level.name, 1)?;
-        let (cpu, wall) = rate(&root, per, 1);
+    for (level, root) in levels {
+        let (cpu, wall) = rate(root, per, 1);
         rates.push(cpu);
         writeln!(
             out,
             "{:<6} {:>8} {:>16.0} {:>12.0}",
-            level.name,
+            level,
             root.state.sprites.len(),
             cpu,
             wall

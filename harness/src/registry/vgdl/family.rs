@@ -3,13 +3,13 @@
 //! rules, sprite colours and levels), loaded once per name and kept.
 
 use super::VgdlPlay;
-use crate::cli::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use crate::config::RunConfig;
 use crate::error::HarnessError;
 use crate::external::ProtocolKind;
 use crate::play::runner::{EpisodeRecord, RunnerEvent};
 use crate::play::schedule::Episode;
 use crate::registry::arena_game::{all_agents, build_agent, ArenaGame, GameCommand, LevelInfo};
+use crate::registry::args::{BenchArgs, GenerateArgs, PerftArgs, SolveArgs, TraceArgs, VerifyArgs};
 use crate::registry::GameEntry;
 use agents::AgentInfo;
 use games::grid::ParseError;
@@ -204,6 +204,18 @@ fn status(text: &str) -> String {
     }
 }
 
+/// `arena bench gvgai:NAME`: the forward model's speed on each numbered
+/// level, from GVGAI's game seed 1.
+fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
+    let game = info(&args.game)?;
+    let levels = game
+        .level_infos()
+        .into_iter()
+        .map(|l| game.level(&l.name, 1).map(|g| (l.name, g)))
+        .collect::<Result<Vec<_>, _>>()?;
+    super::bench::bench(game.name, &levels, args.seconds, out)
+}
+
 /// The family's registry entry (its members are [`VgdlEntry`]s made by
 /// [`GameEntry::instance`]).
 pub static FAMILY: VgdlEntry = VgdlEntry { info: None };
@@ -320,7 +332,7 @@ impl GameEntry for VgdlEntry {
         None
     }
     fn bench(&self) -> Option<GameCommand<BenchArgs>> {
-        Some(super::bench::bench)
+        Some(bench)
     }
     fn replay(
         &self,

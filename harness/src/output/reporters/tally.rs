@@ -2,9 +2,9 @@
 //! each finished episode's rows (pentanomial over pairs when the games are
 //! paired, trinomial otherwise).
 
-use super::elo::{GameResult, Pentanomial, Wdl};
-use super::sprt::{sprt_status, SprtConfig, SprtCounts, SprtDecision, SprtStatus};
 use crate::output::rows::EpisodeRow;
+use crate::stats::elo::{GameResult, Pentanomial, Wdl};
+use crate::stats::sprt::{sprt_status, SprtConfig, SprtCounts, SprtDecision, SprtStatus};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 
