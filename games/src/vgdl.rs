@@ -11,6 +11,7 @@
 //!   where GVGAI draws, and [`VgdlGame::trace`] giving the state in the
 //!   reference traces' shape.
 
+mod cells;
 mod compile;
 mod engine;
 mod events;

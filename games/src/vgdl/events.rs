@@ -1,6 +1,7 @@
 //! GVGAI's `eventHandling`: end-of-screen effects, then pair effects pair by
 //! pair, and what each effect does.
 
+use super::cells::CellIndex;
 use super::engine::{normalise, State};
 use super::model::{Class, EffectKind, DNONE};
 use std::sync::Arc;
@@ -64,7 +65,7 @@ impl State {
             }
         }
         let mut hits = Vec::new();
-        let mut cells: Vec<(u64, u32)> = Vec::new();
+        let mut cells = CellIndex::default();
         for (t1, t2, effs) in &rules.pairs {
             for &ef in effs {
                 let hash = rules.effects[ef as usize].hash;
@@ -96,11 +97,11 @@ impl State {
                                 .iter()
                                 .any(|&t| t == u16::MAX || subs2.contains(&t))
                         {
-                            self.cell_index(&secondx, &mut cells);
+                            cells.build(self, &secondx);
                             built = true;
                         }
                         self.moved.clear();
-                        self.candidates(s1, &cells, &mut hits);
+                        cells.candidates(self, s1, &mut hits);
                         hits.retain(|&p| {
                             let s2 = secondx[p];
                             s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
@@ -126,46 +127,6 @@ impl State {
                 }
             }
         }
-    }
-
-    /// The cells (of `block` pixels) a sprite's rectangle covers.
-    fn cells_of(&self, k: usize) -> impl Iterator<Item = u64> {
-        let s = &self.sprites[k];
-        let b = self.block.max(1) as i64;
-        let (x0, y0) = ((s.x as i64).div_euclid(b), (s.y as i64).div_euclid(b));
-        let x1 = (s.x as i64 + s.w.max(1) as i64 - 1).div_euclid(b);
-        let y1 = (s.y as i64 + s.h.max(1) as i64 - 1).div_euclid(b);
-        (x0..=x1).flat_map(move |x| {
-            (y0..=y1).map(move |y| ((x as u64 & 0xFFFF_FFFF) << 32) | (y as u64 & 0xFFFF_FFFF))
-        })
-    }
-
-    /// A sorted (cell, position in `side`) list of `side`'s sprites.
-    fn cell_index(&self, side: &[usize], out: &mut Vec<(u64, u32)>) {
-        out.clear();
-        for (p, &k) in side.iter().enumerate() {
-            for c in self.cells_of(k) {
-                out.push((c, p as u32));
-            }
-        }
-        out.sort_unstable();
-    }
-
-    /// Positions (in the indexed side, increasing, no repeats) of the
-    /// sprites sharing a cell with sprite `k`.
-    fn candidates(&self, k: usize, cells: &[(u64, u32)], out: &mut Vec<usize>) {
-        out.clear();
-        for c in self.cells_of(k) {
-            let a = cells.partition_point(|e| e.0 < c);
-            out.extend(
-                cells[a..]
-                    .iter()
-                    .take_while(|e| e.0 == c)
-                    .map(|e| e.1 as usize),
-            );
-        }
-        out.sort_unstable();
-        out.dedup();
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared
