@@ -9,11 +9,14 @@
 #                   (its sources are compiled into WORK/classes once)
 #   SECONDS         warm-up and timed seconds per game and side (default 1)
 # Environment: WORK (default /tmp/gvgai_speed) holds the compiled classes;
-# NO_BUILD=1 skips building the Rust side.
+# NO_BUILD=1 skips building the Rust side; JAVA_WARMUP (default 3) is the
+# Java side's untimed warm-up in seconds.
 set -euo pipefail
 
 gvgai=${1:?usage: gvgai_speed.sh GVGAI_CHECKOUT [SECONDS] [game ...]}
 seconds=${2:-1}
+# The JVM's untimed warm-up per game (its JIT compiles in this time).
+java_warmup=${JAVA_WARMUP:-3}
 shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -46,9 +49,11 @@ echo "| --- | ---: | ---: | ---: |"
 results="$work/results.tsv"
 : > "$results"
 for g in "${games[@]}"; do
+    # Only the driver's line for the game (GVGAI may print other lines).
     j=$(java -cp "$cp:$work/driver" ForwardModelSpeed "$seconds" \
-        "$data/gridphysics/$g.txt" "$data/gridphysics/${g}_lvl0.txt" 2>/dev/null | cut -f2)
-    r=$("$rust" --tsv --seconds "$seconds" "$g" | cut -f2)
+        "$data/gridphysics/$g.txt" "$data/gridphysics/${g}_lvl0.txt" "$java_warmup" 2>/dev/null |
+        awk -F'\t' -v g="$g" '$1 == g { print $2 }')
+    r=$("$rust" --tsv --seconds "$seconds" "$g" | awk -F'\t' -v g="$g" '$1 == g { print $2 }')
     ratio=$(awk -v j="$j" -v r="$r" 'BEGIN { if (j + 0 > 0) printf "%.1f", r / j; else print "-" }')
     echo "| $g | $j | $r | $ratio |"
     printf '%s\t%s\t%s\t%s\n' "$g" "$j" "$r" "$ratio" >> "$results"

@@ -3,7 +3,7 @@
 //
 // Compile and run against a GVGAI checkout (see README.md):
 //   javac -cp GVGAI_CLASSES -d OUT ForwardModelSpeed.java
-//   java -cp GVGAI_CLASSES:OUT ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [GAME_FILE LEVEL_FILE ...]
+//   java -cp GVGAI_CLASSES:OUT ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [WARMUP]
 //
 // Method (the same as `cargo run --release -p games --example vgdl_speed`):
 // the level is built with seed 0; the state starts as the game's
@@ -11,8 +11,8 @@
 // an action drawn uniformly (java.util.Random seeded 1) from the avatar's
 // actions without NIL (getAvailableActions()), and the copy becomes the
 // current state; a state that is over is replaced by the start state. The
-// same loop first runs for SECONDS untimed (JIT warm-up, as GVGAI warms a
-// game up before play), then for SECONDS timed. Prints one line per game:
+// same loop first runs for WARMUP seconds (default SECONDS) untimed (JIT
+// warm-up, as GVGAI warms a game up before play), then for SECONDS timed. Prints one line per game:
 // `NAME<TAB>copies per second<TAB>steps timed<TAB>restarts`.
 
 import core.game.Game;
@@ -29,23 +29,23 @@ import java.util.Random;
 public class ForwardModelSpeed {
 
     public static void main(String[] args) {
-        if (args.length < 3 || args.length % 2 == 0) {
-            System.err.println("usage: ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [GAME_FILE LEVEL_FILE ...]");
+        if (args.length < 3 || args.length > 4) {
+            System.err.println("usage: ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [WARMUP]");
             System.exit(2);
         }
         double seconds = Double.parseDouble(args[0]);
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            String name = new File(args[i]).getName().replaceFirst("\\.txt$", "");
-            try {
-                measure(name, args[i], args[i + 1], seconds);
-            } catch (Throwable t) {
-                System.out.println(name + "\tERROR\t" + t);
-            }
-            System.out.flush();
+        double warmup = args.length > 3 ? Double.parseDouble(args[3]) : seconds;
+        String name = new File(args[1]).getName().replaceFirst("\\.txt$", "");
+        try {
+            measure(name, args[1], args[2], seconds, warmup);
+        } catch (Throwable t) {
+            System.out.println(name + "\tERROR\t" + t);
         }
+        System.out.flush();
     }
 
-    private static void measure(String name, String gameFile, String levelFile, double seconds) {
+    private static void measure(String name, String gameFile, String levelFile,
+                                double seconds, double warmup) {
         VGDLFactory.GetInstance().init();
         VGDLRegistry.GetInstance().init();
         Game game = new VGDLParser().parseGame(gameFile);
@@ -56,7 +56,7 @@ public class ForwardModelSpeed {
             actions.add(Types.ACTIONS.ACTION_NIL);
         }
         Random rnd = new Random(1);
-        run(start, actions, rnd, seconds);
+        run(start, actions, rnd, warmup);
         long[] r = run(start, actions, rnd, seconds);
         double rate = r[0] / (r[2] / 1e9);
         System.out.printf("%s\t%.0f\t%d\t%d%n", name, rate, r[0], r[1]);
