@@ -118,6 +118,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         timers: Vec::new(),
         paths: None,
         groups: Default::default(),
+        scratch: Default::default(),
         moved: Vec::new(),
         graveyard: Vec::new(),
         pull_tick: vec![-1; rules.effects.len()],

@@ -28,6 +28,22 @@ pub(crate) struct CellIndex {
     pairs: Vec<(u32, u32)>,
 }
 
+/// Buffers `eventHandling` reuses from cycle to cycle (not part of the
+/// state: a clone starts with empty ones).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) cells: CellIndex,
+    pub(crate) firstx: Vec<usize>,
+    pub(crate) secondx: Vec<usize>,
+    pub(crate) hits: Vec<usize>,
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+}
+
 /// The cells a sprite's rectangle covers: `(x0, y0, x1, y1)` inclusive.
 #[inline]
 fn span(st: &State, k: usize) -> (i64, i64, i64, i64) {

@@ -1,7 +1,7 @@
 //! GVGAI's `eventHandling`: end-of-screen effects, then pair effects pair by
 //! pair, and what each effect does.
 
-use super::cells::CellIndex;
+use super::cells::Scratch;
 use super::engine::{normalise, State};
 use super::model::{Class, EffectKind, DNONE};
 use std::sync::Arc;
@@ -24,8 +24,13 @@ impl State {
 
     pub(crate) fn event_handling(&mut self) {
         let rules = Arc::clone(&self.rules);
-        let mut firstx = Vec::new();
-        let mut secondx = Vec::new();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let Scratch {
+            cells,
+            firstx,
+            secondx,
+            hits,
+        } = &mut scratch;
         let gt = self.game_tick();
         let mut guard = 0;
         while let Some(&(next, te)) = self.timers.first() {
@@ -41,8 +46,8 @@ impl State {
                     self.score += score_of(&def.score_change) as f64;
                 }
                 Some(itype) => {
-                    self.members(itype, &mut firstx);
-                    for &k in &firstx {
+                    self.members(itype, firstx);
+                    for &k in firstx.iter() {
                         if !self.sprites[k].killed && !self.sprites[k].disabled {
                             self.apply(def.effect as usize, k, None);
                             self.score += score_of(&def.score_change) as f64;
@@ -56,16 +61,14 @@ impl State {
         }
         for (ty, effs) in &rules.eos {
             for &ef in effs {
-                self.members(*ty, &mut firstx);
-                for &k in &firstx {
+                self.members(*ty, firstx);
+                for &k in firstx.iter() {
                     if self.at_edge(k) && !self.sprites[k].killed && !self.sprites[k].disabled {
                         self.execute(ef as usize, k, None);
                     }
                 }
             }
         }
-        let mut hits = Vec::new();
-        let mut cells = CellIndex::default();
         for (t1, t2, effs) in &rules.pairs {
             for &ef in effs {
                 let hash = rules.effects[ef as usize].hash;
@@ -76,16 +79,16 @@ impl State {
                 {
                     continue;
                 }
-                self.members(*t1, &mut firstx);
+                self.members(*t1, firstx);
                 if firstx.is_empty() {
                     continue;
                 }
-                self.members(*t2, &mut secondx);
+                self.members(*t2, secondx);
                 let spatial = firstx.len() * secondx.len() > 256;
                 let mut built = false;
                 self.moved.clear();
                 let subs2 = &rules.types[*t2 as usize].subtypes;
-                for &s1 in &firstx {
+                for &s1 in firstx.iter() {
                     hits.clear();
                     if spatial {
                         // The same hits as the plain scan below, found
@@ -97,11 +100,11 @@ impl State {
                                 .iter()
                                 .any(|&t| t == u16::MAX || subs2.contains(&t))
                         {
-                            cells.build(self, &secondx);
+                            cells.build(self, secondx);
                             built = true;
                         }
                         self.moved.clear();
-                        cells.candidates(self, s1, &mut hits);
+                        cells.candidates(self, s1, hits);
                         hits.retain(|&p| {
                             let s2 = secondx[p];
                             s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
@@ -110,13 +113,13 @@ impl State {
                             *h = secondx[*h];
                         }
                     } else {
-                        for &s2 in &secondx {
+                        for &s2 in secondx.iter() {
                             if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
                                 hits.push(s2);
                             }
                         }
                     }
-                    for &s2 in &hits {
+                    for &s2 in hits.iter() {
                         if !self.sprites[s1].killed
                             && s1 != s2
                             && self.sprites[s1].intersects(&self.sprites[s2])
@@ -127,6 +130,7 @@ impl State {
                 }
             }
         }
+        self.scratch = scratch;
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared
