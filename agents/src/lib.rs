@@ -20,6 +20,7 @@ mod registry_tests;
 pub mod snake;
 pub mod sokoban;
 pub mod supply;
+pub mod vgdl;
 pub mod xiangqi;
 
 pub use params::{AgentError, AgentInfo, AgentParams, ParamInfo, ParamValue};

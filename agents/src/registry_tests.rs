@@ -5,7 +5,7 @@
 //! rejected with [`AgentError::UnknownParam`].
 
 use crate::params::{AgentError, AgentInfo, AgentParams, ParamValue};
-use crate::{bait, fixtures, generic, snake, sokoban, supply, xiangqi};
+use crate::{bait, fixtures, generic, snake, sokoban, supply, vgdl, xiangqi};
 use games::bait::Bait;
 
 /// A key no agent lists.
@@ -106,4 +106,10 @@ fn sokoban_registry() {
         sokoban::make(name, p, 0).map(drop)
     });
     assert_eq!(n, 28 + 3 + 4 + 2 + 3 + 22);
+}
+
+#[test]
+fn vgdl_registry() {
+    let n = check_registry(vgdl::AGENTS, |name, p| vgdl::make(name, p, 0).map(drop));
+    assert_eq!(n, 3);
 }

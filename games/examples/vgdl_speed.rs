@@ -1,22 +1,75 @@
 //! Prints, per shipped GVGAI game, how many `clone + advance` a second the
-//! VGDL engine does (the forward-model operation of search agents), on
-//! level 0 after 20 random actions, each advance with a random legal
-//! action. Run in release: `cargo run --release -p games --example
-//! vgdl_speed [game ...]`.
+//! VGDL engine does (the forward-model operation of search agents), by the
+//! method of GVGAI's side, `games/benches/gvgai_speed/ForwardModelSpeed.java`:
+//! level 0 built with seed 0; each step clones the current state, advances
+//! the clone with an action drawn uniformly (a `java.util.Random` seeded 1,
+//! as the Java draws it) from the avatar's actions without NIL, and the
+//! clone becomes the current state; a state that is over is replaced by the
+//! start state. The loop runs SECONDS untimed, then SECONDS timed.
+//!
+//! Run in release: `cargo run --release -p games --example vgdl_speed --
+//! [--seconds S] [--tsv] [game ...]`. `--tsv` prints
+//! `name<TAB>per second<TAB>steps<TAB>restarts` lines like the Java driver;
+//! the default is a Markdown table with the median and minimum.
 
-use games::vgdl::Vgdl;
+use games::vgdl::rng::JavaRandom;
+use games::vgdl::{Action, Vgdl, VgdlGame};
 use games::Game;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// Runs the loop for `time`; returns (steps, restarts, elapsed).
+fn run(
+    start: &VgdlGame,
+    actions: &[Action],
+    rnd: &mut JavaRandom,
+    time: Duration,
+) -> (u64, u64, Duration) {
+    let t0 = Instant::now();
+    let (mut steps, mut restarts) = (0u64, 0u64);
+    let mut cur = start.clone();
+    loop {
+        for _ in 0..16 {
+            let mut next = cur.clone();
+            let a = actions[rnd.next_int_bound(actions.len() as i32) as usize];
+            next.advance(&[a]);
+            steps += 1;
+            if next.is_over() {
+                cur = start.clone();
+                restarts += 1;
+            } else {
+                cur = next;
+            }
+        }
+        let e = t0.elapsed();
+        if e >= time {
+            return (steps, restarts, e);
+        }
+    }
+}
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/gvgai");
     let tsv = std::fs::read_to_string(dir.join("games.tsv")).expect("games.tsv");
-    let only: Vec<String> = std::env::args().skip(1).collect();
-    println!("| game | sprites | clone + advance per second |");
-    println!("| --- | --- | --- |");
+    let mut args = std::env::args().skip(1).peekable();
+    let (mut seconds, mut as_tsv, mut only) = (0.3f64, false, Vec::new());
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--seconds" => {
+                seconds = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .expect("--seconds S")
+            }
+            "--tsv" => as_tsv = true,
+            _ => only.push(a),
+        }
+    }
+    let time = Duration::from_secs_f64(seconds);
+    if !as_tsv {
+        println!("| game | sprites | clone + advance per second |");
+        println!("| --- | --- | --- |");
+    }
     let mut rates = Vec::new();
     for line in tsv.lines().skip(1) {
         let game = line.split('\t').nth(1).expect("name");
@@ -32,40 +85,26 @@ fn main() {
                 continue;
             }
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut g = vgdl
-            .level(&read(&format!("{game}_lvl0.txt")), 1)
+        let start = vgdl
+            .level(&read(&format!("{game}_lvl0.txt")), 0)
             .expect("level");
-        let mut legal = Vec::new();
-        for _ in 0..20 {
-            if g.is_over() {
-                break;
-            }
-            legal.clear();
-            g.legal_actions(0, &mut legal);
-            g.advance(&[legal[rng.gen_range(0..legal.len())]]);
+        let mut actions = start.avatar_actions();
+        if actions.is_empty() {
+            actions.push(Action::Nil);
         }
-        legal.clear();
-        g.legal_actions(0, &mut legal);
-        if legal.is_empty() {
-            legal.push(g.fallback_action(0));
-        }
-        let start = Instant::now();
-        let mut n = 0u64;
-        while start.elapsed() < Duration::from_millis(300) {
-            for _ in 0..64 {
-                let mut c = g.clone();
-                c.advance(&[legal[rng.gen_range(0..legal.len())]]);
-                std::hint::black_box(&c);
-                n += 1;
-            }
-        }
-        let rate = n as f64 / start.elapsed().as_secs_f64();
+        let mut rnd = JavaRandom::new(1);
+        run(&start, &actions, &mut rnd, time);
+        let (steps, restarts, e) = run(&start, &actions, &mut rnd, time);
+        let rate = steps as f64 / e.as_secs_f64();
         rates.push(rate);
-        println!("| {game} | {} | {:.0} |", g.state.sprites.len(), rate);
+        if as_tsv {
+            println!("{game}\t{rate:.0}\t{steps}\t{restarts}");
+        } else {
+            println!("| {game} | {} | {rate:.0} |", start.state.sprites.len());
+        }
     }
     rates.sort_by(f64::total_cmp);
-    if !rates.is_empty() {
+    if !rates.is_empty() && !as_tsv {
         println!(
             "\nmedian {:.0}, min {:.0} (games: {})",
             rates[rates.len() / 2],

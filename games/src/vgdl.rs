@@ -11,6 +11,7 @@
 //!   where GVGAI draws, and [`VgdlGame::trace`] giving the state in the
 //!   reference traces' shape.
 
+mod cells;
 mod compile;
 mod engine;
 mod events;
@@ -117,6 +118,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         timers: Vec::new(),
         paths: None,
         groups: Default::default(),
+        scratch: Default::default(),
         moved: Vec::new(),
         graveyard: Vec::new(),
         pull_tick: vec![-1; rules.effects.len()],

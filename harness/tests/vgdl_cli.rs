@@ -244,7 +244,7 @@ fn an_external_jsonl_agent_plays_a_gvgai_game() {
 }
 
 #[test]
-fn the_own_game_of_docs_vgdl_runs_with_the_generic_agents() {
+fn the_own_game_of_docs_vgdl_runs_with_the_sample_agents() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let (code, _, err) = arena(&[
@@ -259,8 +259,8 @@ fn the_own_game_of_docs_vgdl_runs_with_the_generic_agents() {
     assert_eq!(code, 0, "{err}");
     let rows = std::fs::read_to_string(out.join("episodes.csv")).unwrap();
     let played: Vec<&str> = rows.lines().skip(1).collect();
-    assert_eq!(played.len(), 2, "{rows}");
-    for agent in ["random", "uct"] {
+    assert_eq!(played.len(), 4, "{rows}");
+    for agent in ["random", "onesteplookahead", "mcts", "uct"] {
         assert!(
             played.iter().any(|l| l.contains(&format!(",{agent},"))
                 && l.contains("vgdl:")

@@ -114,6 +114,8 @@ pub(crate) struct Groups {
     off: Vec<u32>,
     idx: Vec<u32>,
     n0: usize,
+    /// Scratch: the next free slot per type while rebuilding.
+    next: Vec<u32>,
 }
 
 impl Clone for Groups {
@@ -191,6 +193,8 @@ pub struct State {
     /// Types of the sprites moved by effects since the pair index was last
     /// checked (`u16::MAX`: every sprite, by `undoAll`).
     pub(crate) moved: Vec<u16>,
+    /// Buffers of `eventHandling`.
+    pub(crate) scratch: super::cells::Scratch,
 }
 
 impl State {
@@ -292,9 +296,10 @@ impl State {
         }
         g.idx.clear();
         g.idx.resize(self.sprites.len(), 0);
-        let mut next: Vec<u32> = g.off[..t].to_vec();
+        g.next.clear();
+        g.next.extend_from_slice(&g.off[..t]);
         for (i, s) in self.sprites.iter().enumerate() {
-            let slot = &mut next[s.ty as usize];
+            let slot = &mut g.next[s.ty as usize];
             g.idx[*slot as usize] = i as u32;
             *slot += 1;
         }

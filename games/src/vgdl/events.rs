@@ -1,6 +1,7 @@
 //! GVGAI's `eventHandling`: end-of-screen effects, then pair effects pair by
 //! pair, and what each effect does.
 
+use super::cells::Scratch;
 use super::engine::{normalise, State};
 use super::model::{Class, EffectKind, DNONE};
 use std::sync::Arc;
@@ -23,8 +24,13 @@ impl State {
 
     pub(crate) fn event_handling(&mut self) {
         let rules = Arc::clone(&self.rules);
-        let mut firstx = Vec::new();
-        let mut secondx = Vec::new();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let Scratch {
+            cells,
+            firstx,
+            secondx,
+            hits,
+        } = &mut scratch;
         let gt = self.game_tick();
         let mut guard = 0;
         while let Some(&(next, te)) = self.timers.first() {
@@ -40,8 +46,8 @@ impl State {
                     self.score += score_of(&def.score_change) as f64;
                 }
                 Some(itype) => {
-                    self.members(itype, &mut firstx);
-                    for &k in &firstx {
+                    self.members(itype, firstx);
+                    for &k in firstx.iter() {
                         if !self.sprites[k].killed && !self.sprites[k].disabled {
                             self.apply(def.effect as usize, k, None);
                             self.score += score_of(&def.score_change) as f64;
@@ -55,16 +61,14 @@ impl State {
         }
         for (ty, effs) in &rules.eos {
             for &ef in effs {
-                self.members(*ty, &mut firstx);
-                for &k in &firstx {
+                self.members(*ty, firstx);
+                for &k in firstx.iter() {
                     if self.at_edge(k) && !self.sprites[k].killed && !self.sprites[k].disabled {
                         self.execute(ef as usize, k, None);
                     }
                 }
             }
         }
-        let mut hits = Vec::new();
-        let mut cells: Vec<(u64, u32)> = Vec::new();
         for (t1, t2, effs) in &rules.pairs {
             for &ef in effs {
                 let hash = rules.effects[ef as usize].hash;
@@ -75,16 +79,16 @@ impl State {
                 {
                     continue;
                 }
-                self.members(*t1, &mut firstx);
+                self.members(*t1, firstx);
                 if firstx.is_empty() {
                     continue;
                 }
-                self.members(*t2, &mut secondx);
+                self.members(*t2, secondx);
                 let spatial = firstx.len() * secondx.len() > 256;
                 let mut built = false;
                 self.moved.clear();
                 let subs2 = &rules.types[*t2 as usize].subtypes;
-                for &s1 in &firstx {
+                for &s1 in firstx.iter() {
                     hits.clear();
                     if spatial {
                         // The same hits as the plain scan below, found
@@ -96,11 +100,11 @@ impl State {
                                 .iter()
                                 .any(|&t| t == u16::MAX || subs2.contains(&t))
                         {
-                            self.cell_index(&secondx, &mut cells);
+                            cells.build(self, secondx);
                             built = true;
                         }
                         self.moved.clear();
-                        self.candidates(s1, &cells, &mut hits);
+                        cells.candidates(self, s1, hits);
                         hits.retain(|&p| {
                             let s2 = secondx[p];
                             s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
@@ -109,13 +113,13 @@ impl State {
                             *h = secondx[*h];
                         }
                     } else {
-                        for &s2 in &secondx {
+                        for &s2 in secondx.iter() {
                             if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
                                 hits.push(s2);
                             }
                         }
                     }
-                    for &s2 in &hits {
+                    for &s2 in hits.iter() {
                         if !self.sprites[s1].killed
                             && s1 != s2
                             && self.sprites[s1].intersects(&self.sprites[s2])
@@ -126,46 +130,7 @@ impl State {
                 }
             }
         }
-    }
-
-    /// The cells (of `block` pixels) a sprite's rectangle covers.
-    fn cells_of(&self, k: usize) -> impl Iterator<Item = u64> {
-        let s = &self.sprites[k];
-        let b = self.block.max(1) as i64;
-        let (x0, y0) = ((s.x as i64).div_euclid(b), (s.y as i64).div_euclid(b));
-        let x1 = (s.x as i64 + s.w.max(1) as i64 - 1).div_euclid(b);
-        let y1 = (s.y as i64 + s.h.max(1) as i64 - 1).div_euclid(b);
-        (x0..=x1).flat_map(move |x| {
-            (y0..=y1).map(move |y| ((x as u64 & 0xFFFF_FFFF) << 32) | (y as u64 & 0xFFFF_FFFF))
-        })
-    }
-
-    /// A sorted (cell, position in `side`) list of `side`'s sprites.
-    fn cell_index(&self, side: &[usize], out: &mut Vec<(u64, u32)>) {
-        out.clear();
-        for (p, &k) in side.iter().enumerate() {
-            for c in self.cells_of(k) {
-                out.push((c, p as u32));
-            }
-        }
-        out.sort_unstable();
-    }
-
-    /// Positions (in the indexed side, increasing, no repeats) of the
-    /// sprites sharing a cell with sprite `k`.
-    fn candidates(&self, k: usize, cells: &[(u64, u32)], out: &mut Vec<usize>) {
-        out.clear();
-        for c in self.cells_of(k) {
-            let a = cells.partition_point(|e| e.0 < c);
-            out.extend(
-                cells[a..]
-                    .iter()
-                    .take_while(|e| e.0 == c)
-                    .map(|e| e.1 as usize),
-            );
-        }
-        out.sort_unstable();
-        out.dedup();
+        self.scratch = scratch;
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared

@@ -134,22 +134,32 @@ impl GameView for VgdlPlay {
 
 /// **The family's agents**: the one place they are listed. They play the
 /// engine's [`VgdlGame`] itself (no per-copy cost for the family's name):
-/// the generic `random` and `uct` now. VGDL agents written for
-/// [`VgdlGame`] (`agents::vgdl::{AGENTS, make}`: GVGAI's sample agents) are
-/// added here, listed first (a VGDL agent named like a generic one shadows
-/// it), and built in [`make_engine_agent`].
+/// GVGAI's sample agents (`agents::vgdl`: `random`, `onesteplookahead`,
+/// `mcts`) first, then the generic ones (`agents::generic`) whose names
+/// the VGDL agents do not take (`random` is GVGAI's sampleRandom here),
+/// built by [`make_engine_agent`].
 fn engine_agents() -> Vec<AgentInfo> {
-    agents::generic::AGENTS.to_vec()
+    let mut list = agents::vgdl::AGENTS.to_vec();
+    list.extend(
+        agents::generic::AGENTS
+            .iter()
+            .filter(|g| !agents::vgdl::AGENTS.iter().any(|v| v.name == g.name))
+            .cloned(),
+    );
+    list
 }
 
-/// Builds agent `name` of [`engine_agents`] for the engine's [`VgdlGame`]
-/// (with `agents::vgdl`: its agents first, then the generic ones).
+/// Builds agent `name` of [`engine_agents`] for the engine's [`VgdlGame`].
 fn make_engine_agent(
     name: &str,
     params: &AgentParams,
     seed: u64,
 ) -> Result<Box<dyn Agent<VgdlGame>>, AgentError> {
-    agents::generic::make::<VgdlGame>(name, params, seed)
+    if agents::vgdl::AGENTS.iter().any(|a| a.name == name) {
+        agents::vgdl::make(name, params, seed)
+    } else {
+        agents::generic::make::<VgdlGame>(name, params, seed)
+    }
 }
 
 /// An agent of the engine's [`VgdlGame`] playing a [`VgdlPlay`].
