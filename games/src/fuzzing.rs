@@ -214,6 +214,36 @@ pub fn xiangqi_fen_iccs(data: &[u8]) {
     }
 }
 
+/// The VGDL parser alone (cheap enough for tens of millions of runs): the
+/// text before a line `---` is a game, the text after it a level. Parsing
+/// never panics; an error's line lies within the text (or is 0: the whole
+/// text); a game that parses builds the level or says where it is wrong,
+/// again on a line of the level's text.
+pub fn vgdl_parse(data: &[u8]) {
+    let t = text(data);
+    let (game, level) = match t.split_once("\n---\n") {
+        Some((g, l)) => (g, Some(l)),
+        None => (&*t, None),
+    };
+    // Lines as GVGAI's `readLine` ends them: `\n`, `\r` or `\r\n`.
+    let lines = |s: &str| s.replace("\r\n", "\n").split(['\n', '\r']).count();
+    match Vgdl::parse(game) {
+        Err(crate::vgdl::VgdlError::Parse(e)) => {
+            assert!(e.line <= lines(game), "error on line {} of {}: {e}", e.line, lines(game));
+        }
+        Err(crate::vgdl::VgdlError::Unsupported(names)) => {
+            assert!(!names.is_empty(), "unsupported, naming nothing");
+        }
+        Ok(v) => {
+            if let Some(level) = level.filter(|l| l.len() <= 4096) {
+                if let Err(e) = v.level(level, 0) {
+                    assert!(e.line <= lines(level), "level error on line {}: {e}", e.line);
+                }
+            }
+        }
+    }
+}
+
 /// The level used by [`vgdl_game`] when the input has none.
 const VGDL_LEVEL: &str = "wwwwww\nwA.1.w\nw.0..w\nwwwwww";
 

@@ -66,3 +66,8 @@ fn xiangqi_fen_iccs() {
 fn vgdl_game() {
     replay("vgdl_game", games::fuzzing::vgdl_game);
 }
+
+#[test]
+fn vgdl_parse() {
+    replay("vgdl_parse", games::fuzzing::vgdl_parse);
+}
