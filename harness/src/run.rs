@@ -294,7 +294,10 @@ pub fn run_with(
     let cfg = &cfg_logs;
     let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let plan = cfg.format.schedule().plan(cfg.plan_input(players));
+    let plan = cfg
+        .format
+        .schedule()
+        .plan(crate::play::schedule::PlanInput::from_config(cfg, players));
     let start = resume::prepare(cfg, dir, players, &plan, how)?;
     // A shard plays its part of the plan (episode indices unchanged).
     let episodes = match cfg.shard {

@@ -121,7 +121,10 @@ pub fn play_only(episodes: usize, jobs: usize) -> Result<Figure, HarnessError> {
     )?;
     let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let plan = cfg.format.schedule().plan(cfg.plan_input(players));
+    let plan = cfg
+        .format
+        .schedule()
+        .plan(crate::play::schedule::PlanInput::from_config(&cfg, players));
     let (mut n, mut acts) = (0usize, 0usize);
     let start = Instant::now();
     game.play(&cfg, &plan, &[], &|| false, &mut |ev| {

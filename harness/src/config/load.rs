@@ -1,5 +1,6 @@
 //! Loading a config: TOML text to a validated [`RunConfig`].
 
+use super::format::{Format, Openings, Order};
 use super::limits::{Clock, OnOverrun, TimeLimits};
 use super::raw::{cfg_err, line_col, locate, LevelEntry, RawAgent, RawConfig, RawTime, Source};
 use super::spec::{AgentKind, AgentSpec, RunConfig};
@@ -8,7 +9,6 @@ use crate::external::{
     BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
     Sandbox,
 };
-use crate::play::schedule::{Format, Openings, Order};
 use crate::registry::GameEntry;
 use agents::{AgentParams, ParamValue};
 use std::path::Path;

@@ -14,6 +14,7 @@
 //! - `spec.rs`: the result, [`RunConfig`].
 
 pub mod duration;
+pub mod format;
 mod limits;
 mod load;
 mod raw;
