@@ -1,14 +1,14 @@
 //! Loading a config: TOML text to a validated [`RunConfig`].
 
+use super::external::{
+    BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
+    Sandbox,
+};
 use super::format::{Format, Openings, Order};
 use super::limits::{Clock, OnOverrun, TimeLimits};
 use super::raw::{cfg_err, line_col, locate, LevelEntry, RawAgent, RawConfig, RawTime, Source};
 use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::{
-    BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
-    Sandbox,
-};
 use crate::registry::GameEntry;
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
@@ -97,10 +97,10 @@ fn external_spec(
     let mut command = command.to_vec();
     let workdir = match &a.workdir {
         None => {
-            let dir = crate::external::supervise::sandbox::default_workdir(&command, base);
+            let dir = super::external::default_workdir(&command, base);
             if let Some(i) = command
                 .iter()
-                .position(|c| crate::external::supervise::sandbox::is_own_file(c, base))
+                .position(|c| super::external::is_own_file(c, base))
             {
                 let name = Path::new(&command[i])
                     .file_name()

@@ -14,6 +14,7 @@
 //! - `spec.rs`: the result, [`RunConfig`].
 
 pub mod duration;
+pub mod external;
 pub mod format;
 mod limits;
 mod load;

@@ -1,9 +1,9 @@
 //! The resolved config: what a run plays ([`RunConfig`]) and who plays it
 //! ([`AgentSpec`]). Plain data; parsing and validation are in `load.rs`.
 
+use super::external::ExternalSpec;
 use super::format::{Format, Openings, Shard};
 use super::limits::TimeLimits;
-use crate::external::ExternalSpec;
 use agents::AgentParams;
 use std::path::PathBuf;
 
