@@ -155,7 +155,7 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), Harnes
 /// `arena run`: play the tournament and write the tables (continuing the
 /// run in the folder, if it is of the same config; see [`crate::output::resume`]).
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessError> {
-    let mut cfg = config::load(&args.config)?;
+    let mut cfg = crate::registry::load_config(&args.config)?;
     apply_overrides(&mut cfg, args)?;
     let dir = args
         .out

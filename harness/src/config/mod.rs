@@ -13,6 +13,7 @@
 //! - `load.rs`: resolution and validation against the game's registry entry;
 //! - `spec.rs`: the result, [`RunConfig`].
 
+mod catalog;
 pub mod duration;
 pub mod external;
 pub mod format;
@@ -21,6 +22,7 @@ mod load;
 mod raw;
 mod spec;
 
+pub use catalog::{GameCatalog, GameRules};
 pub use limits::{Clock, OnOverrun, TimeLimits};
 pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
@@ -34,7 +36,7 @@ mod tests {
     use std::time::Duration;
 
     fn p(text: &str) -> Result<RunConfig, HarnessError> {
-        parse(text, Path::new("test.toml"))
+        parse(text, Path::new("test.toml"), &crate::registry::Registry)
     }
 
     #[test]

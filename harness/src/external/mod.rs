@@ -149,13 +149,13 @@ pub fn validate(spec: &ExternalSpec) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{self, AgentKind};
+    use crate::config::AgentKind;
     use std::time::Duration;
 
     fn load(dir: &Path, text: &str) -> Result<crate::config::RunConfig, String> {
         let p = dir.join("ext.toml");
         std::fs::write(&p, text).unwrap();
-        config::load(&p).map_err(|e| e.to_string())
+        crate::registry::load_config(&p).map_err(|e| e.to_string())
     }
 
     #[test]
