@@ -46,6 +46,7 @@ pub fn agent_seed(episode_seed: u64, seat: usize) -> u64 {
     rng.next_u64()
 }
 
+// Which episodes a shard plays (the type is config's, `config/format.rs`).
 impl Shard {
     /// The unit of sharding of `episode`: its pair, or itself when unpaired
     /// (the two games of a pair are never split).
@@ -83,6 +84,7 @@ fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+// Picking an opening (the type is config's, `config/format.rs`).
 impl Openings {
     /// The opening of round `round` under master seed `seed`.
     pub fn pick(&self, round: u32, seed: u64) -> &str {
@@ -266,6 +268,7 @@ impl Schedule for Versus {
     }
 }
 
+// A format's schedule (the type is config's, `config/format.rs`).
 impl Format {
     /// The schedule of this format.
     pub fn schedule(self) -> Box<dyn Schedule> {
