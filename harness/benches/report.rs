@@ -25,7 +25,7 @@ fn main() {
         ),
     )
     .expect("config written");
-    let cfg = harness::config::load(&cfg_path).expect("config loads");
+    let cfg = harness::registry::load_config(&cfg_path).expect("config loads");
     let out = dir.path().join("results");
     let t = Instant::now();
     let run = run_config(&cfg, &out, ProgressMode::Silent).expect("run");

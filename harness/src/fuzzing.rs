@@ -65,7 +65,7 @@ fn touches_the_system(text: &str) -> bool {
     }
 }
 
-/// TOML run configs, parsed and validated by [`crate::config::parse`] as if
+/// TOML run configs, parsed and validated by [`crate::registry::parse_config`] as if
 /// read from a file in a folder that does not exist (so relative level
 /// and openings paths resolve to nothing). Errors must name the file;
 /// accepted configs have at least one agent and one level, and a
@@ -76,7 +76,7 @@ pub fn config_toml(data: &[u8]) {
         return;
     }
     let path = Path::new("/nonexistent-arena-fuzz/fuzz.toml");
-    match crate::config::parse(&t, path) {
+    match crate::registry::parse_config(&t, path) {
         Ok(cfg) => {
             assert!(!cfg.agents.is_empty());
             assert!(!cfg.levels.is_empty());

@@ -9,7 +9,7 @@
 //! A run from config text to tables, as `arena run` does it:
 //!
 //! ```
-//! use harness::config;
+//! use harness::registry;
 //! use harness::run::{run_config, ProgressMode};
 //!
 //! let text = r#"
@@ -30,7 +30,7 @@
 //! // A run keeps a copy of its config beside its tables: it reads the file.
 //! let path = dir.path().join("doc.toml");
 //! std::fs::write(&path, text)?;
-//! let cfg = config::load(&path)?;
+//! let cfg = registry::load_config(&path)?;
 //! let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent)?;
 //! assert!(out.complete);
 //! // Two agents, one pairing, both seatings, two repetitions: four games,

@@ -155,7 +155,7 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), Harnes
 /// `arena run`: play the tournament and write the tables (continuing the
 /// run in the folder, if it is of the same config; see [`crate::output::resume`]).
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessError> {
-    let mut cfg = config::load(&args.config)?;
+    let mut cfg = crate::registry::load_config(&args.config)?;
     apply_overrides(&mut cfg, args)?;
     let dir = args
         .out
@@ -294,7 +294,10 @@ pub fn run_with(
     let cfg = &cfg_logs;
     let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let plan = cfg.format.schedule().plan(cfg.plan_input(players));
+    let plan = cfg
+        .format
+        .schedule()
+        .plan(crate::play::schedule::PlanInput::from_config(cfg, players));
     let start = resume::prepare(cfg, dir, players, &plan, how)?;
     // A shard plays its part of the plan (episode indices unchanged).
     let episodes = match cfg.shard {

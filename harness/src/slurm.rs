@@ -8,7 +8,6 @@
 //! `OUT/slurm/{submit.sh, shards.sbatch, merge.sbatch, logs/}`, the shards
 //! in `OUT/shards/K/`, the merged tables in `OUT` itself.
 
-use crate::config;
 use crate::error::HarnessError;
 use clap::Args;
 use std::io::Write;
@@ -107,7 +106,7 @@ fn common(args: &SlurmArgs) -> Result<String, HarnessError> {
 /// `arena slurm`: write the scripts (see the module documentation) and
 /// say how to submit them.
 pub fn slurm(args: &SlurmArgs, out: &mut dyn Write) -> Result<SlurmFiles, HarnessError> {
-    let cfg = config::load(&args.config)?;
+    let cfg = crate::registry::load_config(&args.config)?;
     if cfg.sprt.is_some() {
         return Err(HarnessError::Cluster(format!(
             "{} has an [sprt] section, and a sequential test decides as the games come in, \

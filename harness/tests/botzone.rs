@@ -5,7 +5,6 @@
 //! is left behind.
 
 use games::snake::Snake;
-use harness::config;
 use harness::external::protocols::botzone::BotzoneBot;
 use harness::external::supervise::process::processes_with_marker;
 use harness::external::supervise::sandbox::check_bwrap;
@@ -67,7 +66,7 @@ fn workspace(files: &[PathBuf]) -> tempfile::TempDir {
 fn run(dir: &Path, name: &str, text: &str) -> RunOutput {
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, text).unwrap();
-    let cfg = config::load(&path).unwrap();
+    let cfg = harness::registry::load_config(&path).unwrap();
     run_config(
         &cfg,
         &dir.join("out").join(name),
@@ -411,7 +410,7 @@ fn play_case(dir: &Path, marker: &str, i: usize, case: &Case) -> Vec<String> {
     );
     let path = dir.join(format!("case{i}.toml"));
     std::fs::write(&path, text).unwrap();
-    let mut cfg = config::load(&path).unwrap();
+    let mut cfg = harness::registry::load_config(&path).unwrap();
     let logs = dir.join(format!("logs{i}"));
     cfg.log_dir = Some(logs.clone());
     let seatings: Vec<Vec<usize>> = if case.mode == "data" {
@@ -583,7 +582,7 @@ fn a_seat_is_not_charged_for_the_seat_read_before_it() {
     );
     let path = dir.path().join("seats.toml");
     std::fs::write(&path, text).unwrap();
-    let cfg = config::load(&path).unwrap();
+    let cfg = harness::registry::load_config(&path).unwrap();
     let factory = ContestantFactory::new(&cfg);
     let records: Vec<_> = std::thread::scope(|s| {
         let handles: Vec<_> = (1..4)

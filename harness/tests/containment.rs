@@ -7,7 +7,6 @@
 //! `none`, `rlimit` and (where bubblewrap works here) `bwrap`.
 
 mod tools;
-use harness::config;
 use harness::external::supervise::process::processes_with_marker;
 use harness::external::supervise::sandbox::check_bwrap;
 use harness::run::{run_config, ProgressMode, RunOutput};
@@ -90,7 +89,7 @@ fn bait_config(
 }
 
 fn run_here(s: &Setup, cfg: &Path) -> RunOutput {
-    let cfg = config::load(cfg).unwrap();
+    let cfg = harness::registry::load_config(cfg).unwrap();
     run_config(&cfg, &s.dir.path().join("out"), ProgressMode::Silent).unwrap()
 }
 

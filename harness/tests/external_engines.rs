@@ -11,7 +11,6 @@
 
 mod common;
 mod tools;
-use harness::config;
 use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
@@ -67,7 +66,7 @@ fn ten_games(engine: &str) -> Vec<EpisodeRow> {
         ),
     )
     .unwrap();
-    let cfg = config::load(&cfg_path).unwrap();
+    let cfg = harness::registry::load_config(&cfg_path).unwrap();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     assert_eq!(out.rows.len(), 20, "ten games, two rows each");
     let mut overruns = 0;

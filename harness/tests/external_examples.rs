@@ -2,7 +2,6 @@
 //! configs without a single failure: Python always, C++ when g++ is there.
 
 mod tools;
-use harness::config;
 use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::{Path, PathBuf};
@@ -12,7 +11,7 @@ fn examples() -> PathBuf {
 }
 
 fn run(cfg: &Path, out: &Path) -> Vec<EpisodeRow> {
-    let mut cfg = config::load(cfg).unwrap();
+    let mut cfg = harness::registry::load_config(cfg).unwrap();
     cfg.repetitions = 1;
     cfg.max_steps = Some(30);
     run_config(&cfg, out, ProgressMode::Silent).unwrap().rows

@@ -5,7 +5,6 @@
 //! those rows are skipped with the reason printed (and only then).
 
 mod tools;
-use harness::config;
 use harness::external::supervise::process::processes_with_marker;
 use harness::external::supervise::sandbox::check_bwrap;
 use harness::output::rows::EpisodeRow;
@@ -236,7 +235,7 @@ fn zoo_agents_get_their_expected_outcomes_and_leave_no_process() {
     }
     let cfg_path = dir.path().join("zoo.toml");
     std::fs::write(&cfg_path, &cfg).unwrap();
-    let cfg = config::load(&cfg_path).unwrap();
+    let cfg = harness::registry::load_config(&cfg_path).unwrap();
 
     let t0 = Instant::now();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();

@@ -150,7 +150,7 @@ fn botzone_turn_processes_are_judged_by_their_cpu_time() {
             ),
         )
         .unwrap();
-        let cfg = harness::config::load(&cfg_path).unwrap();
+        let cfg = harness::registry::load_config(&cfg_path).unwrap();
         let out = harness::run::run_config(
             &cfg,
             &dir.path().join(format!("out-{clock}")),

@@ -3,7 +3,6 @@
 //! 50 ms hard). Every misbehaviour becomes a row; the run itself finishes.
 //! No CPU-heavy test shares this binary: a 45 ms sleeper has 5 ms of slack.
 
-use harness::config;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -109,7 +108,7 @@ fn misbehaving_agents_get_their_expected_outcomes() {
     let dir = tempfile::tempdir().unwrap();
     let cfg_path = dir.path().join("misbehaving.toml");
     std::fs::write(&cfg_path, CONFIG).unwrap();
-    let cfg = config::load(&cfg_path).unwrap();
+    let cfg = harness::registry::load_config(&cfg_path).unwrap();
     let t0 = Instant::now();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     // The hung agent is abandoned at twice the hard limit: the run does not
@@ -211,7 +210,7 @@ fn cpu_clock_judges_thread_cpu_time_like_gvgai() {
          [[agents]]\nagent = \"fixture-sleep\"\nparams = { ms = 60 }\n",
     )
     .unwrap();
-    let cfg = config::load(&cfg_path).unwrap();
+    let cfg = harness::registry::load_config(&cfg_path).unwrap();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     let r = &out.rows[0];
     assert_eq!(

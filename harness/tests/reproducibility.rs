@@ -2,7 +2,6 @@
 //! from the timing tests: test binaries run one after another, and this one
 //! keeps both cores busy.)
 
-use harness::config;
 use harness::run::{run_config, ProgressMode};
 
 #[test]
@@ -15,7 +14,7 @@ fn reruns_reproduce_the_same_games_whatever_the_concurrency() {
          [[agents]]\nagent = \"random\"\n[[agents]]\nagent = \"onesteplookahead\"\n",
     )
     .unwrap();
-    let mut cfg = config::load(&cfg_path).unwrap();
+    let mut cfg = harness::registry::load_config(&cfg_path).unwrap();
     let key = |rows: &[harness::output::rows::EpisodeRow]| {
         rows.iter()
             .map(|r| {

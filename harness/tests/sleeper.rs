@@ -5,7 +5,6 @@
 //! without being played: the same rows whatever the concurrency, and after
 //! a resume.
 
-use harness::config;
 use harness::output::rows::EpisodeRow;
 use harness::run::{run_config, ProgressMode};
 use std::path::Path;
@@ -42,7 +41,7 @@ fn play(dir: &Path, text: &str) -> (Vec<EpisodeRow>, Duration) {
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("sleeper.toml");
     std::fs::write(&path, text).unwrap();
-    let cfg = config::load(&path).unwrap();
+    let cfg = harness::registry::load_config(&path).unwrap();
     assert_eq!(cfg.forfeit_after_timeouts, Some(2));
     let t0 = Instant::now();
     let out = run_config(&cfg, &dir.join("out"), ProgressMode::Silent).unwrap();
@@ -157,7 +156,7 @@ agent = "fixture-hang"
 "#;
     let path = dir.path().join("hang.toml");
     std::fs::write(&path, text).unwrap();
-    let cfg = config::load(&path).unwrap();
+    let cfg = harness::registry::load_config(&path).unwrap();
     let t0 = Instant::now();
     let out = run_config(&cfg, &dir.path().join("out"), ProgressMode::Silent).unwrap();
     let took = t0.elapsed();

@@ -423,7 +423,8 @@ fn solutions_from_arena_solve_pass_the_independent_verify() {
 fn solver_agents_win_in_arena_run_and_their_moves_replay() {
     // The shipped config loads (levels resolve, agents build).
     let cfg =
-        harness::config::load(std::path::Path::new("../configs/sokoban-microban.toml")).unwrap();
+        harness::registry::load_config(std::path::Path::new("../configs/sokoban-microban.toml"))
+            .unwrap();
     assert_eq!(cfg.levels.len(), 23);
     // The same agents on three small levels, end to end.
     let dir = tempfile::tempdir().unwrap();

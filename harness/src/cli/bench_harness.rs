@@ -97,7 +97,7 @@ impl Figure {
 pub fn with_outputs(episodes: usize, jobs: usize, dir: &Path) -> Result<Figure, HarnessError> {
     let source = dir.join("bench.toml");
     crate::error::write_text(&source, &config_text(episodes, jobs))?;
-    let cfg = crate::config::load(&source)?;
+    let cfg = crate::registry::load_config(&source)?;
     let dir = &dir.join("results");
     let start = Instant::now();
     let mut count = CountActs::default();
@@ -115,13 +115,16 @@ pub fn with_outputs(episodes: usize, jobs: usize, dir: &Path) -> Result<Figure, 
 
 /// Play `episodes` with the runner alone (no reporter, no file).
 pub fn play_only(episodes: usize, jobs: usize) -> Result<Figure, HarnessError> {
-    let cfg = crate::config::parse(
+    let cfg = crate::registry::parse_config(
         &config_text(episodes, jobs),
         Path::new("bench-harness.toml"),
     )?;
     let game = crate::registry::find(cfg.game)?;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
-    let plan = cfg.format.schedule().plan(cfg.plan_input(players));
+    let plan = cfg
+        .format
+        .schedule()
+        .plan(crate::play::schedule::PlanInput::from_config(&cfg, players));
     let (mut n, mut acts) = (0usize, 0usize);
     let start = Instant::now();
     game.play(&cfg, &plan, &[], &|| false, &mut |ev| {

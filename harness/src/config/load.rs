@@ -1,15 +1,15 @@
 //! Loading a config: TOML text to a validated [`RunConfig`].
 
+use super::catalog::{GameCatalog, GameRules};
+use super::external::{
+    BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
+    Sandbox,
+};
+use super::format::{Format, Openings, Order};
 use super::limits::{Clock, OnOverrun, TimeLimits};
 use super::raw::{cfg_err, line_col, locate, LevelEntry, RawAgent, RawConfig, RawTime, Source};
 use super::spec::{AgentKind, AgentSpec, RunConfig};
 use crate::error::HarnessError;
-use crate::external::{
-    BotzoneMode, EngineSettings, ExternalSpec, FenLetters, ProcessLimits, Protocol, ProtocolKind,
-    Sandbox,
-};
-use crate::play::schedule::{Format, Openings, Order};
-use crate::registry::GameEntry;
 use agents::{AgentParams, ParamValue};
 use std::path::Path;
 
@@ -45,7 +45,7 @@ fn external_spec(
     a: &RawAgent,
     command: &[String],
     default_sandbox: Sandbox,
-    game: &dyn GameEntry,
+    game: &dyn GameRules,
     src: &Source,
     key: &str,
 ) -> Result<ExternalSpec, HarnessError> {
@@ -97,10 +97,10 @@ fn external_spec(
     let mut command = command.to_vec();
     let workdir = match &a.workdir {
         None => {
-            let dir = crate::external::supervise::sandbox::default_workdir(&command, base);
+            let dir = super::external::default_workdir(&command, base);
             if let Some(i) = command
                 .iter()
-                .position(|c| crate::external::supervise::sandbox::is_own_file(c, base))
+                .position(|c| super::external::is_own_file(c, base))
             {
                 let name = Path::new(&command[i])
                     .file_name()
@@ -319,16 +319,20 @@ fn to_params(table: &toml::Table, src: &Source, key: &str) -> Result<AgentParams
     Ok(p)
 }
 
-/// Load, parse and validate a config file.
-pub fn load(path: &Path) -> Result<RunConfig, HarnessError> {
+/// Load, parse and validate a config file against `catalog`'s games.
+pub fn load(path: &Path, catalog: &dyn GameCatalog) -> Result<RunConfig, HarnessError> {
     let text = crate::error::read_text(path)?;
-    parse(&text, path)
+    parse(&text, path, catalog)
 }
 
 /// Parse and validate config text (`path` names it in errors and anchors
 /// relative level paths).
-pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
-    parse_as(text, path, false)
+pub fn parse(
+    text: &str,
+    path: &Path,
+    catalog: &dyn GameCatalog,
+) -> Result<RunConfig, HarnessError> {
+    parse_as(text, path, catalog, false)
 }
 
 /// Parse the tournament part of an assignment (`arena grade`): a config
@@ -336,11 +340,20 @@ pub fn parse(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
 /// which may have a `[grading]` table (read by [`crate::grade`]). The
 /// students' agents and the format are added by the caller, which checks
 /// the format then.
-pub fn parse_assignment(text: &str, path: &Path) -> Result<RunConfig, HarnessError> {
-    parse_as(text, path, true)
+pub fn parse_assignment(
+    text: &str,
+    path: &Path,
+    catalog: &dyn GameCatalog,
+) -> Result<RunConfig, HarnessError> {
+    parse_as(text, path, catalog, true)
 }
 
-fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, HarnessError> {
+fn parse_as(
+    text: &str,
+    path: &Path,
+    catalog: &dyn GameCatalog,
+    assignment: bool,
+) -> Result<RunConfig, HarnessError> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let msg = e.message().trim().replace('\n', " ");
         match e.span() {
@@ -366,7 +379,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         }
         _ => raw.game.get_ref().clone(),
     };
-    let game = crate::registry::find(&game_name)
+    let game = catalog
+        .game(&game_name)
         .map_err(|e| src.err_at(raw.game.span().start, format!("game: {e}")))?;
     let format = match &raw.format {
         None => None,
@@ -418,7 +432,11 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
                     "openings: give either `levels` or `openings` (one start per round), not both",
                 ));
             }
-            Some(read_openings(game, &base_dir.join(file.get_ref()), order)?)
+            Some(read_openings(
+                &*game,
+                &base_dir.join(file.get_ref()),
+                order,
+            )?)
         }
     };
     let name = raw.name.clone().unwrap_or_else(|| {
@@ -542,7 +560,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
                 }
             }
             (None, Some(cmd)) => {
-                AgentKind::External(external_spec(a, cmd, default_sandbox, game, &src, &key)?)
+                AgentKind::External(external_spec(a, cmd, default_sandbox, &*game, &src, &key)?)
             }
             (Some(_), Some(_)) => {
                 return Err(src.err_key(
@@ -668,7 +686,7 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
         replays: raw.replays.unwrap_or(true),
         shard: None,
     };
-    validate(cfg, game, &src, format.is_some(), assignment)
+    validate(cfg, &*game, catalog, &src, format.is_some(), assignment)
 }
 
 /// Fill in default levels, the default format and concurrency, and check
@@ -676,7 +694,8 @@ fn parse_as(text: &str, path: &Path, assignment: bool) -> Result<RunConfig, Harn
 /// config fails before the run starts.
 fn validate(
     mut cfg: RunConfig,
-    game: &dyn GameEntry,
+    game: &dyn GameRules,
+    catalog: &dyn GameCatalog,
     src: &Source,
     format_given: bool,
     assignment: bool,
@@ -705,7 +724,7 @@ fn validate(
         if cfg.concurrency == 0 {
             cfg.concurrency = default_concurrency(players);
         }
-        check_externals(&cfg, src)?;
+        check_externals(&cfg, catalog, src)?;
         return Ok(cfg);
     }
     if players > 1 && cfg.agents.len() < 2 {
@@ -729,16 +748,20 @@ fn validate(
     if cfg.concurrency == 0 {
         cfg.concurrency = default_concurrency(players);
     }
-    check_externals(&cfg, src)?;
+    check_externals(&cfg, catalog, src)?;
     Ok(cfg)
 }
 
 /// Check that every external agent's program can be run (see
-/// [`crate::external::validate`]).
-fn check_externals(cfg: &RunConfig, src: &Source) -> Result<(), HarnessError> {
+/// [`GameCatalog::check_external`]).
+fn check_externals(
+    cfg: &RunConfig,
+    catalog: &dyn GameCatalog,
+    src: &Source,
+) -> Result<(), HarnessError> {
     for (i, a) in cfg.agents.iter().enumerate() {
         if let AgentKind::External(spec) = &a.kind {
-            crate::external::validate(spec).map_err(|e| {
+            catalog.check_external(spec).map_err(|e| {
                 src.err_key(&format!("agents[{i}].command"), format!("agents[{i}]: {e}"))
             })?;
         }
@@ -750,7 +773,7 @@ fn check_externals(cfg: &RunConfig, src: &Source) -> Result<(), HarnessError> {
 /// FEN), blank lines and `#` comments skipped; each must load (errors name
 /// the file and line).
 fn read_openings(
-    game: &dyn GameEntry,
+    game: &dyn GameRules,
     path: &Path,
     order: Order,
 ) -> Result<Openings, HarnessError> {

@@ -9,16 +9,29 @@
 //! - `duration.rs`: durations as configs and the command line write them;
 //! - `limits.rs`: an agent's time limits, [`TimeLimits`] (the judge's rules
 //!   over them: [`crate::play::judge`]);
+//! - `format.rs`: the plan's plain data ([`format::Format`],
+//!   [`format::Openings`], [`format::Order`], [`format::Shard`]; the
+//!   schedules over them: [`crate::play::schedule`]);
+//! - `external.rs`: an external agent's spec ([`external::ExternalSpec`];
+//!   running it: [`crate::external`]);
+//! - `catalog.rs`: what validation asks of the games, [`GameCatalog`]
+//!   (implemented by [`crate::registry::Registry`]);
 //! - `raw.rs`: the file as written (serde structs, durations, error positions);
-//! - `load.rs`: resolution and validation against the game's registry entry;
+//! - `load.rs`: resolution and validation against a [`GameCatalog`] (the
+//!   loaders against the registry: [`crate::registry::load_config`],
+//!   [`crate::registry::parse_config`]);
 //! - `spec.rs`: the result, [`RunConfig`].
 
+mod catalog;
 pub mod duration;
+pub mod external;
+pub mod format;
 mod limits;
 mod load;
 mod raw;
 mod spec;
 
+pub use catalog::{GameCatalog, GameRules};
 pub use limits::{Clock, OnOverrun, TimeLimits};
 pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
@@ -32,7 +45,7 @@ mod tests {
     use std::time::Duration;
 
     fn p(text: &str) -> Result<RunConfig, HarnessError> {
-        parse(text, Path::new("test.toml"))
+        parse(text, Path::new("test.toml"), &crate::registry::Registry)
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! The resolved config: what a run plays ([`RunConfig`]) and who plays it
 //! ([`AgentSpec`]). Plain data; parsing and validation are in `load.rs`.
 
+use super::external::ExternalSpec;
+use super::format::{Format, Openings, Shard};
 use super::limits::TimeLimits;
-use crate::external::ExternalSpec;
-use crate::play::schedule::{Format, Openings};
 use agents::AgentParams;
 use std::path::PathBuf;
 
@@ -81,21 +81,5 @@ pub struct RunConfig {
     /// The part of the plan this run plays (`--shard K/N`; `None`: all of
     /// it). Not part of the config's fingerprint: every shard of a
     /// tournament has the same config hash.
-    pub shard: Option<crate::play::schedule::Shard>,
-}
-
-impl RunConfig {
-    /// What this config's schedule plans from, for a game of `players`
-    /// seats.
-    pub fn plan_input(&self, players: usize) -> crate::play::schedule::PlanInput<'_> {
-        crate::play::schedule::PlanInput {
-            levels: &self.levels,
-            openings: self.openings.as_ref(),
-            pairs: self.pairs,
-            agents: self.agents.len(),
-            players,
-            repetitions: self.repetitions,
-            seed: self.seed,
-        }
-    }
+    pub shard: Option<Shard>,
 }

@@ -17,7 +17,7 @@
 //! B = 75
 //! ```
 
-use crate::config::{self, RunConfig};
+use crate::config::RunConfig;
 use crate::error::HarnessError;
 use crate::external::{ProcessLimits, ProtocolKind, Sandbox};
 use serde::Deserialize;
@@ -182,7 +182,7 @@ pub fn load(path: &Path) -> Result<Assignment, HarnessError> {
 
 /// Parse assignment text (`path` names it in errors and anchors relative paths).
 pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
-    let mut run = config::parse_assignment(text, path)?;
+    let mut run = crate::registry::parse_assignment(text, path)?;
     let outer: Outer = toml::from_str(text).map_err(|e| match e.span() {
         Some(s) => at(text, path, s.start, e.message().trim().replace('\n', " ")),
         None => HarnessError::Config(format!("{}: {}", path.display(), e.message().trim())),
@@ -537,7 +537,7 @@ mod tests {
 
     #[test]
     fn run_configs_refuse_a_grading_table() {
-        let e = config::parse(
+        let e = crate::registry::parse_config(
             "game = \"bait\"\n[[agents]]\nagent = \"random\"\n[grading]\n",
             Path::new("r.toml"),
         )

@@ -517,7 +517,10 @@ impl GradeRun {
     /// How many games its schedule plans.
     fn planned(&self, players: usize) -> usize {
         let c = &self.cfg;
-        c.format.schedule().plan(c.plan_input(players)).len()
+        c.format
+            .schedule()
+            .plan(crate::play::schedule::PlanInput::from_config(c, players))
+            .len()
     }
 }
 

@@ -352,7 +352,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let cfg = |dir: &Path| {
             write(&dir.join("a.toml"), "");
-            crate::config::parse(
+            crate::registry::parse_config(
                 "game = \"bait\"\n[[agents]]\nname = \"mine\"\ncommand = [\"python3\", \"agent.py\"]\n\
                  [[agents]]\nagent = \"random\"\n",
                 &dir.join("a.toml"),

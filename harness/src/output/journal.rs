@@ -323,7 +323,7 @@ mod tests {
     fn a_torn_last_line_is_dropped_and_cut_before_appending() {
         let dir = tempfile::tempdir().unwrap();
         let mut w = JournalWriter::new(dir.path(), 0);
-        let keys_cfg = crate::config::parse(
+        let keys_cfg = crate::registry::parse_config(
             "game = \"bait\"\n[[agents]]\nagent = \"random\"\n",
             &dir.path().join("c.toml"),
         )

@@ -416,12 +416,12 @@ mod tests {
     #[test]
     fn differences_name_what_changed() {
         let dir = std::path::Path::new("t.toml");
-        let a = crate::config::parse(
+        let a = crate::registry::parse_config(
             "game = \"bait\"\nseed = 1\n[[agents]]\nagent = \"random\"\n",
             dir,
         )
         .unwrap();
-        let b = crate::config::parse(
+        let b = crate::registry::parse_config(
             "game = \"bait\"\nseed = 2\n[[agents]]\nagent = \"astar\"\n",
             dir,
         )

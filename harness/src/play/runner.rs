@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn a_forfeited_episode_is_lost_by_the_forfeiting_agent_and_won_by_the_other() {
-        let cfg = crate::config::parse(
+        let cfg = crate::registry::parse_config(
             "game = \"connect4\"\n[[agents]]\nagent = \"random\"\nname = \"a\"\n\
              [[agents]]\nagent = \"random\"\nname = \"b\"\n",
             std::path::Path::new("t.toml"),

@@ -10,6 +10,7 @@
 
 pub mod arena_game;
 pub mod args;
+mod catalog;
 mod entry;
 mod play_game;
 mod resim;
@@ -20,6 +21,7 @@ pub use arena_game::{
     build_agent, jsonl_contestant, parse_size, read_level_file, ArenaGame, ExternalCtx,
     GameCommand, GameView, LevelInfo,
 };
+pub use catalog::{load_config, parse_assignment, parse_config, Registry};
 pub use entry::{command, find, names, GameEntry};
 pub use resim::Replayed;
 pub use trace::trace;

@@ -25,7 +25,7 @@
 
 use crate::external::supervise::early_stop::{AfterSlice, CpuWatch};
 use crate::external::supervise::process::{AgentProcess, Output};
-use crate::external::ExternalSpec;
+use crate::external::{BotzoneMode, ExternalSpec};
 use crate::play::game::GlobalData;
 use crate::play::outcome::Outcome;
 use crate::play::player::{Contestant, Failure, Phase, Reply};
@@ -45,43 +45,6 @@ pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 /// Botzone caps `debug` at 1 KB; arena writes at most this much of each
 /// turn's `debug` to the agent's log.
 const DEBUG_CAP: usize = 1024;
-
-/// Whether a bot may keep running between turns (Botzone's per-bot option
-/// `enable_keep_running`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BotzoneMode {
-    /// A fresh process per turn, fed the whole history; stdin is closed after
-    /// the input. A bot that prints the keep-running marker anyway is
-    /// stopped after its answer (its next turn is a fresh process).
-    #[default]
-    Traditional,
-    /// As traditional until the bot prints the keep-running marker after an
-    /// answer; from then on the process stays alive (stdin open) and each
-    /// turn gets only the new request line.
-    KeepRunning,
-}
-
-impl BotzoneMode {
-    /// Every mode, in the order error messages list them.
-    pub const ALL: &'static [BotzoneMode] = &[BotzoneMode::Traditional, BotzoneMode::KeepRunning];
-
-    /// The name in configs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BotzoneMode::Traditional => "traditional",
-            BotzoneMode::KeepRunning => "keep-running",
-        }
-    }
-}
-
-impl std::str::FromStr for BotzoneMode {
-    type Err = crate::names::UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::names::parse(Self::ALL, Self::as_str, s)
-    }
-}
 
 /// The first request of a game for `seat`: the judge's `{"x", "y", "width",
 /// "height", "obstacle"}` (`x`, `y`: the bot's own start cell, so (1, 1)

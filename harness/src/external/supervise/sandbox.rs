@@ -106,26 +106,7 @@ fn check_bwrap_now() -> Result<(), String> {
     }
 }
 
-/// Whether command word `word` names a file of the config's folder: a
-/// relative path to an existing file (absolute paths, e.g.
-/// `/usr/bin/python3`, are programs of the system, not the agent's own).
-pub fn is_own_file(word: &str, config_dir: &Path) -> bool {
-    !Path::new(word).is_absolute() && config_dir.join(word).is_file()
-}
-
-/// The folder an agent runs in when its config gives no `workdir`: the
-/// folder of the first argument of `command` that names an existing file
-/// relative to `config_dir` (`["python3", "students/alice/main.py"]` →
-/// `config_dir/students/alice`; `["./bots/b/run.sh"]` → `config_dir/bots/b`),
-/// else `config_dir` itself.
-pub fn default_workdir(command: &[String], config_dir: &Path) -> PathBuf {
-    command
-        .iter()
-        .position(|a| is_own_file(a, config_dir))
-        .map(|i| config_dir.join(&command[i]))
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| config_dir.to_path_buf())
-}
+pub use crate::config::external::{default_workdir, is_own_file};
 
 /// The `PATH` agents get (every sandbox), unless their `env` sets one.
 pub const AGENT_PATH: &str = SANDBOX_PATH;

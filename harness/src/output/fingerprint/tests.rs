@@ -28,7 +28,7 @@ fn write_run(dir: &Path) -> PathBuf {
 fn moving_a_results_folder_with_its_config_keeps_the_fingerprint() {
     let tmp = tempfile::tempdir().unwrap();
     let before = tmp.path().join("a/project");
-    let cfg = crate::config::load(&write_run(&before)).unwrap();
+    let cfg = crate::registry::load_config(&write_run(&before)).unwrap();
     let (print, h) = of_version(&cfg, VERSION).unwrap();
     assert_eq!(print["levels"], json!(["levels/mine.txt", "1"]), "{print}");
     assert_eq!(print["agents"][0]["agent"]["workdir"], "bot", "{print}");
@@ -36,7 +36,7 @@ fn moving_a_results_folder_with_its_config_keeps_the_fingerprint() {
 
     let after = tmp.path().join("elsewhere");
     std::fs::rename(tmp.path().join("a"), &after).unwrap();
-    let moved = crate::config::load(&after.join("project/run.toml")).unwrap();
+    let moved = crate::registry::load_config(&after.join("project/run.toml")).unwrap();
     assert_eq!(of_version(&moved, VERSION).unwrap(), (print, h));
     // Version 1 held the absolute working folder: moving changed it.
     assert_ne!(of_version(&moved, 1).unwrap().1, old_v1);
@@ -44,7 +44,7 @@ fn moving_a_results_folder_with_its_config_keeps_the_fingerprint() {
 
 #[test]
 fn the_json_names_and_the_hash_are_fixed() {
-    let cfg = crate::config::parse(
+    let cfg = crate::registry::parse_config(
         "game = \"connect4\"\nlevels = [\"start\"]\nseed = 7\nrepetitions = 2\n\
          [time]\nact = \"1s\"\nact_hard = \"2s\"\nclock = \"cpu\"\n\
          [[agents]]\nagent = \"uct\"\nname = \"u\"\nparams = { iterations = 200 }\n\
@@ -82,7 +82,7 @@ fn version_1_is_computed_as_that_arena_did() {
         "/tests/fixtures/meta-v1/old.toml"
     ))
     .unwrap();
-    let cfg = crate::config::parse(&text, Path::new("old.toml")).unwrap();
+    let cfg = crate::registry::parse_config(&text, Path::new("old.toml")).unwrap();
     assert_eq!(of_version(&cfg, 1).unwrap().1, "4e2963aa10562603");
 }
 

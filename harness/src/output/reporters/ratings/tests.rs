@@ -304,7 +304,7 @@ fn three_agent_config(dir: &Path) -> crate::config::RunConfig {
                 [[agents]]\nagent = \"random\"\nname = \"r2\"\n\
                 [[agents]]\nagent = \"random\"\nname = \"r3\"\n";
     std::fs::write(&path, text).unwrap();
-    crate::config::parse(text, &path).unwrap()
+    crate::registry::parse_config(text, &path).unwrap()
 }
 
 #[test]
