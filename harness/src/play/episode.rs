@@ -3,9 +3,9 @@
 //! The episode's state (the game, the seats' records, the contestants)
 //! lives behind a mutex so that, when a built-in agent that runs on the
 //! episode's thread ([`crate::play::direct::Direct`]) hangs, the run's
-//! watchdog can hand the episode to a rescue thread ([`EpisodeHook`]): it
+//! watchdog can hand the episode to a rescue thread (`EpisodeHook`): it
 //! records the disqualification as the episode's thread would have, and
-//! finishes the episode ([`finish`]) from where it stood. The stuck thread
+//! finishes the episode (`finish`) from where it stood. The stuck thread
 //! then leaves the episode alone ([`Played::Abandoned`]).
 
 use crate::error::HarnessError;

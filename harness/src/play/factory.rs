@@ -29,7 +29,7 @@ pub fn log_label(label: &str) -> String {
 /// agents keep from game to game within the run (Botzone's `globaldata`).
 /// With the run's watchdog, built-in agents run on the episode's own thread
 /// ([`Direct`]); without, each on a worker thread of its own
-/// ([`InProcess`]).
+/// ([`InProcess`](crate::play::player::InProcess)).
 #[derive(Debug)]
 pub struct ContestantFactory {
     cfg: Arc<RunConfig>,

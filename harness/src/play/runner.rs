@@ -6,11 +6,11 @@
 //!
 //! # Time rules (GVGAI's)
 //! For each decision the harness starts its clock, hands over the state and
-//! waits at most a wall-clock limit ([`TimeLimits::hang_limit`]: twice the
+//! waits at most a wall-clock limit ([`TimeLimits::hang_limit`](crate::config::TimeLimits::hang_limit): twice the
 //! hard limit under `clock = "wall"`, ten times under `clock = "cpu"`,
 //! where a contestant stops waiting sooner for an agent that has been
 //! silent, neither running nor waiting for a CPU, past the hard limit plus
-//! a second: [`TimeLimits::gives_up_on_silence`]).
+//! a second: [`TimeLimits::gives_up_on_silence`](crate::config::TimeLimits::gives_up_on_silence)).
 //! Then [`crate::play::judge`] judges the time the chosen clock measured, less the
 //! time that was not the agent's (on the wall clock the machine's load that
 //! fell on it; on either, what a virtual machine's host took), which the

@@ -216,7 +216,7 @@ fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     super::bench::bench(game.name, &levels, args.seconds, out)
 }
 
-/// The family's registry entry (its members are [`VgdlEntry`]s made by
+/// The family's registry entry (its members are `VgdlEntry`s made by
 /// [`GameEntry::instance`]).
 pub static FAMILY: VgdlEntry = VgdlEntry { info: None };
 
