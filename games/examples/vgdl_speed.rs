@@ -5,10 +5,13 @@
 //! the clone with an action drawn uniformly (a `java.util.Random` seeded 1,
 //! as the Java draws it) from the avatar's actions without NIL, and the
 //! clone becomes the current state; a state that is over is replaced by the
-//! start state. The loop runs SECONDS untimed, then SECONDS timed.
+//! start state. The loop runs SECONDS untimed, then SECONDS timed; with
+//! `--steps N` it runs exactly N steps (rounded up to 16) from the start
+//! state once, timed, so that two builds do the same work (a rate measured
+//! for a time depends on how far the game got).
 //!
 //! Run in release: `cargo run --release -p games --example vgdl_speed --
-//! [--seconds S] [--tsv] [game ...]`. `--tsv` prints
+//! [--seconds S] [--steps N] [--tsv] [game ...]`. `--tsv` prints
 //! `name<TAB>per second<TAB>steps<TAB>restarts` lines like the Java driver;
 //! the default is a Markdown table with the median and minimum.
 
@@ -24,6 +27,7 @@ fn run(
     actions: &[Action],
     rnd: &mut JavaRandom,
     time: Duration,
+    max_steps: Option<u64>,
 ) -> (u64, u64, Duration) {
     let t0 = Instant::now();
     let (mut steps, mut restarts) = (0u64, 0u64);
@@ -42,7 +46,7 @@ fn run(
             }
         }
         let e = t0.elapsed();
-        if e >= time {
+        if max_steps.map_or(e >= time, |n| steps >= n) {
             return (steps, restarts, e);
         }
     }
@@ -53,6 +57,7 @@ fn main() {
     let tsv = std::fs::read_to_string(dir.join("games.tsv")).expect("games.tsv");
     let mut args = std::env::args().skip(1).peekable();
     let (mut seconds, mut as_tsv, mut only) = (0.3f64, false, Vec::new());
+    let mut max_steps = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--seconds" => {
@@ -60,6 +65,9 @@ fn main() {
                     .next()
                     .and_then(|s| s.parse().ok())
                     .expect("--seconds S")
+            }
+            "--steps" => {
+                max_steps = Some(args.next().and_then(|s| s.parse().ok()).expect("--steps N"))
             }
             "--tsv" => as_tsv = true,
             _ => only.push(a),
@@ -93,8 +101,10 @@ fn main() {
             actions.push(Action::Nil);
         }
         let mut rnd = JavaRandom::new(1);
-        run(&start, &actions, &mut rnd, time);
-        let (steps, restarts, e) = run(&start, &actions, &mut rnd, time);
+        if max_steps.is_none() {
+            run(&start, &actions, &mut rnd, time, None);
+        }
+        let (steps, restarts, e) = run(&start, &actions, &mut rnd, time, max_steps);
         let rate = steps as f64 / e.as_secs_f64();
         rates.push(rate);
         if as_tsv {

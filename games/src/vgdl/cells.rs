@@ -14,6 +14,8 @@ use super::engine::State;
 /// The cell index of one side (positions are indices into that side).
 #[derive(Debug, Default)]
 pub(crate) struct CellIndex {
+    /// Division by the block size.
+    div: Option<FloorDiv>,
     /// Grid width and height in cells (0 when the sorted list is used).
     gw: i64,
     gh: i64,
@@ -44,14 +46,45 @@ impl Clone for Scratch {
     }
 }
 
+/// Floor division by a fixed positive divisor: a multiply and a shift for
+/// `0 <= x < 2^23` (exact there: `m = floor(2^40 / b) + 1` exceeds
+/// `2^40 / b` by `e / b` with `0 < e <= b < 2^17`, so the error `x * e / 2^40`
+/// stays below `1 / b`), `div_euclid` elsewhere.
+#[derive(Clone, Copy, Debug)]
+struct FloorDiv {
+    b: i64,
+    /// The multiplier (0: always `div_euclid`).
+    m: u64,
+}
+
+impl FloorDiv {
+    fn new(b: i64) -> FloorDiv {
+        let b = b.max(1);
+        let m = if b < 1 << 17 {
+            (1u64 << 40) / b as u64 + 1
+        } else {
+            0
+        };
+        FloorDiv { b, m }
+    }
+
+    #[inline]
+    fn div(self, x: i64) -> i64 {
+        if self.m != 0 && (0..1 << 23).contains(&x) {
+            ((x as u64 * self.m) >> 40) as i64
+        } else {
+            x.div_euclid(self.b)
+        }
+    }
+}
+
 /// The cells a sprite's rectangle covers: `(x0, y0, x1, y1)` inclusive.
 #[inline]
-fn span(st: &State, k: usize) -> (i64, i64, i64, i64) {
+fn span(st: &State, d: FloorDiv, k: usize) -> (i64, i64, i64, i64) {
     let s = &st.sprites[k];
-    let b = st.block.max(1) as i64;
-    let (x0, y0) = ((s.x as i64).div_euclid(b), (s.y as i64).div_euclid(b));
-    let x1 = (s.x as i64 + s.w.max(1) as i64 - 1).div_euclid(b);
-    let y1 = (s.y as i64 + s.h.max(1) as i64 - 1).div_euclid(b);
+    let (x0, y0) = (d.div(s.x as i64), d.div(s.y as i64));
+    let x1 = d.div(s.x as i64 + s.w.max(1) as i64 - 1);
+    let y1 = d.div(s.y as i64 + s.h.max(1) as i64 - 1);
     (x0, y0, x1, y1)
 }
 
@@ -64,6 +97,8 @@ impl CellIndex {
     /// Indexes the sprites `side` of `st`.
     pub(crate) fn build(&mut self, st: &State, side: &[usize]) {
         let b = st.block.max(1) as i64;
+        let d = FloorDiv::new(b);
+        self.div = Some(d);
         let gw = (st.screen.0 as i64 + b - 1).div_euclid(b).max(0);
         let gh = (st.screen.1 as i64 + b - 1).div_euclid(b).max(0);
         self.outside.clear();
@@ -72,7 +107,7 @@ impl CellIndex {
             self.gw = 0;
             self.gh = 0;
             for (p, &k) in side.iter().enumerate() {
-                let (x0, y0, x1, y1) = span(st, k);
+                let (x0, y0, x1, y1) = span(st, d, k);
                 for x in x0..=x1 {
                     for y in y0..=y1 {
                         self.sorted.push((key(x, y), p as u32));
@@ -89,7 +124,7 @@ impl CellIndex {
         self.start.resize(n + 1, 0);
         self.pairs.clear();
         for (p, &k) in side.iter().enumerate() {
-            let (x0, y0, x1, y1) = span(st, k);
+            let (x0, y0, x1, y1) = span(st, d, k);
             if x0 < 0 || y0 < 0 || x1 >= gw || y1 >= gh {
                 self.outside.push(p as u32);
                 continue;
@@ -129,7 +164,8 @@ impl CellIndex {
     /// every sprite reaching outside it).
     pub(crate) fn candidates(&self, st: &State, k: usize, out: &mut Vec<usize>) {
         out.clear();
-        let (x0, y0, x1, y1) = span(st, k);
+        let d = self.div.unwrap_or_else(|| FloorDiv::new(st.block as i64));
+        let (x0, y0, x1, y1) = span(st, d, k);
         if self.gw == 0 {
             for x in x0..=x1 {
                 for y in y0..=y1 {
@@ -174,13 +210,54 @@ mod tests {
     /// Brute force: positions of the sprites of `side` sharing a cell with
     /// sprite `k`.
     fn sharing(st: &State, side: &[usize], k: usize) -> Vec<usize> {
-        let (a0, b0, a1, b1) = span(st, k);
+        let span = |k: usize| {
+            let s = &st.sprites[k];
+            let b = st.block.max(1) as i64;
+            let (x, y) = (s.x as i64, s.y as i64);
+            let (w, h) = (s.w.max(1) as i64, s.h.max(1) as i64);
+            (
+                x.div_euclid(b),
+                y.div_euclid(b),
+                (x + w - 1).div_euclid(b),
+                (y + h - 1).div_euclid(b),
+            )
+        };
+        let (a0, b0, a1, b1) = span(k);
         (0..side.len())
             .filter(|&p| {
-                let (x0, y0, x1, y1) = span(st, side[p]);
+                let (x0, y0, x1, y1) = span(side[p]);
                 x0 <= a1 && a0 <= x1 && y0 <= b1 && b0 <= y1
             })
             .collect()
+    }
+
+    #[test]
+    fn floor_div_equals_div_euclid() {
+        let mut rng = JavaRandom::new(3);
+        let edges = [
+            0i64,
+            1,
+            (1 << 23) - 1,
+            1 << 23,
+            -1,
+            -(1 << 23),
+            i32::MAX as i64,
+        ];
+        for b in (1..=2000).chain([4095, 4096, 65535, 1 << 16, (1 << 17) - 1, 1 << 17, 1 << 20]) {
+            let d = FloorDiv::new(b);
+            let near = (0..4).flat_map(|k| [k * b - 1, k * b, k * b + 1]);
+            let far = (0..200).map(|_| rng.next_int_bound(1 << 24) as i64 - (1 << 22));
+            for x in edges.iter().copied().chain(near).chain(far) {
+                assert_eq!(d.div(x), x.div_euclid(b), "{x} / {b}");
+            }
+        }
+        // Every numerator in range for the largest multiplier errors.
+        for b in [(1 << 17) - 1, 799, 800] {
+            let d = FloorDiv::new(b);
+            for x in ((1 << 23) - 4 * b)..(1 << 23) {
+                assert_eq!(d.div(x), x.div_euclid(b), "{x} / {b}");
+            }
+        }
     }
 
     #[test]

@@ -618,10 +618,10 @@ impl State {
                 self.resources.retain(|e| dead.binary_search(&e.0).is_err());
             }
             self.any_killed = false;
+            self.rebuild_groups();
         }
         self.shields.clear();
         self.moved.clear();
-        self.rebuild_groups();
     }
 
     fn terminations(&mut self) {

@@ -84,7 +84,7 @@ impl State {
                     continue;
                 }
                 self.members(*t2, secondx);
-                let spatial = firstx.len() * secondx.len() > 256;
+                let spatial = secondx.len() > 2 && firstx.len() * secondx.len() > 256;
                 let mut built = false;
                 self.moved.clear();
                 let subs2 = &rules.types[*t2 as usize].subtypes;
