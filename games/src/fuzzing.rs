@@ -229,7 +229,12 @@ pub fn vgdl_parse(data: &[u8]) {
     let lines = |s: &str| s.replace("\r\n", "\n").split(['\n', '\r']).count();
     match Vgdl::parse(game) {
         Err(crate::vgdl::VgdlError::Parse(e)) => {
-            assert!(e.line <= lines(game), "error on line {} of {}: {e}", e.line, lines(game));
+            assert!(
+                e.line <= lines(game),
+                "error on line {} of {}: {e}",
+                e.line,
+                lines(game)
+            );
         }
         Err(crate::vgdl::VgdlError::Unsupported(names)) => {
             assert!(!names.is_empty(), "unsupported, naming nothing");
@@ -237,7 +242,11 @@ pub fn vgdl_parse(data: &[u8]) {
         Ok(v) => {
             if let Some(level) = level.filter(|l| l.len() <= 4096) {
                 if let Err(e) = v.level(level, 0) {
-                    assert!(e.line <= lines(level), "level error on line {}: {e}", e.line);
+                    assert!(
+                        e.line <= lines(level),
+                        "level error on line {}: {e}",
+                        e.line
+                    );
                 }
             }
         }

@@ -9,7 +9,17 @@
 //! a query gives the positions (in the side) of every sprite sharing a cell
 //! with the queried one, increasing and without repeats.
 
-use super::engine::State;
+/// What the index reads of a game state: the sprites' rectangles, the
+/// block size and the screen size, in pixels. The engine's state
+/// implements it.
+pub(crate) trait Rects {
+    /// Sprite `k`'s rectangle: `(x, y, w, h)`.
+    fn rect(&self, k: usize) -> (i32, i32, i32, i32);
+    /// The cell size.
+    fn block(&self) -> i32;
+    /// The screen's width and height.
+    fn screen(&self) -> (i32, i32);
+}
 
 /// The cell index of one side (positions are indices into that side).
 #[derive(Debug, Default)]
@@ -80,11 +90,11 @@ impl FloorDiv {
 
 /// The cells a sprite's rectangle covers: `(x0, y0, x1, y1)` inclusive.
 #[inline]
-fn span(st: &State, d: FloorDiv, k: usize) -> (i64, i64, i64, i64) {
-    let s = &st.sprites[k];
-    let (x0, y0) = (d.div(s.x as i64), d.div(s.y as i64));
-    let x1 = d.div(s.x as i64 + s.w.max(1) as i64 - 1);
-    let y1 = d.div(s.y as i64 + s.h.max(1) as i64 - 1);
+fn span(st: &impl Rects, d: FloorDiv, k: usize) -> (i64, i64, i64, i64) {
+    let (x, y, w, h) = st.rect(k);
+    let (x0, y0) = (d.div(x as i64), d.div(y as i64));
+    let x1 = d.div(x as i64 + w.max(1) as i64 - 1);
+    let y1 = d.div(y as i64 + h.max(1) as i64 - 1);
     (x0, y0, x1, y1)
 }
 
@@ -95,12 +105,12 @@ fn key(x: i64, y: i64) -> u64 {
 
 impl CellIndex {
     /// Indexes the sprites `side` of `st`.
-    pub(crate) fn build(&mut self, st: &State, side: &[usize]) {
-        let b = st.block.max(1) as i64;
+    pub(crate) fn build(&mut self, st: &impl Rects, side: &[usize]) {
+        let b = st.block().max(1) as i64;
         let d = FloorDiv::new(b);
         self.div = Some(d);
-        let gw = (st.screen.0 as i64 + b - 1).div_euclid(b).max(0);
-        let gh = (st.screen.1 as i64 + b - 1).div_euclid(b).max(0);
+        let gw = (st.screen().0 as i64 + b - 1).div_euclid(b).max(0);
+        let gh = (st.screen().1 as i64 + b - 1).div_euclid(b).max(0);
         self.outside.clear();
         self.sorted.clear();
         if gw * gh > 16 * side.len() as i64 + 4096 {
@@ -162,9 +172,9 @@ impl CellIndex {
     /// Positions (in the indexed side, increasing, no repeats) of the
     /// sprites sharing a cell with sprite `k` of `st` (and, on a grid, of
     /// every sprite reaching outside it).
-    pub(crate) fn candidates(&self, st: &State, k: usize, out: &mut Vec<usize>) {
+    pub(crate) fn candidates(&self, st: &impl Rects, k: usize, out: &mut Vec<usize>) {
         out.clear();
-        let d = self.div.unwrap_or_else(|| FloorDiv::new(st.block as i64));
+        let d = self.div.unwrap_or_else(|| FloorDiv::new(st.block() as i64));
         let (x0, y0, x1, y1) = span(st, d, k);
         if self.gw == 0 {
             for x in x0..=x1 {
@@ -209,7 +219,7 @@ mod tests {
 
     /// Brute force: positions of the sprites of `side` sharing a cell with
     /// sprite `k`.
-    fn sharing(st: &State, side: &[usize], k: usize) -> Vec<usize> {
+    fn sharing(st: &crate::vgdl::engine::State, side: &[usize], k: usize) -> Vec<usize> {
         let span = |k: usize| {
             let s = &st.sprites[k];
             let b = st.block.max(1) as i64;

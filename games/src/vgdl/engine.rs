@@ -197,6 +197,22 @@ pub struct State {
     pub(crate) scratch: super::cells::Scratch,
 }
 
+impl super::cells::Rects for State {
+    #[inline]
+    fn rect(&self, k: usize) -> (i32, i32, i32, i32) {
+        let s = &self.sprites[k];
+        (s.x, s.y, s.w, s.h)
+    }
+    #[inline]
+    fn block(&self) -> i32 {
+        self.block
+    }
+    #[inline]
+    fn screen(&self) -> (i32, i32) {
+        self.screen
+    }
+}
+
 impl State {
     /// GVGAI's `gameTick` during the current cycle.
     #[inline]
