@@ -169,6 +169,28 @@ fn ask_here<'m, G: PlayGame>(
     Some((g, reply, start))
 }
 
+/// Seat `s`'s reply in `phase` (the seat has a contestant): asked now if
+/// its agent runs on this thread ([`ask_here`]), else awaited from its own
+/// worker, asked at `start` to answer by `deadline`. `None` when the call
+/// was abandoned.
+fn reply_of<'m, G: PlayGame>(
+    m: &'m Mutex<Play<G>>,
+    mut g: Guard<'m, G>,
+    s: usize,
+    phase: Phase,
+    start: Instant,
+    deadline: Instant,
+) -> Option<(Guard<'m, G>, Reply<G::Action>, Instant)> {
+    let c = g.contestants[s]
+        .as_mut()
+        .expect("no failure means a contestant");
+    if c.on_caller_thread() {
+        return ask_here(m, g, s, phase);
+    }
+    let reply = c.wait(deadline);
+    Some((g, reply, start))
+}
+
 /// Play one episode to its end under the time rules (built-in agents on
 /// worker threads of their own unless the factory has a watchdog).
 pub fn play_episode<G: PlayGame>(
@@ -237,20 +259,14 @@ pub fn play<G: PlayGame>(
         }
     }
     for s in 0..players {
-        let Some(here) = g.contestants[s].as_ref().map(|c| c.on_caller_thread()) else {
+        if g.contestants[s].is_none() {
             continue;
+        }
+        let Some((g2, reply, start)) = reply_of(m, g, s, Phase::Init, starts[s], deadlines[s])
+        else {
+            return Ok(Played::Abandoned);
         };
-        let (reply, start) = if here {
-            let (g2, reply, start) = match ask_here(m, g, s, Phase::Init) {
-                Some(x) => x,
-                None => return Ok(Played::Abandoned),
-            };
-            g = g2;
-            (reply, start)
-        } else {
-            let c = g.contestants[s].as_mut().expect("checked above");
-            (c.wait(deadlines[s]), starts[s])
-        };
+        g = g2;
         let p = &mut *g;
         let (r, t) = judge(reply, &p.limits[s], Phase::Init, &mut p.seats[s], start);
         p.seats[s].init_ms = t;
@@ -287,21 +303,11 @@ pub fn play<G: PlayGame>(
             *a = g.state.fallback_action(s);
         }
         for &s in &active {
-            let here = g.contestants[s]
-                .as_ref()
-                .expect("no failure means a contestant")
-                .on_caller_thread();
-            let (reply, start) = if here {
-                let (g2, reply, start) = match ask_here(m, g, s, Phase::Act) {
-                    Some(x) => x,
-                    None => return Ok(Played::Abandoned),
-                };
-                g = g2;
-                (reply, start)
-            } else {
-                let c = g.contestants[s].as_mut().expect("checked above");
-                (c.wait(deadlines[s]), starts[s])
+            let Some((g2, reply, start)) = reply_of(m, g, s, Phase::Act, starts[s], deadlines[s])
+            else {
+                return Ok(Played::Abandoned);
             };
+            g = g2;
             let p = &mut *g;
             let (r, t) = judge(reply, &p.limits[s], Phase::Act, &mut p.seats[s], start);
             p.seats[s].act_ms.push(t);
