@@ -84,6 +84,41 @@ impl Pacer {
     pub fn unlimited(&self) -> bool {
         self.stop == Duration::MAX
     }
+
+    /// One decision of an anytime search, as GVGAI's sample agents pace
+    /// theirs: starts the decision, then runs `step` while the time left
+    /// exceeds twice the mean iteration time (measured up to the previous
+    /// clock read), at most `max` times (0: no cap but the time; with an
+    /// unlimited timer then `unlimited_cap`). Returns the iterations run.
+    pub fn iterate(
+        &mut self,
+        timer: &dyn Timer,
+        max: u64,
+        unlimited_cap: u64,
+        mut step: impl FnMut(),
+    ) -> u64 {
+        self.start(timer);
+        let start = self.last;
+        let cap = match (max, self.unlimited()) {
+            (0, true) => unlimited_cap,
+            (0, false) => u64::MAX,
+            (n, _) => n,
+        };
+        let mut n = 0u64;
+        while n < cap {
+            let mean = if n < 2 {
+                Duration::ZERO
+            } else {
+                self.last.saturating_sub(start) / (n - 1).min(u32::MAX as u64) as u32
+            };
+            if self.expired_after(timer, 2 * mean) {
+                break;
+            }
+            step();
+            n += 1;
+        }
+        n
+    }
 }
 
 /// A [`Timer`] for one decision inside a longer budget: its clock is the

@@ -27,7 +27,6 @@ use games::bait::{Bait, BaitAction};
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Duration;
 
 const HUGE: f64 = 1e7;
 const EPSILON: f64 = 1e-6;
@@ -214,29 +213,12 @@ impl Agent<Bait> for Mcts {
     fn act(&mut self, state: &Bait, _seat: Seat, timer: &dyn Timer) -> BaitAction {
         self.nodes.clear();
         self.nodes.push(Node::new(NONE, 0));
-        self.pacer.start(timer);
-        let start = self.pacer.last();
-        let cap = match (self.max_iterations, self.pacer.unlimited()) {
-            (0, true) => 10_000,
-            (0, false) => u32::MAX,
-            (n, _) => n,
-        };
-        let mut iterations = 0u32;
-        while iterations < cap {
-            // Like the sample: go on while the time left exceeds twice the
-            // mean iteration time (measured up to the previous clock read,
-            // one read per iteration).
-            let mean = if iterations < 2 {
-                Duration::ZERO
-            } else {
-                self.pacer.last().saturating_sub(start) / (iterations - 1)
-            };
-            if self.pacer.expired_after(timer, 2 * mean) {
-                break;
-            }
-            self.iterate(state);
-            iterations += 1;
-        }
+        // Like the sample: one clock read per iteration.
+        let mut pacer = self.pacer;
+        pacer.iterate(timer, self.max_iterations.into(), 10_000, || {
+            self.iterate(state)
+        });
+        self.pacer = pacer;
         BaitAction::MOVES[self.most_visited()]
     }
 

@@ -51,7 +51,6 @@ use crate::pacing::Pacer;
 use games::{Agent, AgentStats, Game, PlayerResult, Seat, Timer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Duration;
 
 /// "No node" in sibling lists; "not yet expanded" for a node's seats.
 const NONE: u32 = u32::MAX;
@@ -202,28 +201,11 @@ impl<G: Game> Uct<G> {
         self.values.resize(players, 0.5);
         self.root_scores.clear();
         self.root_scores.extend((0..players).map(|s| root.score(s)));
-        self.pacer.start(timer);
-        let start = self.pacer.last();
-        let cap = match (self.cfg.iterations, self.pacer.unlimited()) {
-            (0, true) => UNLIMITED_ITERATIONS,
-            (0, false) => u64::MAX,
-            (n, _) => n,
-        };
-        let mut n = 0u64;
-        while n < cap {
-            // Go on while the time left exceeds twice the mean iteration
-            // time (measured up to the previous clock read).
-            let mean = if n < 2 {
-                Duration::ZERO
-            } else {
-                self.pacer.last().saturating_sub(start) / (n - 1).min(u32::MAX as u64) as u32
-            };
-            if self.pacer.expired_after(timer, 2 * mean) {
-                break;
-            }
-            self.iterate(root);
-            n += 1;
-        }
+        let mut pacer = self.pacer;
+        let n = pacer.iterate(timer, self.cfg.iterations, UNLIMITED_ITERATIONS, || {
+            self.iterate(root)
+        });
+        self.pacer = pacer;
         self.iterations += n;
         self.best_root_action(seat)
     }

@@ -28,7 +28,6 @@ use games::vgdl::{Action, VgdlGame, Winner};
 use games::{Agent, AgentStats, Game, Seat, Timer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Duration;
 
 const HUGE: f64 = 1e7;
 const EPSILON: f64 = 1e-6;
@@ -240,28 +239,11 @@ impl Agent<VgdlGame> for Mcts {
         self.nodes.clear();
         self.kids.clear();
         self.push_node(NONE, 0);
-        self.pacer.start(timer);
-        let start = self.pacer.last();
-        let cap = match (self.max_iterations, self.pacer.unlimited()) {
-            (0, true) => 10_000,
-            (0, false) => u32::MAX,
-            (n, _) => n,
-        };
-        let mut iterations = 0u32;
-        while iterations < cap {
-            // Go on while the time left exceeds twice the mean iteration
-            // time (measured up to the previous clock read).
-            let mean = if iterations < 2 {
-                Duration::ZERO
-            } else {
-                self.pacer.last().saturating_sub(start) / (iterations - 1)
-            };
-            if self.pacer.expired_after(timer, 2 * mean) {
-                break;
-            }
-            self.iterate(state);
-            iterations += 1;
-        }
+        let mut pacer = self.pacer;
+        pacer.iterate(timer, self.max_iterations.into(), 10_000, || {
+            self.iterate(state)
+        });
+        self.pacer = pacer;
         let i = self.most_visited();
         self.actions[i]
     }
