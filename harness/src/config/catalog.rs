@@ -25,6 +25,8 @@ pub trait GameRules {
     fn name(&self) -> &'static str;
     /// The levels a config without `levels` plays.
     fn default_levels(&self) -> Vec<String>;
+    /// The levels a config's level `spec` stands for (usually itself).
+    fn expand_level(&self, spec: &str) -> Vec<String>;
     /// The wire protocols its external agents may speak.
     fn protocols(&self) -> &'static [ProtocolKind];
     /// The number of seats of level `spec`.

@@ -703,10 +703,15 @@ fn validate(
     if cfg.levels.is_empty() {
         cfg.levels = game.default_levels();
     }
-    for (i, spec) in cfg.levels.iter().enumerate() {
-        game.check_level(spec, cfg.seed)
-            .map_err(|e| src.err_key(&format!("levels[{i}]"), format!("levels[{i}]: {e}")))?;
+    let mut levels = Vec::with_capacity(cfg.levels.len());
+    for (i, given) in cfg.levels.iter().enumerate() {
+        for spec in game.expand_level(given) {
+            game.check_level(&spec, cfg.seed)
+                .map_err(|e| src.err_key(&format!("levels[{i}]"), format!("levels[{i}]: {e}")))?;
+            levels.push(spec);
+        }
     }
+    cfg.levels = levels;
     let players = game.players(&cfg.levels[0], cfg.seed)?;
     if assignment {
         if players > 1 && cfg.agents.is_empty() {

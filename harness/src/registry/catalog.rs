@@ -37,6 +37,10 @@ impl GameRules for Rules {
         self.0.default_levels()
     }
 
+    fn expand_level(&self, spec: &str) -> Vec<String> {
+        self.0.expand_level(spec)
+    }
+
     fn protocols(&self) -> &'static [ProtocolKind] {
         self.0.protocols()
     }

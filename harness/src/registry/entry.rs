@@ -39,6 +39,11 @@ pub trait GameEntry: Sync {
     fn levels(&self) -> Vec<LevelInfo>;
     /// The levels a config plays when it names none.
     fn default_levels(&self) -> Vec<String>;
+    /// The levels a config's level `spec` stands for (default: itself; a
+    /// family's "every game" member expands `N` to level `N` of each game).
+    fn expand_level(&self, spec: &str) -> Vec<String> {
+        vec![spec.to_string()]
+    }
     /// Every agent a config may name: the game's own, then the generic
     /// ones it does not shadow.
     fn agents(&self) -> Vec<AgentInfo>;

@@ -196,7 +196,11 @@ impl ArenaGame for VgdlPlay {
     }
 
     fn load_named(game: &str, spec: &str, seed: u64) -> Result<Self, HarnessError> {
-        let info = family::info(game)?;
+        let (info, spec) = if game == family::EVERY_NAME {
+            family::split_every(spec)?
+        } else {
+            (family::info(game)?, spec)
+        };
         let game = info.level(spec, seed)?;
         Ok(VgdlPlay {
             info,

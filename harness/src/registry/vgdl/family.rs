@@ -218,11 +218,39 @@ fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
 
 /// The family's registry entry (its members are `VgdlEntry`s made by
 /// [`GameEntry::instance`]).
-pub static FAMILY: VgdlEntry = VgdlEntry { info: None };
+pub static FAMILY: VgdlEntry = VgdlEntry {
+    info: None,
+    every: false,
+};
 
-/// A VGDL game in the registry: the family (`info` is `None`) or one member.
+/// `gvgai:*`, every shipped game at once: its levels are `NAME:N` (level
+/// `N` of `gvgai:NAME`), and a config's level `N` stands for level `N` of
+/// every game. A benchmark over all games is one run of it.
+static EVERY: VgdlEntry = VgdlEntry {
+    info: None,
+    every: true,
+};
+
+/// The name of [`EVERY`].
+pub const EVERY_NAME: &str = "gvgai:*";
+
+/// The game and level a level of `gvgai:*` names: `NAME:N` is level `N` of
+/// `gvgai:NAME`.
+pub fn split_every(spec: &str) -> Result<(Arc<Info>, &str), HarnessError> {
+    let Some((game, level)) = spec.split_once(':') else {
+        return Err(HarnessError::BadLevel(format!(
+            "{EVERY_NAME} level `{spec}`: name a game's level as NAME:N (e.g. aliens:0), \
+             or give N for level N of every game"
+        )));
+    };
+    Ok((info(&format!("gvgai:{game}"))?, level))
+}
+
+/// A VGDL game in the registry: the family (`info` is `None`), one member,
+/// or every shipped game (`every`).
 pub struct VgdlEntry {
     info: Option<Arc<Info>>,
+    every: bool,
 }
 
 impl VgdlEntry {
@@ -230,12 +258,24 @@ impl VgdlEntry {
         self.info.as_deref().ok_or_else(|| {
             HarnessError::Config(format!(
                 "`{}` is a family of games: name one, e.g. gvgai:aliens",
-                VgdlPlay::NAME
+                self.name_of()
             ))
         })
     }
     fn name_of(&self) -> &'static str {
-        self.info.as_ref().map_or(VgdlPlay::NAME, |i| i.name)
+        match &self.info {
+            Some(i) => i.name,
+            None if self.every => EVERY_NAME,
+            None => VgdlPlay::NAME,
+        }
+    }
+    /// Level `spec` of this member (of the game it names, for `gvgai:*`).
+    fn level(&self, spec: &str, seed: u64) -> Result<VgdlGame, HarnessError> {
+        if self.every {
+            let (game, level) = split_every(spec)?;
+            return game.level(level, seed);
+        }
+        self.member()?.level(spec, seed)
     }
 }
 
@@ -252,19 +292,25 @@ impl GameEntry for VgdlEntry {
         if !(name.starts_with("gvgai:") || name.starts_with("vgdl:")) {
             return None;
         }
+        if name == EVERY_NAME {
+            return Some(Ok(&EVERY));
+        }
         Some(info(name).map(|i| {
             static ENTRIES: Mutex<Vec<&'static VgdlEntry>> = Mutex::new(Vec::new());
             let mut entries = ENTRIES.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = entries.iter().find(|e| e.name_of() == i.name) {
                 return *e as &'static dyn GameEntry;
             }
-            let e: &'static VgdlEntry = Box::leak(Box::new(VgdlEntry { info: Some(i) }));
+            let e: &'static VgdlEntry = Box::leak(Box::new(VgdlEntry {
+                info: Some(i),
+                every: false,
+            }));
             entries.push(e);
             e as &'static dyn GameEntry
         }))
     }
     fn members(&self) -> Vec<(String, String)> {
-        if self.info.is_some() {
+        if self.info.is_some() || self.every {
             return Vec::new();
         }
         SHIPPED
@@ -281,7 +327,19 @@ impl GameEntry for VgdlEntry {
             .map_or_else(Vec::new, |i| i.level_infos())
     }
     fn default_levels(&self) -> Vec<String> {
+        if self.every {
+            return self.expand_level("0");
+        }
         self.levels().into_iter().map(|l| l.name).collect()
+    }
+    fn expand_level(&self, spec: &str) -> Vec<String> {
+        if self.every && !spec.contains(':') {
+            return SHIPPED
+                .iter()
+                .map(|(n, ..)| format!("{n}:{spec}"))
+                .collect();
+        }
+        vec![spec.to_string()]
     }
     fn agents(&self) -> Vec<AgentInfo> {
         all_agents::<VgdlPlay>()
@@ -290,10 +348,10 @@ impl GameEntry for VgdlEntry {
         VgdlPlay::PROTOCOLS
     }
     fn players(&self, spec: &str, seed: u64) -> Result<usize, HarnessError> {
-        self.member()?.level(spec, seed).map(|_| 1)
+        self.level(spec, seed).map(|_| 1)
     }
     fn check_level(&self, spec: &str, seed: u64) -> Result<(), HarnessError> {
-        self.member()?.level(spec, seed).map(drop)
+        self.level(spec, seed).map(drop)
     }
     fn check_agent(&self, name: &str, params: &agents::AgentParams) -> Result<(), String> {
         build_agent::<VgdlPlay>(name, params, 0)
@@ -308,7 +366,9 @@ impl GameEntry for VgdlEntry {
         stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError> {
-        self.member()?;
+        if !self.every {
+            self.member()?;
+        }
         crate::play::runner::run_tournament::<VgdlPlay>(cfg, episodes, done, stop, on_event)
     }
     fn probe(&self, cfg: &RunConfig, agent: usize) -> Result<(), String> {
@@ -341,6 +401,12 @@ impl GameEntry for VgdlEntry {
         max_steps: Option<u32>,
         moves: &[String],
     ) -> Result<crate::registry::Replayed, HarnessError> {
+        if self.every {
+            let (game, level) = split_every(level)?;
+            return crate::registry::resim::replay::<VgdlPlay>(
+                game.name, level, seed, max_steps, moves,
+            );
+        }
         let name = self.member()?.name;
         crate::registry::resim::replay::<VgdlPlay>(name, level, seed, max_steps, moves)
     }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::registry::find;
+use crate::registry::{find, GameEntry};
 use games::vgdl::Vgdl;
 
 #[test]
@@ -100,4 +100,49 @@ fn the_generic_agents_play_on_the_engine() {
         g.advance(&[act]);
     }
     assert_eq!(g.tick(), 2);
+}
+
+#[test]
+fn every_shipped_game_is_one_game_whose_levels_name_the_game() {
+    let cfg = |levels: &str| {
+        crate::registry::parse_config(
+            &format!(
+                "name = \"t\"\ngame = \"gvgai:*\"\n{levels}\n[[agents]]\nagent = \"random\"\n"
+            ),
+            std::path::Path::new("t.toml"),
+        )
+    };
+    let shipped = find("gvgai:*").unwrap();
+    let members = FAMILY.members().len();
+    assert!(members >= 110, "{members}");
+    let all = cfg("levels = [0, 3]").unwrap();
+    assert_eq!(all.game, "gvgai:*");
+    assert_eq!(all.levels.len(), 2 * members, "N is level N of every game");
+    assert!(all.levels.contains(&"aliens:0".to_string()));
+    assert!(all.levels.contains(&"zelda:3".to_string()));
+    assert_eq!(
+        cfg("").unwrap().levels.len(),
+        members,
+        "level 0 of each by default"
+    );
+    assert_eq!(shipped.default_levels().len(), members);
+    let one = cfg("levels = [\"sokoban:2\"]").unwrap();
+    assert_eq!(one.levels, ["sokoban:2"]);
+    let e = cfg("levels = [\"nosuch:0\"]").unwrap_err().to_string();
+    assert!(
+        e.contains("levels[0]") && e.contains("GVGAI ships no game"),
+        "{e}"
+    );
+    let e = cfg("levels = [7]").unwrap_err().to_string();
+    assert!(
+        e.contains("levels[0]") && e.contains("aliens level `7`"),
+        "{e}"
+    );
+    // A level of `gvgai:*` is that game's level, with its own name.
+    let a = VgdlPlay::load_named("gvgai:*", "aliens:1", 5).unwrap();
+    let b = VgdlPlay::load_named("gvgai:aliens", "1", 5).unwrap();
+    assert!(a == b);
+    assert_eq!(a.game_name(), "gvgai:aliens");
+    assert!(VgdlPlay::load_named("gvgai:*", "1", 5).is_err());
+    assert!(shipped.members().is_empty());
 }
