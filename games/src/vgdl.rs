@@ -324,6 +324,11 @@ mod tests {
         let e = Vgdl::parse(&GAME.replace("BasicGame", "BasicGame no_players=2")).unwrap_err();
         assert!(matches!(e, VgdlError::Unsupported(_)));
         assert!(Vgdl::parse(&GAME.replace("BasicGame", "GameSpace")).is_err());
+        let e = Vgdl::parse(&GAME.replace("Passive", "Passive physicstype=CONT")).unwrap_err();
+        assert_eq!(
+            e,
+            VgdlError::Unsupported(vec!["continuous physics (physicstype=CONT)".into()])
+        );
     }
 
     #[test]

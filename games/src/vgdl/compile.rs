@@ -202,6 +202,14 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             singletons.contains(&id),
         ));
     }
+    let continuous = decls.values().any(|d| {
+        d.params
+            .iter()
+            .any(|p| p.key == "physicstype" && p.value == "CONT")
+    });
+    if continuous {
+        unsupported.push("continuous physics (physicstype=CONT)".into());
+    }
     let mut subtypes_fix = Vec::new();
     for (id, t) in types.iter().enumerate() {
         let mut s = t.subtypes.clone();
