@@ -8,9 +8,11 @@
 //! that does not read as such rows is named in its section, never shown
 //! as zeros.
 //!
-//! Contents: the run's metadata; the summary (the terminal's columns); the
-//! cross-table as a heat map; win rates per agent and level with Wilson
-//! intervals; ratings ([`tables::ratings_section`]: pairs apart from
+//! Contents: the run's metadata; the summary (the terminal's columns; only
+//! the `all` rows above [`tables::LEVELS_IN_SUMMARY`] levels); win rate and
+//! score per level and agent ([`tables::level_table`], with two levels or
+//! more); the cross-table as a heat map; win rates per agent and level
+//! with Wilson intervals; ratings ([`tables::ratings_section`]: pairs apart from
 //! agents, infinite values in words); act-time histograms per agent
 //! against the soft and hard limits; reliability; the episode list, whose
 //! links open each episode in the bundled replay viewer ([`viewer`]).
@@ -170,6 +172,9 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
         env!("CARGO_PKG_VERSION")
     ));
     let mut nav = vec![("summary", "Summary")];
+    if levels.len() > 1 && matches!(summary, Some(Ok(_))) {
+        nav.push(("levels", "Per level"));
+    }
     if cross
         .as_ref()
         .is_some_and(|c| c.as_ref().map_or(true, |c| !c.is_empty()))
@@ -193,12 +198,23 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
 
     // Summary.
     h.push_str("<section id=\"summary\"><h2>Summary</h2>\n");
+    let many_levels = levels.len() > tables::LEVELS_IN_SUMMARY;
     match &summary {
+        Some(Ok(s)) if many_levels => {
+            let all: Vec<SummaryRow> = s.iter().filter(|r| r.level == "all").cloned().collect();
+            h.push_str(&tables::summary_table(&all));
+            h.push_str("<p class=\"note\">Over all levels; each level's row is in <code>summary.csv</code>, and its win rate and score below (Per level).</p>\n");
+        }
         Some(Ok(s)) => h.push_str(&tables::summary_table(s)),
         Some(Err(why)) => h.push_str(&unreadable(why)),
         None => h.push_str("<p class=\"note\">No summary.csv in this folder.</p>"),
     }
     h.push_str("</section>\n");
+    if let (true, Some(Ok(s))) = (levels.len() > 1, &summary) {
+        h.push_str("<section id=\"levels\"><h2>Per level</h2>\n<p class=\"note\">Win rate and mean final score of each agent on each level (from <code>summary.csv</code>).</p>\n");
+        h.push_str(&tables::level_table(s));
+        h.push_str("</section>\n");
+    }
 
     // Cross-table heat map.
     match &cross {
@@ -226,10 +242,11 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
     }
 
     // Win rates with Wilson intervals.
-    h.push_str("<section id=\"winrates\"><h2>Win rates</h2>\n<p class=\"note\">Per agent and level, with 95% Wilson intervals.</p>\n");
+    h.push_str("<section id=\"winrates\"><h2>Win rates</h2>\n<p class=\"note\">Per agent and level (over all levels when there are many), with 95% Wilson intervals.</p>\n");
     if let Some(Ok(s)) = &summary {
         let rows: Vec<plots::Interval> = s
             .iter()
+            .filter(|r| !many_levels || r.level == "all")
             .map(|r| plots::Interval {
                 label: format!("{} @ {}", r.agent, r.level),
                 value: r.win_rate,

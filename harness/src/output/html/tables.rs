@@ -28,6 +28,10 @@ pub fn failures(r: &SummaryRow) -> usize {
     r.bad_output + r.other_failures
 }
 
+/// Above this many levels the summary shows each agent's `all` row only,
+/// and the levels are in the per-level table ([`level_table`]).
+pub const LEVELS_IN_SUMMARY: usize = 8;
+
 /// The summary as the terminal prints it (every level, `all` rows bold):
 /// the same columns, with W/D/L.
 pub fn summary_table(rows: &[SummaryRow]) -> String {
@@ -89,6 +93,53 @@ pub fn summary_table(rows: &[SummaryRow]) -> String {
         h.push_str("</tr>\n");
     }
     h.push_str("</tbody></table>\n<p class=\"note\">The terminal's columns: DQ counts disqualifications, timeouts and time forfeits; crash includes the memory limit; fail is bad output (unreadable answers, output limits) plus agents that could not start. Mean steps: ticks played per episode.</p>\n");
+    h
+}
+
+/// One row per level, one column pair per agent (win rate, mean score):
+/// the table GVGAI's papers give per game. The levels and agents in order
+/// of first appearance in `rows`.
+pub fn level_table(rows: &[SummaryRow]) -> String {
+    let mut agents: Vec<&str> = Vec::new();
+    let mut levels: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.level != "all") {
+        if !agents.contains(&r.agent.as_str()) {
+            agents.push(&r.agent);
+        }
+        if !levels.contains(&r.level.as_str()) {
+            levels.push(&r.level);
+        }
+    }
+    let mut h =
+        String::from("<table class=\"t\" id=\"level-table\"><thead><tr><th rowspan=2>level</th>");
+    for a in &agents {
+        h.push_str(&format!("<th colspan=2>{}</th>", esc(a)));
+    }
+    h.push_str("</tr><tr>");
+    for _ in &agents {
+        h.push_str("<th>win rate</th><th>mean score</th>");
+    }
+    h.push_str("</tr></thead><tbody>\n");
+    for level in &levels {
+        h.push_str(&format!("<tr data-level=\"{0}\"><td>{0}</td>", esc(level)));
+        for a in &agents {
+            match rows.iter().find(|r| r.agent == *a && r.level == *level) {
+                Some(r) => {
+                    h.push_str(&num(
+                        &format!("{a}:win_rate"),
+                        &format!("{:.2}", r.win_rate),
+                    ));
+                    h.push_str(&num(
+                        &format!("{a}:mean_score"),
+                        &format!("{:.2}", r.mean_score),
+                    ));
+                }
+                None => h.push_str("<td></td><td></td>"),
+            }
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</tbody></table>\n");
     h
 }
 
@@ -292,4 +343,60 @@ pub fn ratings_section(rows: &[RatingRow]) -> String {
     }
     h.push_str("</section>\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Summary rows as `summary.csv` has them: (agent, level, wins of 2, score).
+    fn rows(data: &[(&str, &str, usize, f64)]) -> Vec<SummaryRow> {
+        let mut text = String::from("agent,level,episodes,wins,draws,losses,win_rate,win_rate_lo,win_rate_hi,mean_score,mean_steps,mean_act_ms,max_act_ms,overruns,init_overruns,disqualifications,crashes,illegal_moves,bad_output,other_failures,leaked,mean_expanded\n");
+        for (agent, level, wins, score) in data {
+            let rate = *wins as f64 / 2.0;
+            text += &format!(
+                "{agent},{level},2,{wins},0,{},{rate},0,1,{score},10,1,1,0,0,0,0,0,0,0,0,\n",
+                2usize.saturating_sub(*wins)
+            );
+        }
+        csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_level_table_has_a_row_per_level_and_a_column_pair_per_agent() {
+        let h = level_table(&rows(&[
+            ("mcts", "aliens:0", 2, 71.0),
+            ("mcts", "bait:0", 1, 3.5),
+            ("mcts", "all", 3, 37.25),
+            ("random", "aliens:0", 0, 12.0),
+            ("random", "all", 0, 12.0),
+        ]));
+        assert_eq!(h.matches("<tr data-level=").count(), 2, "{h}");
+        assert!(!h.contains("data-level=\"all\""), "{h}");
+        let aliens = h.split("data-level=\"aliens:0\"").nth(1).unwrap();
+        let aliens = &aliens[..aliens.find("</tr>").unwrap()];
+        for cell in [
+            "data-col=\"mcts:win_rate\">1.00<",
+            "data-col=\"mcts:mean_score\">71.00<",
+            "data-col=\"random:win_rate\">0.00<",
+            "data-col=\"random:mean_score\">12.00<",
+        ] {
+            assert!(aliens.contains(cell), "{cell} in {aliens}");
+        }
+        let bait = h.split("data-level=\"bait:0\"").nth(1).unwrap();
+        let bait = &bait[..bait.find("</tr>").unwrap()];
+        assert!(
+            bait.contains("0.50") && bait.ends_with("<td></td><td></td>"),
+            "random never played bait: {bait}"
+        );
+        let heads: Vec<&str> = h
+            .split("<th colspan=2>")
+            .skip(1)
+            .map(|s| &s[..s.find('<').unwrap()])
+            .collect();
+        assert_eq!(heads, ["mcts", "random"]);
+    }
 }
