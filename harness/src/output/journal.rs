@@ -39,6 +39,13 @@ struct Line {
     record: EpisodeRecord,
 }
 
+/// A [`Line`] to write, borrowing its record (the same JSON).
+#[derive(Serialize)]
+struct LineRef<'a> {
+    v: u32,
+    record: &'a EpisodeRecord,
+}
+
 /// What [`read`] found.
 #[derive(Debug, Default)]
 pub struct Read {
@@ -102,11 +109,8 @@ pub fn write(path: &Path, records: &[EpisodeRecord]) -> Result<(), HarnessError>
     let io = |e| HarnessError::io(&tmp, e);
     let mut out = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
     for record in records {
-        let line = serde_json::to_string(&Line {
-            v: VERSION,
-            record: record.clone(),
-        })
-        .map_err(|e| HarnessError::io(path, std::io::Error::other(e)))?;
+        let line = serde_json::to_string(&LineRef { v: VERSION, record })
+            .map_err(|e| HarnessError::io(path, std::io::Error::other(e)))?;
         writeln!(out, "{line}").map_err(io)?;
     }
     let file = out.into_inner().map_err(|e| io(e.into_error()))?;
@@ -257,11 +261,8 @@ impl Reporter for JournalWriter {
                 ..
             } => {
                 if let Some(f) = self.file.as_mut() {
-                    let mut line = serde_json::to_string(&Line {
-                        v: VERSION,
-                        record: (*record).clone(),
-                    })
-                    .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
+                    let mut line = serde_json::to_string(&LineRef { v: VERSION, record })
+                        .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
                     line.push('\n');
                     use std::io::Seek;
                     f.seek(std::io::SeekFrom::End(0)).map_err(io)?;

@@ -167,18 +167,64 @@ pub fn build(
     let ep = &rec.episode;
     let sim = game
         .replay(&ep.level, ep.seed, cfg.max_steps, &rec.moves)
-        .map_err(|e| {
-            HarnessError::CheckFailed(format!(
-                "episode {}: its actions do not replay: {e}",
-                ep.index
-            ))
-        })?;
+        .map_err(|e| does_not_replay(rec, e))?;
+    Ok(assemble(cfg, rec, level_text, &sim.active, sim.states))
+}
+
+/// Append the JSON line of [`build`]'s replay to `out` (the same text as
+/// serializing it, newline included), with the states written straight
+/// as text by [`GameEntry::replay_json`] rather than built as values.
+pub fn write_json(
+    game: &dyn GameEntry,
+    cfg: &RunConfig,
+    rec: &EpisodeRecord,
+    level_text: Option<String>,
+    out: &mut Vec<u8>,
+) -> Result<(), HarnessError> {
+    let ep = &rec.episode;
+    let sim = game
+        .replay_json(&ep.level, ep.seed, cfg.max_steps, &rec.moves)
+        .map_err(|e| does_not_replay(rec, e))?;
+    let head = assemble(cfg, rec, level_text, &sim.active, Vec::new());
+    let start = out.len();
+    // Writing to a Vec cannot fail, and a Replay always serializes.
+    let _ = serde_json::to_writer(&mut *out, &head);
+    // `states` is the last field: `"states":[]}` ends the text.
+    if !out[start..].ends_with(b"[]}") {
+        return Err(HarnessError::CheckFailed(format!(
+            "episode {}: a replay's JSON does not end in its states",
+            ep.index
+        )));
+    }
+    out.truncate(out.len() - 3);
+    out.extend_from_slice(&sim.states.bytes);
+    out.extend_from_slice(b"}\n");
+    Ok(())
+}
+
+fn does_not_replay(rec: &EpisodeRecord, e: HarnessError) -> HarnessError {
+    HarnessError::CheckFailed(format!(
+        "episode {}: its actions do not replay: {e}",
+        rec.episode.index
+    ))
+}
+
+/// A [`Replay`] of `rec` with the given states (`active`: the seats that
+/// acted at each tick, from the re-play).
+fn assemble(
+    cfg: &RunConfig,
+    rec: &EpisodeRecord,
+    level_text: Option<String>,
+    active: &[Vec<usize>],
+    states: Vec<Value>,
+) -> Replay {
+    let ep = &rec.episode;
     let players = rec.seats.len();
     let mut next_act = vec![0usize; players];
     let ticks: Vec<Tick> = rec
         .moves
         .iter()
-        .zip(&sim.active)
+        .zip(active)
         .enumerate()
         .map(|(t, (m, active))| {
             let mut act_ms = vec![None; players];
@@ -221,7 +267,7 @@ pub fn build(
             }
         })
         .collect();
-    Ok(Replay {
+    Replay {
         schema: SCHEMA.to_string(),
         run: cfg.name.clone(),
         game: cfg.game.to_string(),
@@ -236,8 +282,8 @@ pub fn build(
         max_steps: cfg.max_steps,
         seats,
         ticks,
-        states: sim.states,
-    })
+        states,
+    }
 }
 
 /// One replay as a gzip member holding its JSON line, compressed at the
@@ -245,10 +291,17 @@ pub fn build(
 /// thread and reset for each member: a new one allocates and zeroes a few
 /// hundred KB.
 pub fn gzip_line(replay: &Replay) -> Vec<u8> {
-    thread_local! {
-        static GZ: std::cell::RefCell<GzipLines> = std::cell::RefCell::new(GzipLines::new());
-    }
     GZ.with(|g| g.borrow_mut().line(replay))
+}
+
+/// [`gzip_line`] of a JSON line already written (newline included).
+pub fn gzip_bytes(json: &[u8]) -> Vec<u8> {
+    GZ.with(|g| g.borrow_mut().member(json))
+}
+
+thread_local! {
+    /// This thread's compressor of replays.
+    static GZ: std::cell::RefCell<GzipLines> = std::cell::RefCell::new(GzipLines::new());
 }
 
 /// Makes gzip members of replays' JSON lines with one deflate compressor.
@@ -268,10 +321,17 @@ impl GzipLines {
     fn line(&mut self, replay: &Replay) -> Vec<u8> {
         // The JSON whole first, then one pass of the compressor. Writing
         // to a Vec cannot fail, and a Replay always serializes.
-        self.json.clear();
-        let _ = serde_json::to_writer(&mut self.json, replay);
-        self.json.push(b'\n');
-        let json = &self.json;
+        let mut json = std::mem::take(&mut self.json);
+        json.clear();
+        let _ = serde_json::to_writer(&mut json, replay);
+        json.push(b'\n');
+        let out = self.member(&json);
+        self.json = json;
+        out
+    }
+
+    /// A gzip member holding `json`.
+    fn member(&mut self, json: &[u8]) -> Vec<u8> {
         let mut crc = flate2::Crc::new();
         crc.update(json);
         // RFC 1952: magic, deflate, no flags, no time, fastest, unknown OS.
@@ -453,6 +513,7 @@ pub struct Replays {
     path: PathBuf,
     out: Option<(File, RunConfig, &'static dyn GameEntry)>,
     texts: HashMap<String, Option<String>>,
+    json: Vec<u8>,
 }
 
 impl Replays {
@@ -462,6 +523,7 @@ impl Replays {
             path: dir.join(FILE_NAME),
             out: None,
             texts: HashMap::new(),
+            json: Vec::new(),
         }
     }
 }
@@ -477,18 +539,18 @@ impl Reporter for Replays {
             Event::EpisodeFinished { record, .. } => {
                 if let Some((file, cfg, game)) = self.out.as_mut() {
                     let spec = &record.episode.level;
-                    let text = self
-                        .texts
-                        .entry(spec.clone())
-                        .or_insert_with(|| {
-                            let p = Path::new(spec);
-                            p.is_file()
-                                .then(|| std::fs::read_to_string(p).ok())
-                                .flatten()
-                        })
-                        .clone();
-                    let replay = build(*game, cfg, record, text)?;
-                    file.write_all(&gzip_line(&replay))
+                    if !self.texts.contains_key(spec) {
+                        let p = Path::new(spec);
+                        let text = p
+                            .is_file()
+                            .then(|| std::fs::read_to_string(p).ok())
+                            .flatten();
+                        self.texts.insert(spec.clone(), text);
+                    }
+                    let text = self.texts.get(spec).cloned().flatten();
+                    self.json.clear();
+                    write_json(*game, cfg, record, text, &mut self.json)?;
+                    file.write_all(&gzip_bytes(&self.json))
                         .and_then(|_| file.flush())
                         .map_err(|e| HarnessError::io(&self.path, e))?;
                 }
@@ -647,5 +709,90 @@ mod tests {
         std::fs::write(&path, format!("{old}\n")).unwrap();
         let e = read(&path).unwrap_err().to_string();
         assert!(e.contains("arena-replay/2 and arena-replay/1"), "{e}");
+    }
+
+    /// A Connect Four episode of `n` moves chosen by a small generator, as
+    /// the runner records it.
+    fn connect4_record(seed: u64, index: usize) -> (RunConfig, EpisodeRecord) {
+        use crate::play::runner::SeatRecord;
+        use crate::play::schedule::Episode;
+        use games::Game;
+        let dir = std::env::temp_dir();
+        let cfg = crate::registry::parse_config(
+            "game = \"connect4\"\n[[agents]]\nagent = \"random\"\n\
+             [[agents]]\nagent = \"random\"\nname = \"b\"\n",
+            &dir.join("c.toml"),
+        )
+        .unwrap();
+        let mut g = games::connect4::Connect4::new();
+        let mut moves = Vec::new();
+        let mut x = seed;
+        while !g.is_over() {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let legal: Vec<u8> = (0..7).filter(|&c| g.can_play(c)).collect();
+            let c = legal[(x >> 33) as usize % legal.len()];
+            g.play(c);
+            moves.push((c + 1).to_string());
+        }
+        let seat = |agent: usize| SeatRecord {
+            result: g.result(agent),
+            score: g.score(agent),
+            act_ms: (0..moves.len()).map(|t| t as f64 * 0.0123).collect(),
+            ..SeatRecord::new(agent)
+        };
+        let rec = EpisodeRecord {
+            episode: Episode {
+                index,
+                level: "start".into(),
+                repetition: 0,
+                seats: vec![0, 1],
+                seed,
+                pair: None,
+            },
+            steps: moves.len() as u32,
+            seats: vec![seat(0), seat(1)],
+            moves,
+            host: "h".into(),
+            cpu_model: "c".into(),
+        };
+        (cfg, rec)
+    }
+
+    #[test]
+    fn written_json_lines_are_the_serialized_replays() {
+        let game = crate::registry::find("connect4").unwrap();
+        for seed in 0..40 {
+            let (cfg, rec) = connect4_record(seed, seed as usize);
+            let want = build(game, &cfg, &rec, None).unwrap();
+            let mut got = b"prefix".to_vec();
+            write_json(game, &cfg, &rec, None, &mut got).unwrap();
+            let mut text = serde_json::to_vec(&want).unwrap();
+            text.push(b'\n');
+            assert_eq!(
+                String::from_utf8_lossy(&got[6..]),
+                String::from_utf8_lossy(&text)
+            );
+            assert!(check(&want).is_ok());
+        }
+        // A game on the default path (its views serialized as values).
+        let bait = crate::registry::find("bait").unwrap();
+        let r = bait_replay();
+        let moves: Vec<String> = r.ticks.iter().map(|t| t.actions.clone()).collect();
+        let values = bait.replay("0", 1, None, &moves).unwrap();
+        let text = bait.replay_json("0", 1, None, &moves).unwrap();
+        assert_eq!(text.states.count, values.states.len());
+        assert_eq!(
+            text.states.bytes,
+            serde_json::to_vec(&values.states).unwrap()
+        );
+        // No move at all: the one state before the first tick.
+        let start = game.replay_json("start", 1, None, &[]).unwrap();
+        let values = game.replay("start", 1, None, &[]).unwrap();
+        assert_eq!(
+            start.states.bytes,
+            serde_json::to_vec(&values.states).unwrap()
+        );
     }
 }

@@ -114,6 +114,14 @@ pub trait ArenaGame: GameView + Sized {
         self.state_json(0)
     }
 
+    /// Append the replay view of this state ([`crate::registry::resim::view`])
+    /// to `out` as JSON text. The default serializes the view; a game may
+    /// write the same text straight to bytes (a test compares the two).
+    fn write_view(&self, out: &mut Vec<u8>) {
+        // Writing to a Vec cannot fail, and a Value always serializes.
+        let _ = serde_json::to_writer(out, &crate::registry::resim::view(self));
+    }
+
     /// Whether `arena trace` refuses an illegal action (default) or plays
     /// it (games where every parsed action is playable, e.g. Snake, whose
     /// deadly moves are legal).

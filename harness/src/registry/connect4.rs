@@ -8,6 +8,7 @@ use agents::{AgentError, AgentInfo, AgentParams};
 use games::connect4::Connect4;
 use games::{Agent, Game};
 use serde_json::json;
+use std::io::Write;
 
 impl GameView for Connect4 {
     const NAME: &'static str = "connect4";
@@ -53,6 +54,41 @@ impl ArenaGame for Connect4 {
             path: spec.to_string(),
             source,
         })
+    }
+
+    /// [`GameView::state_json`]'s text, written without building a `Value`.
+    fn write_view(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"ply\":");
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{}", self.tick());
+        out.extend_from_slice(b",\"board\":[");
+        for r in (0..self.height() as u8).rev() {
+            if r + 1 != self.height() as u8 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            for c in 0..self.width() as u8 {
+                out.push(match self.cell(c, r) {
+                    None => b'.',
+                    Some(0) => b'X',
+                    Some(_) => b'O',
+                });
+            }
+            out.push(b'"');
+        }
+        out.extend_from_slice(b"],\"to_move\":");
+        out.extend_from_slice(if self.side_to_move() == 0 {
+            b"\"X\""
+        } else {
+            b"\"O\""
+        });
+        out.extend_from_slice(if self.is_over() {
+            b",\"over\":true,\"result\":\""
+        } else {
+            b",\"over\":false,\"result\":\""
+        });
+        out.extend_from_slice(self.result(0).as_str().as_bytes());
+        out.extend_from_slice(b"\"}");
     }
 
     /// No length limit: a game ends within 42 moves.

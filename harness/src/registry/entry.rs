@@ -89,6 +89,31 @@ pub trait GameEntry: Sync {
         max_steps: Option<u32>,
         moves: &[String],
     ) -> Result<super::Replayed, HarnessError>;
+    /// [`GameEntry::replay`] with the states as one JSON array's text (the
+    /// same text as serializing [`GameEntry::replay`]'s states; the default
+    /// serializes them, the registered games write it straight).
+    fn replay_json(
+        &self,
+        level: &str,
+        seed: u64,
+        max_steps: Option<u32>,
+        moves: &[String],
+    ) -> Result<super::Replayed<super::resim::StatesJson>, HarnessError> {
+        let r = self.replay(level, seed, max_steps, moves)?;
+        let mut bytes = Vec::new();
+        // Writing to a Vec cannot fail, and Values always serialize.
+        let _ = serde_json::to_writer(&mut bytes, &r.states);
+        Ok(super::Replayed {
+            states: super::resim::StatesJson {
+                bytes,
+                count: r.states.len(),
+            },
+            active: r.active,
+            scores: r.scores,
+            results: r.results,
+            over: r.over,
+        })
+    }
 }
 
 impl fmt::Debug for dyn GameEntry {
@@ -184,6 +209,19 @@ impl<G: ArenaGame> GameEntry for Entry<G> {
         moves: &[String],
     ) -> Result<super::Replayed, HarnessError> {
         super::resim::replay::<G>(G::NAME, level, seed, max_steps, moves)
+    }
+    fn replay_json(
+        &self,
+        level: &str,
+        seed: u64,
+        max_steps: Option<u32>,
+        moves: &[String],
+    ) -> Result<super::Replayed<super::resim::StatesJson>, HarnessError> {
+        let states = super::resim::StatesJson::default();
+        let mut r =
+            super::resim::replay_into::<G, _>(G::NAME, level, seed, max_steps, moves, states)?;
+        r.states.finish();
+        Ok(r)
     }
 }
 

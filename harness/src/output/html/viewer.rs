@@ -115,12 +115,24 @@ impl Embedded {
         };
         if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut rest = &bytes[..];
+            let mut inflate = Inflate::new();
             while rest.len() >= 2 && rest.starts_with(&[0x1f, 0x8b]) {
-                let mut dec = flate2::bufread::GzDecoder::new(rest);
-                let mut text = String::new();
-                dec.read_to_string(&mut text)
-                    .map_err(|x| HarnessError::io(path, x))?;
-                let left = dec.into_inner();
+                let (text, left) = match inflate.member(rest) {
+                    Some(Ok((text, len))) => (text, &rest[len..]),
+                    Some(Err(why)) => {
+                        return Err(HarnessError::ResultsFolder(format!(
+                            "{}: {why}",
+                            path.display()
+                        )))
+                    }
+                    None => {
+                        let mut dec = flate2::bufread::GzDecoder::new(rest);
+                        let mut text = String::new();
+                        dec.read_to_string(&mut text)
+                            .map_err(|x| HarnessError::io(path, x))?;
+                        (text, dec.into_inner())
+                    }
+                };
                 let member = &rest[..rest.len() - left.len()];
                 let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
                 if lines.len() == 1 {
@@ -151,6 +163,73 @@ impl Embedded {
             "<script id=\"arena-replays\" type=\"application/json\">{}</script>\n",
             script_json(&data.to_string())
         )
+    }
+}
+
+/// Reads gzip members with a plain header (no name, comment or extra
+/// field: what [`replay::gzip_line`] writes) with one raw inflater, reset
+/// per member; a new `GzDecoder` allocates and zeroes its state each time.
+struct Inflate {
+    raw: flate2::Decompress,
+    out: Vec<u8>,
+}
+
+impl Inflate {
+    fn new() -> Self {
+        Inflate {
+            raw: flate2::Decompress::new(false),
+            out: Vec::new(),
+        }
+    }
+
+    /// The text of the member at the start of `bytes` and the member's
+    /// length; `None` when its header is not the plain one (the caller
+    /// reads it with a `GzDecoder`), an error when it does not decompress
+    /// or its CRC or size is wrong.
+    fn member(&mut self, bytes: &[u8]) -> Option<Result<(String, usize), String>> {
+        // RFC 1952: magic, deflate, no flags, then 6 bytes of time, XFL, OS.
+        if bytes.len() < 18 || bytes[..4] != [0x1f, 0x8b, 8, 0] {
+            return None;
+        }
+        let body = &bytes[10..];
+        self.raw.reset(false);
+        self.out.clear();
+        loop {
+            if self.out.capacity() - self.out.len() < 4096 {
+                self.out.reserve(self.out.capacity().max(16384));
+            }
+            let read = self.raw.total_in() as usize;
+            let before = (self.raw.total_in(), self.raw.total_out());
+            match self.raw.decompress_vec(
+                &body[read..],
+                &mut self.out,
+                flate2::FlushDecompress::None,
+            ) {
+                Ok(flate2::Status::StreamEnd) => break,
+                Ok(_) if (self.raw.total_in(), self.raw.total_out()) == before => {
+                    return Some(Err("a replay's gzip member is cut short".into()))
+                }
+                Ok(_) => {}
+                Err(e) => return Some(Err(format!("a replay does not decompress: {e}"))),
+            }
+        }
+        let end = 10 + self.raw.total_in() as usize;
+        let Some(trailer) = bytes.get(end..end + 8) else {
+            return Some(Err("a replay's gzip member is cut short".into()));
+        };
+        let mut crc = flate2::Crc::new();
+        crc.update(&self.out);
+        if trailer[..4] != crc.sum().to_le_bytes()
+            || trailer[4..] != (self.out.len() as u32).to_le_bytes()
+        {
+            return Some(Err(
+                "a replay's gzip member fails its CRC or size check".into()
+            ));
+        }
+        match String::from_utf8(self.out.clone()) {
+            Ok(text) => Some(Ok((text, end + 8))),
+            Err(_) => Some(Err("a replay is not UTF-8 text".into())),
+        }
     }
 }
 
@@ -225,4 +304,111 @@ pub fn write_standalone(path: &Path, replays: &[Replay]) -> Result<(), HarnessEr
         viewer = section(&embedded, true),
     );
     std::fs::write(path, html).map_err(|e| HarnessError::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A small replay of Connect Four, episode `n`.
+    fn replay(n: usize) -> Replay {
+        let moves: Vec<String> = ["4", "4", "3"].iter().map(|m| m.to_string()).collect();
+        let sim = crate::registry::find("connect4")
+            .unwrap()
+            .replay("start", 1, None, &moves)
+            .unwrap();
+        let seat = |agent: &str| replay::SeatInfo {
+            agent: agent.into(),
+            player: "built-in random".into(),
+            limits: replay::Limits {
+                clock: "cpu".into(),
+                act_ms: 40.0,
+                act_hard_ms: 50.0,
+                init_ms: 1000.0,
+                init_hard_ms: 2000.0,
+            },
+            result: "none".into(),
+            outcome: "normal".into(),
+            detail: String::new(),
+            score: 0.0,
+            init_ms: 0.0,
+            init_overrun: false,
+            last_act_ms: None,
+            leaked: 0,
+        };
+        Replay {
+            schema: replay::SCHEMA.into(),
+            run: "t".into(),
+            game: "connect4".into(),
+            level: replay::LevelRef {
+                spec: "start".into(),
+                text: None,
+            },
+            run_seed: 1,
+            episode: n,
+            repetition: 0,
+            seed: 1,
+            max_steps: None,
+            seats: vec![seat("a"), seat("b")],
+            ticks: moves
+                .iter()
+                .enumerate()
+                .map(|(t, m)| replay::Tick {
+                    actions: m.clone(),
+                    act_ms: if t % 2 == 0 {
+                        vec![Some(0.5), None]
+                    } else {
+                        vec![None, Some(0.25)]
+                    },
+                    overrun: vec![false, false],
+                })
+                .collect(),
+            states: sim.states,
+        }
+    }
+
+    #[test]
+    fn members_with_any_header_are_embedded_as_written_and_a_bad_crc_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(replay::FILE_NAME);
+        // Ours, one from flate2's encoder, one with a file name in its header.
+        let ours = replay::gzip_line(&replay(0));
+        let line = serde_json::to_string(&replay(1)).unwrap() + "\n";
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(line.as_bytes()).unwrap();
+        let theirs = enc.finish().unwrap();
+        let line = serde_json::to_string(&replay(2)).unwrap() + "\n";
+        let mut enc = flate2::GzBuilder::new()
+            .filename("r.jsonl")
+            .write(Vec::new(), flate2::Compression::fast());
+        enc.write_all(line.as_bytes()).unwrap();
+        let named = enc.finish().unwrap();
+        let all = [ours.clone(), theirs.clone(), named.clone()].concat();
+        std::fs::write(&path, &all).unwrap();
+        let (e, left_out) = Embedded::of_file(&path, usize::MAX).unwrap();
+        assert_eq!(left_out, 0);
+        assert_eq!(
+            e.metas.iter().map(|m| m.episode).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        assert_eq!(e.metas[1].ticks, replay(1).ticks);
+        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        assert_eq!(e.blobs, [b64(&ours), b64(&theirs), b64(&named)]);
+        assert_eq!(e.bytes, all.len());
+
+        // A flipped byte in the CRC of the first member.
+        let mut bad = all.clone();
+        let at = ours.len() - 8;
+        bad[at] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        let err = match Embedded::of_file(&path, usize::MAX) {
+            Ok(_) => panic!("a bad CRC was read"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("CRC"), "{err}");
+        // Cut short inside the deflate data.
+        std::fs::write(&path, &all[..ours.len() / 2]).unwrap();
+        assert!(Embedded::of_file(&path, usize::MAX).is_err());
+    }
 }

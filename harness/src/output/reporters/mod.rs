@@ -217,8 +217,9 @@ impl Reporter for MovesJsonl {
             }
             Event::EpisodeFinished { record, rows, .. } => {
                 if let Some(out) = self.out.as_mut() {
-                    let line = moves_line(record, rows);
-                    writeln!(out, "{line}")
+                    serde_json::to_writer(&mut *out, &moves_line(record, rows))
+                        .map_err(std::io::Error::other)
+                        .and_then(|_| out.write_all(b"\n"))
                         .and_then(|_| out.flush())
                         .map_err(|e| HarnessError::io(&self.path, e))?;
                 }
@@ -234,15 +235,35 @@ impl Reporter for MovesJsonl {
 }
 
 /// The `moves.jsonl` line of an episode.
-fn moves_line(record: &EpisodeRecord, rows: &[EpisodeRow]) -> serde_json::Value {
-    serde_json::json!({
-        "episode": record.episode.index,
-        "level": record.episode.level,
-        "repetition": record.episode.repetition,
-        "seed": record.episode.seed,
-        "seats": rows.iter().map(|r| r.agent.as_str()).collect::<Vec<_>>(),
-        "moves": record.moves,
-    })
+fn moves_line<'a>(record: &'a EpisodeRecord, rows: &'a [EpisodeRow]) -> MovesLine<'a> {
+    MovesLine {
+        episode: record.episode.index,
+        level: &record.episode.level,
+        repetition: record.episode.repetition,
+        seed: record.episode.seed,
+        seats: Seats(rows),
+        moves: &record.moves,
+    }
+}
+
+/// A `moves.jsonl` line, borrowing the episode's record and rows.
+#[derive(serde::Serialize)]
+struct MovesLine<'a> {
+    episode: usize,
+    level: &'a str,
+    repetition: u32,
+    seed: u64,
+    seats: Seats<'a>,
+    moves: &'a [String],
+}
+
+/// The rows' agent labels, as a JSON array.
+struct Seats<'a>(&'a [EpisodeRow]);
+
+impl serde::Serialize for Seats<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|r| r.agent.as_str()))
+    }
 }
 
 /// `summary.csv`, written when the run finishes.
