@@ -4,6 +4,7 @@
 //! resolution of every name.
 
 use super::model::*;
+use super::multi::MAX_PLAYERS;
 use super::names::{self, EFFECTS, SPRITE_CLASSES, TERMINATIONS};
 use super::parse::{param, Description, Param, SpriteNode};
 use super::VgdlError;
@@ -127,10 +128,11 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         return Err(perr(1, 1, what));
     }
     let gp = Params(&d.game_params);
-    if gp.int("no_players", 1) != 1 {
-        return Err(VgdlError::Unsupported(vec![
-            "two-player games (no_players=2)".into(),
-        ]));
+    let no_players = gp.int("no_players", 1);
+    if !(1..=MAX_PLAYERS).contains(&no_players) {
+        return Err(VgdlError::Unsupported(vec![format!(
+            "games for {no_players} players (no_players must be 1 to {MAX_PLAYERS})"
+        )]));
     }
     let square_size = param(&d.game_params, "square_size").and_then(|p| java_int(&p.value));
     let mut reg = Registry {
@@ -385,6 +387,13 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 [get("stype1")?, get("stype2")?, get("stype3")?],
                 ps.boolean("min", false),
             ),
+            "Timeout" if ps.boolean("use_counter", false) => {
+                unsupported.push(format!(
+                    "termination Timeout with use_counter=True (line {})",
+                    t.line
+                ));
+                continue;
+            }
             "Timeout" => TermKind::Timeout,
             "MultiSpriteCounterSubTypes" => {
                 TermKind::MultiSpriteCounterSubTypes(get("stype1")?, ps.int("subTypesNum", -1))
@@ -408,6 +417,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             kind,
             limit: ps.int("limit", 0),
             win: param(&t.params, "win").map(|p| p.value.clone()),
+            count_score: ps.boolean("count_score", false),
         });
     }
     let mut mapping: HashMap<char, Vec<Result<u16, String>>> = HashMap::new();
@@ -453,6 +463,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             .map(|p| p.value.split(',').map(|x| reg.get(x)).collect()),
         resource_limit,
         effect_count,
+        no_players: no_players as usize,
     })
 }
 

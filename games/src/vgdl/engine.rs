@@ -162,6 +162,8 @@ pub struct State {
     pub score: f64,
     /// Player 0's win state.
     pub winner: Winner,
+    /// Players `1..N` of a multi-player game (empty with one player).
+    pub others: Vec<super::multi::Player>,
     /// Cycles played.
     pub ticks: u32,
     /// GVGAI's `isEnded`.
@@ -544,6 +546,7 @@ impl State {
             if self.winner != Winner::Win {
                 self.winner = Winner::Loss;
             }
+            self.time_out_others();
         }
     }
 
@@ -553,6 +556,9 @@ impl State {
                 self.pre_movement(i);
                 self.update_avatar(i, action);
             }
+        }
+        if !self.others.is_empty() {
+            self.tick_others();
         }
         let rules = Arc::clone(&self.rules);
         let mut members = Vec::new();
@@ -606,6 +612,9 @@ impl State {
                         self.avatar = None;
                     }
                 }
+            }
+            if !self.others.is_empty() {
+                self.forget_killed_avatars();
             }
             let dead: Vec<u32> = self
                 .sprites
@@ -667,6 +676,10 @@ impl State {
             };
             if done {
                 self.ended = true;
+                if !self.others.is_empty() || t.count_score {
+                    self.end_by(t);
+                    continue;
+                }
                 let win = t
                     .win
                     .as_deref()

@@ -43,14 +43,14 @@ impl State {
             match def.itype {
                 None => {
                     self.apply_global(def.effect as usize);
-                    self.score += score_of(&def.score_change) as f64;
+                    self.add_score(&def.score_change);
                 }
                 Some(itype) => {
                     self.members(itype, firstx);
                     for &k in firstx.iter() {
                         if !self.sprites[k].killed && !self.sprites[k].disabled {
                             self.apply(def.effect as usize, k, None);
-                            self.score += score_of(&def.score_change) as f64;
+                            self.add_score(&def.score_change);
                         }
                     }
                 }
@@ -145,7 +145,7 @@ impl State {
                 } if self.score_killed[ef] => score_if_killed.as_str(),
                 _ => def.score_change.as_str(),
             };
-            self.score += score_of(text) as f64;
+            super::multi::add_score(&mut self.score, &mut self.others, text);
         }
     }
 
@@ -723,7 +723,7 @@ impl State {
         let mut transformed = true;
         if self.class(old).is_avatar() {
             if self.class(n).is_avatar() {
-                self.avatar = Some(self.sprites[n].id);
+                self.replace_avatar(self.sprites[old].id, self.sprites[n].id);
             } else {
                 transformed = false;
             }
@@ -763,7 +763,7 @@ impl State {
         let mut transformed = true;
         if self.class(s1).is_avatar() {
             if self.class(n).is_avatar() {
-                self.avatar = Some(self.sprites[n].id);
+                self.replace_avatar(old.id, self.sprites[n].id);
             } else {
                 transformed = false;
             }
@@ -792,13 +792,4 @@ fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (
         (-1.0, 0.0) => (b.x.wrapping_add(b.w), a.y),
         _ => (a.lx, a.ly),
     }
-}
-
-/// `Effect.getScoreChange(0)`: the first entry of the comma list as an
-/// integer (0 when it is not one).
-fn score_of(text: &str) -> i32 {
-    text.split(',')
-        .next()
-        .and_then(|v| v.parse::<i32>().ok())
-        .unwrap_or(0)
 }

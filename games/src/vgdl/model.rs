@@ -555,6 +555,9 @@ pub struct TermDef {
     pub limit: i32,
     /// `win` per player.
     pub win: Option<String>,
+    /// `count_score`: the players with the highest non-zero score win
+    /// instead.
+    pub count_score: bool,
 }
 
 /// The termination classes this engine implements.
@@ -601,4 +604,7 @@ pub struct Rules {
     pub resource_limit: Vec<i32>,
     /// Whether any effect needs the per-effect mutable state.
     pub effect_count: usize,
+    /// `no_players`: the number of players (avatars), 1 for GVGAI's
+    /// single-player games.
+    pub no_players: usize,
 }
