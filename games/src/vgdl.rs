@@ -16,6 +16,7 @@ mod compile;
 mod engine;
 mod events;
 pub mod model;
+mod more_effects;
 mod multi;
 pub mod names;
 pub mod parse;
@@ -112,6 +113,8 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         score: 0.0,
         winner: Winner::None,
         others: Vec::new(),
+        spawn_types: Vec::new(),
+        can_end: true,
         ticks: 0,
         ended: false,
         rng: rng::JavaRandom::new(seed),

@@ -4,6 +4,7 @@
 //! resolution of every name.
 
 use super::model::*;
+use super::more_effects::MoreEffect;
 use super::multi::MAX_PLAYERS;
 use super::names::{self, EFFECTS, SPRITE_CLASSES, TERMINATIONS};
 use super::parse::{param, Description, Param, SpriteNode};
@@ -395,6 +396,10 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 continue;
             }
             "Timeout" => TermKind::Timeout,
+            "StopCounter" => TermKind::StopCounter(
+                [get("stype1")?, get("stype2")?, get("stype3")?],
+                ps.boolean("min", false),
+            ),
             "MultiSpriteCounterSubTypes" => {
                 TermKind::MultiSpriteCounterSubTypes(get("stype1")?, ps.int("subTypesNum", -1))
             }
@@ -541,10 +546,10 @@ fn type_def(
     let p = Params(&decl.params);
     let c = class.unwrap_or(Immovable);
     let default_speed = match c {
-        MovingAvatar | HorizontalAvatar | FlakAvatar | OrientedAvatar | ShootAvatar
-        | MissileAvatar | OngoingAvatar | OngoingShootAvatar | OngoingTurningAvatar | Missile
-        | RandomMissile | RandomNpc | Chaser | Fleeing | RandomBomber | LosChaser | PathChaser
-        | PathAltChaser | RandomPathAltChaser => 1.0,
+        MovingAvatar | HorizontalAvatar | VerticalAvatar | FlakAvatar | OrientedAvatar
+        | ShootAvatar | ShootOnlyAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
+        | OngoingTurningAvatar | Missile | RandomMissile | RandomNpc | Chaser | Fleeing
+        | RandomBomber | LosChaser | PathChaser | PathAltChaser | RandomPathAltChaser => 1.0,
         _ => 0.0,
     };
     let oriented_class = matches!(
@@ -558,6 +563,7 @@ fn type_def(
             | OrientedFlicker
             | OrientedAvatar
             | ShootAvatar
+            | ShootOnlyAvatar
             | MissileAvatar
             | OngoingAvatar
             | OngoingShootAvatar
@@ -566,6 +572,7 @@ fn type_def(
     let default_orientation = match c {
         OrientedAvatar
         | ShootAvatar
+        | ShootOnlyAvatar
         | MissileAvatar
         | OngoingAvatar
         | OngoingShootAvatar
@@ -603,6 +610,14 @@ fn type_def(
         .unwrap_or_default();
     let actions = match c {
         HorizontalAvatar => vec![Action::Left, Action::Right],
+        VerticalAvatar => vec![Action::Up, Action::Down],
+        ShootOnlyAvatar => vec![
+            Action::Left,
+            Action::Up,
+            Action::Right,
+            Action::Down,
+            Action::Use,
+        ],
         FlakAvatar => vec![Action::Use, Action::Left, Action::Right],
         ShootAvatar | OngoingShootAvatar => vec![
             Action::Use,
@@ -633,6 +648,7 @@ fn type_def(
                 c,
                 OrientedAvatar
                     | ShootAvatar
+                    | ShootOnlyAvatar
                     | MissileAvatar
                     | OngoingAvatar
                     | OngoingShootAvatar
@@ -841,6 +857,26 @@ fn effect_kind(name: &str, p: &Params, reg: &Registry) -> Result<Option<EffectKi
             value: p.int("value", 1),
             kill_resource: p.boolean("killResource", true),
         },
+        "increaseSpeedToAll" | "decreaseSpeedToAll" => EffectKind::More(MoreEffect::SpeedToAll {
+            itype: need("stype")?,
+            value: p.double("value", 0.1),
+            increase: name == "increaseSpeedToAll",
+        }),
+        "removeScore" => EffectKind::More(MoreEffect::RemoveScore {
+            itype: opt("stype"),
+            kill_second: p.boolean("killSecond", false),
+        }),
+        "spawnBehind" => EffectKind::More(MoreEffect::SpawnBehind {
+            itype: need("stype")?,
+        }),
+        "killIfFast" | "killIfSlow" => EffectKind::More(MoreEffect::KillIfSpeed {
+            limit: p.double("limspeed", 1.0),
+            fast: name == "killIfFast",
+        }),
+        "updateSpawnType" => EffectKind::More(MoreEffect::UpdateSpawnType {
+            itype: need("stype")?,
+            spawn: need("spawnPoint")?,
+        }),
         _ => return Ok(None),
     }))
 }

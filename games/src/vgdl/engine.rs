@@ -164,6 +164,11 @@ pub struct State {
     pub winner: Winner,
     /// Players `1..N` of a multi-player game (empty with one player).
     pub others: Vec<super::multi::Player>,
+    /// GVGAI's `Termination.canEnd`, which `StopCounter` sets.
+    pub(crate) can_end: bool,
+    /// Spawn points whose type `updateSpawnType` changed: (sprite id,
+    /// type), sorted.
+    pub(crate) spawn_types: Vec<(u32, i32)>,
     /// Cycles played.
     pub ticks: u32,
     /// GVGAI's `isEnded`.
@@ -656,15 +661,24 @@ impl State {
                 break;
             }
             let done = match &t.kind {
-                TermKind::SpriteCounter(ty) => *ty != -1 && self.live_count(*ty) <= t.limit,
-                TermKind::SpriteCounterMore(ty) => *ty != -1 && self.live_count(*ty) >= t.limit,
+                TermKind::SpriteCounter(ty) => {
+                    *ty != -1 && self.live_count(*ty) <= t.limit && self.can_end
+                }
+                TermKind::SpriteCounterMore(ty) => {
+                    *ty != -1 && self.live_count(*ty) >= t.limit && self.can_end
+                }
                 TermKind::MultiSpriteCounter(tys, min) => {
                     let n: i32 = tys.iter().map(|&ty| self.live_count(ty)).sum();
-                    n == t.limit || (*min && n > t.limit)
+                    (n == t.limit || (*min && n > t.limit)) && self.can_end
+                }
+                TermKind::StopCounter(tys, min) => {
+                    let n: i32 = tys.iter().map(|&ty| self.live_count(ty)).sum();
+                    self.can_end = if *min { n <= t.limit } else { n != t.limit };
+                    false
                 }
                 TermKind::Timeout => self.game_tick() >= t.limit,
                 TermKind::MultiSpriteCounterSubTypes(ty, num) => {
-                    *ty != -1 && self.live_count(*ty) == t.limit && {
+                    *ty != -1 && self.live_count(*ty) == t.limit && self.can_end && {
                         let subs = &rules.types[*ty as usize].subtypes;
                         let present = subs
                             .iter()

@@ -168,6 +168,7 @@ impl State {
             _ => {}
         }
         match &def.kind {
+            EffectKind::More(m) => self.apply_more(ef, m, s1, s2),
             EffectKind::StepBack { pixel_perfect } => {
                 let (x, y) = match s2 {
                     Some(s2) if *pixel_perfect => {

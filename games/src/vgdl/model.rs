@@ -64,12 +64,16 @@ pub enum Class {
     MovingAvatar,
     /// `HorizontalAvatar`.
     HorizontalAvatar,
+    /// `VerticalAvatar`.
+    VerticalAvatar,
     /// `FlakAvatar`.
     FlakAvatar,
     /// `OrientedAvatar`.
     OrientedAvatar,
     /// `ShootAvatar`.
     ShootAvatar,
+    /// `ShootOnlyAvatar`.
+    ShootOnlyAvatar,
     /// `MissileAvatar`.
     MissileAvatar,
     /// `OngoingAvatar`.
@@ -108,9 +112,11 @@ impl Class {
             "SpawnPointMultiSprite" => SpawnPointMultiSprite,
             "MovingAvatar" => MovingAvatar,
             "HorizontalAvatar" => HorizontalAvatar,
+            "VerticalAvatar" => VerticalAvatar,
             "FlakAvatar" => FlakAvatar,
             "OrientedAvatar" => OrientedAvatar,
             "ShootAvatar" => ShootAvatar,
+            "ShootOnlyAvatar" => ShootOnlyAvatar,
             "MissileAvatar" => MissileAvatar,
             "OngoingAvatar" => OngoingAvatar,
             "OngoingShootAvatar" => OngoingShootAvatar,
@@ -126,9 +132,11 @@ impl Class {
             self,
             MovingAvatar
                 | HorizontalAvatar
+                | VerticalAvatar
                 | FlakAvatar
                 | OrientedAvatar
                 | ShootAvatar
+                | ShootOnlyAvatar
                 | MissileAvatar
                 | OngoingAvatar
                 | OngoingShootAvatar
@@ -281,6 +289,8 @@ pub struct TypeDef {
 /// What an effect does, with its own parameters.
 #[derive(Clone, Debug)]
 pub enum EffectKind {
+    /// An effect of [`super::more_effects`].
+    More(super::more_effects::MoreEffect),
     /// `stepBack` (`pixelPerfect`: back only to the other sprite's edge).
     StepBack {
         /// `pixelPerfect`.
@@ -573,6 +583,10 @@ pub enum TermKind {
     Timeout,
     /// `MultiSpriteCounterSubTypes stype1 subTypesNum`.
     MultiSpriteCounterSubTypes(i32, i32),
+    /// `StopCounter stype1..3 [min=True]`: never ends the game; while
+    /// the live count is `<= limit` (`min`) or `!= limit`, the sprite
+    /// counters may end it (GVGAI's static `canEnd`).
+    StopCounter([i32; 3], bool),
 }
 
 /// The whole compiled game.

@@ -186,6 +186,19 @@ impl State {
         self.avatar = Some(new);
     }
 
+    /// `removeScore`: the score of the player whose avatar is sprite `id`
+    /// becomes 0.
+    pub(crate) fn reset_score_of_avatar(&mut self, id: u32) {
+        if self.avatar == Some(id) {
+            self.score = 0.0;
+        }
+        for o in self.others.iter_mut() {
+            if o.avatar == Some(id) {
+                o.score = 0.0;
+            }
+        }
+    }
+
     /// `clearAll`: a removed avatar is no player's any more.
     pub(crate) fn forget_killed_avatars(&mut self) {
         for k in 0..self.others.len() {
