@@ -115,6 +115,12 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         others: Vec::new(),
         spawn_types: Vec::new(),
         can_end: true,
+        counters: vec![0; rules.no_counters],
+        count_else: if rules.no_counters > 0 {
+            vec![true; rules.effects.len()]
+        } else {
+            Vec::new()
+        },
         ticks: 0,
         ended: false,
         rng: rng::JavaRandom::new(seed),
@@ -344,7 +350,11 @@ mod tests {
         );
         let e = Vgdl::parse(&GAME.replace("BasicGame", "BasicGame no_players=9")).unwrap_err();
         assert!(matches!(e, VgdlError::Unsupported(_)));
-        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GameSpace")).is_err());
+        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GameSpace")).is_ok());
+        let e = Vgdl::parse(&(GAME.replace("BasicGame", "GameSpace") + "  ParameterSet\n"))
+            .unwrap_err();
+        assert!(e.to_string().contains("ParameterSet"), "{e}");
+        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GamePlace")).is_err());
     }
 
     #[test]

@@ -110,6 +110,14 @@ impl Registry {
     }
 }
 
+/// An effect's `counter` and `counterElse` lists (GVGAI's default "0").
+fn counter_lists(ps: &Params) -> (String, String) {
+    (
+        ps.raw("counter").unwrap_or("0").to_string(),
+        ps.raw("counterElse").unwrap_or("0").to_string(),
+    )
+}
+
 /// Per declared type during the SpriteSet walk.
 struct Decl {
     class: Option<(String, usize, usize)>,
@@ -120,12 +128,13 @@ struct Decl {
 
 /// Compiles a parsed description into [`Rules`].
 pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
-    if d.game_class != "BasicGame" {
-        let what = if d.game_class == "GameSpace" {
-            "GameSpace (the game-design track) is not supported".to_string()
-        } else {
-            format!("unknown game class `{}`; expected BasicGame", d.game_class)
-        };
+    // A GameSpace without a ParameterSet (which the parser refuses) is a
+    // BasicGame in GVGAI.
+    if d.game_class != "BasicGame" && d.game_class != "GameSpace" {
+        let what = format!(
+            "unknown game class `{}`; expected BasicGame or GameSpace",
+            d.game_class
+        );
         return Err(perr(1, 1, what));
     }
     let gp = Params(&d.game_params);
@@ -135,6 +144,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             "games for {no_players} players (no_players must be 1 to {MAX_PLAYERS})"
         )]));
     }
+    let no_counters = gp.int("no_counters", 0).clamp(0, 64) as usize;
     let square_size = param(&d.game_params, "square_size").and_then(|p| java_int(&p.value));
     let mut reg = Registry {
         names: Vec::new(),
@@ -266,6 +276,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
                 prob: ps.double("prob", 1.0),
                 hash: java_hash(ftype),
+                counter: counter_lists(&ps),
             });
             time_effects.push(TimeDef {
                 effect: effects.len() as u16 - 1,
@@ -287,6 +298,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
             prob: ps.double("prob", 1.0),
             hash: java_hash(&ic.effect),
+            counter: counter_lists(&ps),
         });
         if timed {
             let other = if ic.first.eq_ignore_ascii_case("TIME") {
@@ -304,6 +316,9 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 }
                 i => i as u16,
             };
+            if no_counters > 0 && (ps.raw("counter").is_some() || ps.raw("counterElse").is_some()) {
+                unsupported.push(format!("counters of a TIME effect (line {})", ic.line));
+            }
             let timer = ps.int("timer", -1);
             time_effects.push(TimeDef {
                 effect: eff,
@@ -388,13 +403,10 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 [get("stype1")?, get("stype2")?, get("stype3")?],
                 ps.boolean("min", false),
             ),
-            "Timeout" if ps.boolean("use_counter", false) => {
-                unsupported.push(format!(
-                    "termination Timeout with use_counter=True (line {})",
-                    t.line
-                ));
-                continue;
-            }
+            "Timeout" if ps.boolean("use_counter", false) => TermKind::TimeoutCounters {
+                compare: ps.boolean("compare", false),
+                limits: ps.raw("limits").unwrap_or("0").to_string(),
+            },
             "Timeout" => TermKind::Timeout,
             "StopCounter" => TermKind::StopCounter(
                 [get("stype1")?, get("stype2")?, get("stype3")?],
@@ -469,6 +481,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         resource_limit,
         effect_count,
         no_players: no_players as usize,
+        no_counters,
     })
 }
 

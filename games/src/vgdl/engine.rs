@@ -164,6 +164,11 @@ pub struct State {
     pub winner: Winner,
     /// Players `1..N` of a multi-player game (empty with one player).
     pub others: Vec<super::multi::Player>,
+    /// The game's counters (`no_counters`).
+    pub counters: Vec<i32>,
+    /// Per effect, when the game has counters: `countElse`, which
+    /// `transformIfCount` sets.
+    pub(crate) count_else: Vec<bool>,
     /// GVGAI's `Termination.canEnd`, which `StopCounter` sets.
     pub(crate) can_end: bool,
     /// Spawn points whose type `updateSpawnType` changed: (sprite id,
@@ -676,7 +681,7 @@ impl State {
                     self.can_end = if *min { n <= t.limit } else { n != t.limit };
                     false
                 }
-                TermKind::Timeout => self.game_tick() >= t.limit,
+                TermKind::Timeout | TermKind::TimeoutCounters { .. } => self.game_tick() >= t.limit,
                 TermKind::MultiSpriteCounterSubTypes(ty, num) => {
                     *ty != -1 && self.live_count(*ty) == t.limit && self.can_end && {
                         let subs = &rules.types[*ty as usize].subtypes;
@@ -690,7 +695,10 @@ impl State {
             };
             if done {
                 self.ended = true;
-                if !self.others.is_empty() || t.count_score {
+                if !self.others.is_empty()
+                    || t.count_score
+                    || matches!(t.kind, TermKind::TimeoutCounters { .. })
+                {
                     self.end_by(t);
                     continue;
                 }

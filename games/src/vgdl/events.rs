@@ -147,6 +147,9 @@ impl State {
             };
             super::multi::add_score(&mut self.score, &mut self.others, text);
         }
+        if !self.counters.is_empty() {
+            self.add_counters(ef);
+        }
     }
 
     fn apply(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
@@ -221,12 +224,18 @@ impl State {
                     0
                 };
                 self.apply_score[ef] = false;
+                if let Some(c) = self.count_else.get_mut(ef) {
+                    *c = false;
+                }
                 let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
                 if n <= *leq && n >= *geq {
                     let k = self.add_sprite(*itype, x, y, true);
                     self.transform(k, s1, s2, *kill_second, *force_orientation);
                     self.apply_score[ef] = true;
                 } else if *else_itype >= 0 {
+                    if let Some(c) = self.count_else.get_mut(ef) {
+                        *c = true;
+                    }
                     let k = self.add_sprite(*else_itype as u16, x, y, true);
                     self.transform(k, s1, s2, *kill_second, *force_orientation);
                 }

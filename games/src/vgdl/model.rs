@@ -534,6 +534,9 @@ pub struct EffectDef {
     pub prob: f64,
     /// The effect name's Java `hashCode()` (for `shieldFrom`).
     pub hash: i64,
+    /// `counter` and `counterElse`: what it adds to the game's counters
+    /// (GVGAI's comma lists, one entry per counter).
+    pub counter: (String, String),
 }
 
 /// A timed effect (`type TIME > effect timer=N [repeating=True]`).
@@ -581,6 +584,16 @@ pub enum TermKind {
     MultiSpriteCounter([i32; 3], bool),
     /// `Timeout`: `gameTick >= limit`.
     Timeout,
+    /// `Timeout use_counter=True`: at `gameTick >= limit`, the players win
+    /// by the game counters (`compare`: player 0 wins when they differ,
+    /// the others when they are all equal; else counter `i` against entry
+    /// `i` of `limits`).
+    TimeoutCounters {
+        /// `compare`.
+        compare: bool,
+        /// `limits`.
+        limits: String,
+    },
     /// `MultiSpriteCounterSubTypes stype1 subTypesNum`.
     MultiSpriteCounterSubTypes(i32, i32),
     /// `StopCounter stype1..3 [min=True]`: never ends the game; while
@@ -618,6 +631,8 @@ pub struct Rules {
     pub resource_limit: Vec<i32>,
     /// Whether any effect needs the per-effect mutable state.
     pub effect_count: usize,
+    /// `no_counters`: the number of game counters.
+    pub no_counters: usize,
     /// `no_players`: the number of players (avatars), 1 for GVGAI's
     /// single-player games.
     pub no_players: usize,

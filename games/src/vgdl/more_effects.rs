@@ -4,6 +4,8 @@
 //! GVGAI's Java does it.
 
 use super::engine::State;
+use super::model::EffectKind;
+use super::multi::score_of;
 
 /// One of the effects of this module, compiled.
 #[derive(Clone, Debug)]
@@ -132,6 +134,24 @@ impl State {
                             Err(at) => self.spawn_types.insert(at, (s.id, itype as i32)),
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// `executeEffect`'s counters: effect `ef`'s `counter` list when its
+    /// `count` holds (always, except `transformIfCount`, where it is
+    /// `applyScore`), then its `counterElse` list when `countElse` holds.
+    pub(crate) fn add_counters(&mut self, ef: usize) {
+        let rules = std::sync::Arc::clone(&self.rules);
+        let def = &rules.effects[ef];
+        let tic = matches!(def.kind, EffectKind::TransformIfCount { .. });
+        let count = !tic || self.apply_score[ef];
+        let count_else = !tic || self.count_else.get(ef).copied().unwrap_or(true);
+        for (on, list) in [(count, &def.counter.0), (count_else, &def.counter.1)] {
+            if on {
+                for (k, c) in self.counters.iter_mut().enumerate() {
+                    *c = c.wrapping_add(score_of(list, k));
                 }
             }
         }

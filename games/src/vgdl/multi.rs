@@ -24,7 +24,7 @@
 //!   default `playerID`).
 
 use super::engine::{State, Winner, MAX_TIMESTEPS};
-use super::model::{Action, TermDef};
+use super::model::{Action, TermDef, TermKind};
 use super::trace::{trace_avatar, TraceAvatar};
 
 /// The most players a game may declare (`no_players`).
@@ -213,7 +213,12 @@ impl State {
     /// A termination that fired: every player's win state.
     pub(crate) fn end_by(&mut self, t: &TermDef) {
         let n = self.players();
-        if t.count_score {
+        if let TermKind::TimeoutCounters { compare, limits } = &t.kind {
+            let wins = self.counter_wins(*compare, limits);
+            for (p, won) in wins.into_iter().enumerate() {
+                self.set_winner(p, if won { Winner::Win } else { Winner::Loss });
+            }
+        } else if t.count_score {
             let max0 = self.score_of(0);
             let mut max = max0;
             let mut all0 = max0 == 0.0;
@@ -235,6 +240,30 @@ impl State {
                 let won = win_of(t.win.as_deref(), p);
                 self.set_winner(p, if won { Winner::Win } else { Winner::Loss });
             }
+        }
+    }
+
+    /// `Timeout use_counter=True`'s win list (after `countScore`, which
+    /// it replaces), as GVGAI writes it: with `limits`, its loop restarts
+    /// the list for every player, so only the last player's entry is
+    /// left, and it lands on player 0.
+    fn counter_wins(&self, compare: bool, limits: &str) -> Vec<bool> {
+        let n = self.players();
+        let c = &self.counters;
+        if compare {
+            let first = c.first().copied().unwrap_or(0);
+            let equal = c.iter().skip(1).all(|&v| v == first);
+            (0..n).map(|p| (p == 0) != equal).collect()
+        } else if n != c.len() {
+            vec![false; n]
+        } else {
+            let last = n - 1;
+            let limit = limits
+                .split(',')
+                .nth(last)
+                .and_then(|v| v.parse::<i32>().ok())
+                .unwrap_or(0);
+            (0..n).map(|p| p == 0 && c[last] == limit).collect()
         }
     }
 
