@@ -9,7 +9,9 @@
 // game.getObservationMulti(playerID), as GVGAI's real loop does. The state is
 // read from the Game object before the first cycle and after every cycle.
 //
-// Usage: java TwoPlayerTrace GAMES_DIR GAME ID OUT_FILE
+// Usage: java TwoPlayerTrace GAMES_DIR GAME ID OUT_FILE [MIN_LEN MAX_LEN [SEED_BASE]]
+// (defaults: 20 200 50000000: each record has 20..200 joint actions drawn
+// uniformly, seed SEED_BASE + 10000 * ID + 100 * level + seq).
 import core.game.Game;
 import core.game.StateObservation;
 import core.game.StateObservationMulti;
@@ -171,9 +173,12 @@ public class TwoPlayerTrace {
         String dir = a[0], name = a[1];
         int id = Integer.parseInt(a[2]);
         Writer w = new OutputStreamWriter(new FileOutputStream(a[3]), StandardCharsets.UTF_8);
+        int minLen = a.length > 5 ? Integer.parseInt(a[4]) : 20;
+        int maxLen = a.length > 5 ? Integer.parseInt(a[5]) : 200;
+        int seedBase = a.length > 6 ? Integer.parseInt(a[6]) : 50000000;
         for (int level = 0; level < 5; level++)
             for (int seq = 0; seq < 2; seq++) {
-                int seed = 50000000 + 10000 * id + 100 * level + seq;
+                int seed = seedBase + 10000 * id + 100 * level + seq;
                 // The players' action sets at the start, NIL included (the avatars' actionsNIL).
                 Game g0 = fresh(dir, name, level, seed);
                 Method prep = Game.class.getDeclaredMethod("prepareGame", Player[].class, int.class, int.class);
@@ -185,7 +190,7 @@ public class TwoPlayerTrace {
                 List<List<Types.ACTIONS>> avail = new ArrayList<>();
                 for (int i = 0; i < n; i++) avail.add(new ArrayList<>(g0.getAvatar(i).actionsNIL));
                 Random ar = new Random(seed * 31L + 7);
-                int len = 20 + ar.nextInt(181);
+                int len = minLen + ar.nextInt(maxLen - minLen + 1);
                 List<List<Types.ACTIONS>> acts = new ArrayList<>();
                 for (int i = 0; i < n; i++) acts.add(new ArrayList<>());
                 for (int k = 0; k < len; k++)

@@ -20,7 +20,7 @@ find "$GVGAI/src" -name '*.java' > "$WORK/sources.txt"
 javac -nowarn -encoding UTF-8 -cp "$GVGAI/gson-2.6.2.jar" -d "$WORK/classes" @"$WORK/sources.txt" 2> "$WORK/javac.log" || { cat "$WORK/javac.log"; exit 1; }
 javac -encoding UTF-8 -cp "$CP" -d "$WORK/classes" "$HERE/TwoPlayerTrace.java"
 # The list: "id,examples/2player/NAME.txt" per line.
-tr -d '\r' < "$GVGAI/examples/all_games_2p.csv" | while IFS=, read -r id path; do
+tr -d '\r' < "$GVGAI/examples/all_games_2p.csv" | while IFS=, read -r id path || [ -n "$id" ]; do
     [ -n "$id" ] || continue
     name=$(basename "$path" .txt)
     if [ $# -gt 0 ]; then
