@@ -303,6 +303,92 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vgdl::Vgdl;
+    use crate::{Game, PlayerResult};
+
+    const TWO: &str = "BasicGame no_players=2 square_size=10
+  SpriteSet
+    floor > Immovable
+    coin > Immovable
+    avatar > MovingAvatar
+      a1 >
+      a2 >
+  LevelMapping
+    . > floor
+    c > floor coin
+    1 > floor a1
+    2 > floor a2
+  InteractionSet
+    coin a1 > killSprite scoreChange=2,-1
+    coin a2 > killSprite scoreChange=5
+    a1 wall > removeScore
+  TerminationSet
+    SpriteCounter stype=coin limit=0 count_score=True
+";
+
+    fn play(game: &str, level: &str, joints: &[[Action; 2]]) -> crate::vgdl::VgdlGame {
+        let mut g = Vgdl::parse(game).unwrap().level(level, 1).unwrap();
+        for j in joints {
+            g.advance(j);
+        }
+        g
+    }
+
+    #[test]
+    fn scores_follow_score_lists_and_count_score_picks_the_winner() {
+        use Action::*;
+        let g = play(TWO, "1c.c2", &[[Right, Left]]);
+        assert_eq!((g.score(0), g.score(1)), (7.0, 4.0));
+        assert!(g.is_over());
+        assert_eq!(g.result(0), PlayerResult::Win);
+        assert_eq!(g.result(1), PlayerResult::Loss);
+        // No coin at all: the counter ends the game at once, every score is
+        // 0, so nobody wins.
+        let g = play(TWO, "1..2", &[[Nil, Nil]]);
+        assert!(g.is_over());
+        assert_eq!(
+            (g.result(0), g.result(1)),
+            (PlayerResult::Loss, PlayerResult::Loss)
+        );
+    }
+
+    #[test]
+    fn remove_score_zeroes_only_its_avatars_player() {
+        use Action::*;
+        let g = play(TWO, "w1c.c2", &[[Right, Nil], [Left, Nil]]);
+        assert_eq!((g.score(0), g.score(1), g.is_over()), (2.0, -1.0, false));
+        let g = play(TWO, "w1c.c2", &[[Right, Nil], [Left, Nil], [Left, Nil]]);
+        assert_eq!((g.score(0), g.score(1)), (0.0, -1.0));
+        let g = play(
+            TWO,
+            "w1c.c2",
+            &[[Right, Nil], [Left, Nil], [Left, Nil], [Nil, Left]],
+        );
+        // a1 still overlaps the wall: after a2's coin (+5 each), the later
+        // pair zeroes player 0 again; player 1 has the highest score.
+        assert_eq!((g.score(0), g.score(1)), (0.0, 4.0));
+        assert_eq!(
+            (g.result(0), g.result(1)),
+            (PlayerResult::Loss, PlayerResult::Win)
+        );
+    }
+
+    #[test]
+    fn stop_counter_holds_the_other_terminations_back() {
+        use Action::*;
+        let game = TWO.replace(
+            "    SpriteCounter stype=coin limit=0 count_score=True\n",
+            "    StopCounter stype1=coin limit=1\n    SpriteCounter stype=floor limit=100 win=False,True\n",
+        );
+        let g = play(&game, "1c..2", &[[Nil, Nil]]);
+        assert!(!g.is_over(), "one coin left: StopCounter stops the end");
+        let g = play(&game, "1c..2", &[[Nil, Nil], [Right, Nil]]);
+        assert!(g.is_over());
+        assert_eq!(
+            (g.result(0), g.result(1)),
+            (PlayerResult::Loss, PlayerResult::Win)
+        );
+    }
 
     #[test]
     fn score_lists_follow_gvgai() {
