@@ -16,6 +16,8 @@ mod compile;
 mod engine;
 mod events;
 pub mod model;
+mod more_effects;
+mod multi;
 pub mod names;
 pub mod parse;
 mod path;
@@ -25,6 +27,7 @@ mod trace;
 
 pub use engine::{Sprite, State, Winner, MAX_TIMESTEPS};
 pub use model::{Action, Class, Rules};
+pub use multi::{Player, TracePlayer, MAX_PLAYERS};
 pub use trace::{TraceAvatar, TraceState};
 
 use crate::grid::ParseError;
@@ -109,6 +112,15 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         avatar: None,
         score: 0.0,
         winner: Winner::None,
+        others: Vec::new(),
+        spawn_types: Vec::new(),
+        can_end: true,
+        counters: vec![0; rules.no_counters],
+        count_else: if rules.no_counters > 0 {
+            vec![true; rules.effects.len()]
+        } else {
+            Vec::new()
+        },
         ticks: 0,
         ended: false,
         rng: rng::JavaRandom::new(seed),
@@ -180,8 +192,9 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
             }
         }
     }
-    // Only one avatar: the others are removed (GVGAI logs a warning).
-    for id in avatars.iter().skip(1) {
+    // At most one avatar per player: the others are removed (GVGAI logs a
+    // warning).
+    for id in avatars.iter().skip(rules.no_players) {
         st.sprites.retain(|s| s.id != *id);
     }
     // createAvatars: scan the sprite order from the end down to index 1.
@@ -194,7 +207,12 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
             }
         }
     }
-    st.avatar = found.last().copied();
+    // Player i gets the i-th avatar of the scan read backwards.
+    found.reverse();
+    st.avatar = found.first().copied();
+    st.others = (1..rules.no_players)
+        .map(|p| multi::Player::new(found.get(p).copied()))
+        .collect();
     if let Some(obs) = &rules.obstacles {
         let mut obstacle = vec![false; w * h];
         for s in &st.sprites {
@@ -236,8 +254,13 @@ impl VgdlGame {
 
     /// The avatar's actions (without NIL), in GVGAI's order.
     pub fn avatar_actions(&self) -> Vec<Action> {
+        self.player_actions(0)
+    }
+
+    /// Player `p`'s avatar's actions (without NIL), in GVGAI's order.
+    pub fn player_actions(&self, p: usize) -> Vec<Action> {
         let st = &self.state;
-        match st.avatar.and_then(|id| st.index_of(id)) {
+        match st.avatar_of(p).and_then(|id| st.index_of(id)) {
             Some(i) => st.rules.types[st.sprites[i].ty as usize].actions.clone(),
             None => st.rules.types[1].actions.clone(),
         }
@@ -248,16 +271,16 @@ impl Game for VgdlGame {
     type Action = Action;
 
     fn num_players(&self) -> usize {
-        1
+        self.state.players()
     }
     fn is_active(&self, seat: Seat) -> bool {
-        seat == 0 && !self.state.ended
+        seat < self.state.players() && !self.state.ended
     }
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        if seat != 0 || self.state.ended {
+        if seat >= self.state.players() || self.state.ended {
             return;
         }
-        out.extend(self.avatar_actions());
+        out.extend(self.player_actions(seat));
         out.push(Action::Nil);
     }
     fn fallback_action(&self, _seat: Seat) -> Action {
@@ -267,17 +290,21 @@ impl Game for VgdlGame {
         if self.state.ended {
             return;
         }
-        let a = joint.first().copied().unwrap_or(Action::Nil);
-        self.state.cycle(a);
+        if self.state.others.is_empty() {
+            let a = joint.first().copied().unwrap_or(Action::Nil);
+            self.state.cycle(a);
+        } else {
+            self.state.cycle_joint(joint);
+        }
     }
     fn is_over(&self) -> bool {
         self.state.ended
     }
-    fn score(&self, _seat: Seat) -> f64 {
-        self.state.score
+    fn score(&self, seat: Seat) -> f64 {
+        self.state.score_of(seat)
     }
-    fn result(&self, _seat: Seat) -> PlayerResult {
-        PlayerResult::of_puzzle(self.state.ended, self.state.winner == Winner::Win)
+    fn result(&self, seat: Seat) -> PlayerResult {
+        PlayerResult::of_puzzle(self.state.ended, self.state.winner_of(seat) == Winner::Win)
     }
     fn tick(&self) -> u32 {
         self.state.ticks
@@ -321,9 +348,13 @@ mod tests {
             e,
             VgdlError::Unsupported(vec!["sprite class Walker (line 4, column 11)".into()])
         );
-        let e = Vgdl::parse(&GAME.replace("BasicGame", "BasicGame no_players=2")).unwrap_err();
+        let e = Vgdl::parse(&GAME.replace("BasicGame", "BasicGame no_players=9")).unwrap_err();
         assert!(matches!(e, VgdlError::Unsupported(_)));
-        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GameSpace")).is_err());
+        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GameSpace")).is_ok());
+        let e = Vgdl::parse(&(GAME.replace("BasicGame", "GameSpace") + "  ParameterSet\n"))
+            .unwrap_err();
+        assert!(e.to_string().contains("ParameterSet"), "{e}");
+        assert!(Vgdl::parse(&GAME.replace("BasicGame", "GamePlace")).is_err());
         let e = Vgdl::parse(&GAME.replace("Passive", "Passive physicstype=CONT")).unwrap_err();
         assert_eq!(
             e,

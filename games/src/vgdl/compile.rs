@@ -4,6 +4,8 @@
 //! resolution of every name.
 
 use super::model::*;
+use super::more_effects::MoreEffect;
+use super::multi::MAX_PLAYERS;
 use super::names::{self, EFFECTS, SPRITE_CLASSES, TERMINATIONS};
 use super::parse::{param, Description, Param, SpriteNode};
 use super::VgdlError;
@@ -108,6 +110,14 @@ impl Registry {
     }
 }
 
+/// An effect's `counter` and `counterElse` lists (GVGAI's default "0").
+fn counter_lists(ps: &Params) -> (String, String) {
+    (
+        ps.raw("counter").unwrap_or("0").to_string(),
+        ps.raw("counterElse").unwrap_or("0").to_string(),
+    )
+}
+
 /// Per declared type during the SpriteSet walk.
 struct Decl {
     class: Option<(String, usize, usize)>,
@@ -118,20 +128,23 @@ struct Decl {
 
 /// Compiles a parsed description into [`Rules`].
 pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
-    if d.game_class != "BasicGame" {
-        let what = if d.game_class == "GameSpace" {
-            "GameSpace (the game-design track) is not supported".to_string()
-        } else {
-            format!("unknown game class `{}`; expected BasicGame", d.game_class)
-        };
+    // A GameSpace without a ParameterSet (which the parser refuses) is a
+    // BasicGame in GVGAI.
+    if d.game_class != "BasicGame" && d.game_class != "GameSpace" {
+        let what = format!(
+            "unknown game class `{}`; expected BasicGame or GameSpace",
+            d.game_class
+        );
         return Err(perr(1, 1, what));
     }
     let gp = Params(&d.game_params);
-    if gp.int("no_players", 1) != 1 {
-        return Err(VgdlError::Unsupported(vec![
-            "two-player games (no_players=2)".into(),
-        ]));
+    let no_players = gp.int("no_players", 1);
+    if !(1..=MAX_PLAYERS).contains(&no_players) {
+        return Err(VgdlError::Unsupported(vec![format!(
+            "games for {no_players} players (no_players must be 1 to {MAX_PLAYERS})"
+        )]));
     }
+    let no_counters = gp.int("no_counters", 0).clamp(0, 64) as usize;
     let square_size = param(&d.game_params, "square_size").and_then(|p| java_int(&p.value));
     let mut reg = Registry {
         names: Vec::new(),
@@ -271,6 +284,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
                 prob: ps.double("prob", 1.0),
                 hash: java_hash(ftype),
+                counter: counter_lists(&ps),
             });
             time_effects.push(TimeDef {
                 effect: effects.len() as u16 - 1,
@@ -292,6 +306,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             score_change: ps.raw("scoreChange").unwrap_or("0").to_string(),
             prob: ps.double("prob", 1.0),
             hash: java_hash(&ic.effect),
+            counter: counter_lists(&ps),
         });
         if timed {
             let other = if ic.first.eq_ignore_ascii_case("TIME") {
@@ -309,6 +324,9 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 }
                 i => i as u16,
             };
+            if no_counters > 0 && (ps.raw("counter").is_some() || ps.raw("counterElse").is_some()) {
+                unsupported.push(format!("counters of a TIME effect (line {})", ic.line));
+            }
             let timer = ps.int("timer", -1);
             time_effects.push(TimeDef {
                 effect: eff,
@@ -393,7 +411,15 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
                 [get("stype1")?, get("stype2")?, get("stype3")?],
                 ps.boolean("min", false),
             ),
+            "Timeout" if ps.boolean("use_counter", false) => TermKind::TimeoutCounters {
+                compare: ps.boolean("compare", false),
+                limits: ps.raw("limits").unwrap_or("0").to_string(),
+            },
             "Timeout" => TermKind::Timeout,
+            "StopCounter" => TermKind::StopCounter(
+                [get("stype1")?, get("stype2")?, get("stype3")?],
+                ps.boolean("min", false),
+            ),
             "MultiSpriteCounterSubTypes" => {
                 TermKind::MultiSpriteCounterSubTypes(get("stype1")?, ps.int("subTypesNum", -1))
             }
@@ -416,6 +442,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             kind,
             limit: ps.int("limit", 0),
             win: param(&t.params, "win").map(|p| p.value.clone()),
+            count_score: ps.boolean("count_score", false),
         });
     }
     let mut mapping: HashMap<char, Vec<Result<u16, String>>> = HashMap::new();
@@ -461,6 +488,8 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             .map(|p| p.value.split(',').map(|x| reg.get(x)).collect()),
         resource_limit,
         effect_count,
+        no_players: no_players as usize,
+        no_counters,
     })
 }
 
@@ -538,10 +567,10 @@ fn type_def(
     let p = Params(&decl.params);
     let c = class.unwrap_or(Immovable);
     let default_speed = match c {
-        MovingAvatar | HorizontalAvatar | FlakAvatar | OrientedAvatar | ShootAvatar
-        | MissileAvatar | OngoingAvatar | OngoingShootAvatar | OngoingTurningAvatar | Missile
-        | RandomMissile | RandomNpc | Chaser | Fleeing | RandomBomber | LosChaser | PathChaser
-        | PathAltChaser | RandomPathAltChaser => 1.0,
+        MovingAvatar | HorizontalAvatar | VerticalAvatar | FlakAvatar | OrientedAvatar
+        | ShootAvatar | ShootOnlyAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
+        | OngoingTurningAvatar | Missile | RandomMissile | RandomNpc | Chaser | Fleeing
+        | RandomBomber | LosChaser | PathChaser | PathAltChaser | RandomPathAltChaser => 1.0,
         _ => 0.0,
     };
     let oriented_class = matches!(
@@ -555,6 +584,7 @@ fn type_def(
             | OrientedFlicker
             | OrientedAvatar
             | ShootAvatar
+            | ShootOnlyAvatar
             | MissileAvatar
             | OngoingAvatar
             | OngoingShootAvatar
@@ -563,6 +593,7 @@ fn type_def(
     let default_orientation = match c {
         OrientedAvatar
         | ShootAvatar
+        | ShootOnlyAvatar
         | MissileAvatar
         | OngoingAvatar
         | OngoingShootAvatar
@@ -600,6 +631,14 @@ fn type_def(
         .unwrap_or_default();
     let actions = match c {
         HorizontalAvatar => vec![Action::Left, Action::Right],
+        VerticalAvatar => vec![Action::Up, Action::Down],
+        ShootOnlyAvatar => vec![
+            Action::Left,
+            Action::Up,
+            Action::Right,
+            Action::Down,
+            Action::Use,
+        ],
         FlakAvatar => vec![Action::Use, Action::Left, Action::Right],
         ShootAvatar | OngoingShootAvatar => vec![
             Action::Use,
@@ -630,6 +669,7 @@ fn type_def(
                 c,
                 OrientedAvatar
                     | ShootAvatar
+                    | ShootOnlyAvatar
                     | MissileAvatar
                     | OngoingAvatar
                     | OngoingShootAvatar
@@ -838,6 +878,26 @@ fn effect_kind(name: &str, p: &Params, reg: &Registry) -> Result<Option<EffectKi
             value: p.int("value", 1),
             kill_resource: p.boolean("killResource", true),
         },
+        "increaseSpeedToAll" | "decreaseSpeedToAll" => EffectKind::More(MoreEffect::SpeedToAll {
+            itype: need("stype")?,
+            value: p.double("value", 0.1),
+            increase: name == "increaseSpeedToAll",
+        }),
+        "removeScore" => EffectKind::More(MoreEffect::RemoveScore {
+            itype: opt("stype"),
+            kill_second: p.boolean("killSecond", false),
+        }),
+        "spawnBehind" => EffectKind::More(MoreEffect::SpawnBehind {
+            itype: need("stype")?,
+        }),
+        "killIfFast" | "killIfSlow" => EffectKind::More(MoreEffect::KillIfSpeed {
+            limit: p.double("limspeed", 1.0),
+            fast: name == "killIfFast",
+        }),
+        "updateSpawnType" => EffectKind::More(MoreEffect::UpdateSpawnType {
+            itype: need("stype")?,
+            spawn: need("spawnPoint")?,
+        }),
         _ => return Ok(None),
     }))
 }

@@ -162,6 +162,18 @@ pub struct State {
     pub score: f64,
     /// Player 0's win state.
     pub winner: Winner,
+    /// Players `1..N` of a multi-player game (empty with one player).
+    pub others: Vec<super::multi::Player>,
+    /// The game's counters (`no_counters`).
+    pub counters: Vec<i32>,
+    /// Per effect, when the game has counters: `countElse`, which
+    /// `transformIfCount` sets.
+    pub(crate) count_else: Vec<bool>,
+    /// GVGAI's `Termination.canEnd`, which `StopCounter` sets.
+    pub(crate) can_end: bool,
+    /// Spawn points whose type `updateSpawnType` changed: (sprite id,
+    /// type), sorted.
+    pub(crate) spawn_types: Vec<(u32, i32)>,
     /// Cycles played.
     pub ticks: u32,
     /// GVGAI's `isEnded`.
@@ -544,6 +556,7 @@ impl State {
             if self.winner != Winner::Win {
                 self.winner = Winner::Loss;
             }
+            self.time_out_others();
         }
     }
 
@@ -553,6 +566,9 @@ impl State {
                 self.pre_movement(i);
                 self.update_avatar(i, action);
             }
+        }
+        if !self.others.is_empty() {
+            self.tick_others();
         }
         let rules = Arc::clone(&self.rules);
         let mut members = Vec::new();
@@ -607,6 +623,9 @@ impl State {
                     }
                 }
             }
+            if !self.others.is_empty() {
+                self.forget_killed_avatars();
+            }
             let dead: Vec<u32> = self
                 .sprites
                 .iter()
@@ -647,15 +666,24 @@ impl State {
                 break;
             }
             let done = match &t.kind {
-                TermKind::SpriteCounter(ty) => *ty != -1 && self.live_count(*ty) <= t.limit,
-                TermKind::SpriteCounterMore(ty) => *ty != -1 && self.live_count(*ty) >= t.limit,
+                TermKind::SpriteCounter(ty) => {
+                    *ty != -1 && self.live_count(*ty) <= t.limit && self.can_end
+                }
+                TermKind::SpriteCounterMore(ty) => {
+                    *ty != -1 && self.live_count(*ty) >= t.limit && self.can_end
+                }
                 TermKind::MultiSpriteCounter(tys, min) => {
                     let n: i32 = tys.iter().map(|&ty| self.live_count(ty)).sum();
-                    n == t.limit || (*min && n > t.limit)
+                    (n == t.limit || (*min && n > t.limit)) && self.can_end
                 }
-                TermKind::Timeout => self.game_tick() >= t.limit,
+                TermKind::StopCounter(tys, min) => {
+                    let n: i32 = tys.iter().map(|&ty| self.live_count(ty)).sum();
+                    self.can_end = if *min { n <= t.limit } else { n != t.limit };
+                    false
+                }
+                TermKind::Timeout | TermKind::TimeoutCounters { .. } => self.game_tick() >= t.limit,
                 TermKind::MultiSpriteCounterSubTypes(ty, num) => {
-                    *ty != -1 && self.live_count(*ty) == t.limit && {
+                    *ty != -1 && self.live_count(*ty) == t.limit && self.can_end && {
                         let subs = &rules.types[*ty as usize].subtypes;
                         let present = subs
                             .iter()
@@ -667,6 +695,13 @@ impl State {
             };
             if done {
                 self.ended = true;
+                if !self.others.is_empty()
+                    || t.count_score
+                    || matches!(t.kind, TermKind::TimeoutCounters { .. })
+                {
+                    self.end_by(t);
+                    continue;
+                }
                 let win = t
                     .win
                     .as_deref()

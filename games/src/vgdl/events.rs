@@ -43,14 +43,14 @@ impl State {
             match def.itype {
                 None => {
                     self.apply_global(def.effect as usize);
-                    self.score += score_of(&def.score_change) as f64;
+                    self.add_score(&def.score_change);
                 }
                 Some(itype) => {
                     self.members(itype, firstx);
                     for &k in firstx.iter() {
                         if !self.sprites[k].killed && !self.sprites[k].disabled {
                             self.apply(def.effect as usize, k, None);
-                            self.score += score_of(&def.score_change) as f64;
+                            self.add_score(&def.score_change);
                         }
                     }
                 }
@@ -145,7 +145,10 @@ impl State {
                 } if self.score_killed[ef] => score_if_killed.as_str(),
                 _ => def.score_change.as_str(),
             };
-            self.score += score_of(text) as f64;
+            super::multi::add_score(&mut self.score, &mut self.others, text);
+        }
+        if !self.counters.is_empty() {
+            self.add_counters(ef);
         }
     }
 
@@ -168,6 +171,7 @@ impl State {
             _ => {}
         }
         match &def.kind {
+            EffectKind::More(m) => self.apply_more(ef, m, s1, s2),
             EffectKind::StepBack { pixel_perfect } => {
                 let (x, y) = match s2 {
                     Some(s2) if *pixel_perfect => {
@@ -220,12 +224,18 @@ impl State {
                     0
                 };
                 self.apply_score[ef] = false;
+                if let Some(c) = self.count_else.get_mut(ef) {
+                    *c = false;
+                }
                 let (x, y) = (self.sprites[s1].x as f64, self.sprites[s1].y as f64);
                 if n <= *leq && n >= *geq {
                     let k = self.add_sprite(*itype, x, y, true);
                     self.transform(k, s1, s2, *kill_second, *force_orientation);
                     self.apply_score[ef] = true;
                 } else if *else_itype >= 0 {
+                    if let Some(c) = self.count_else.get_mut(ef) {
+                        *c = true;
+                    }
                     let k = self.add_sprite(*else_itype as u16, x, y, true);
                     self.transform(k, s1, s2, *kill_second, *force_orientation);
                 }
@@ -723,7 +733,7 @@ impl State {
         let mut transformed = true;
         if self.class(old).is_avatar() {
             if self.class(n).is_avatar() {
-                self.avatar = Some(self.sprites[n].id);
+                self.replace_avatar(self.sprites[old].id, self.sprites[n].id);
             } else {
                 transformed = false;
             }
@@ -763,7 +773,7 @@ impl State {
         let mut transformed = true;
         if self.class(s1).is_avatar() {
             if self.class(n).is_avatar() {
-                self.avatar = Some(self.sprites[n].id);
+                self.replace_avatar(old.id, self.sprites[n].id);
             } else {
                 transformed = false;
             }
@@ -792,13 +802,4 @@ fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (
         (-1.0, 0.0) => (b.x.wrapping_add(b.w), a.y),
         _ => (a.lx, a.ly),
     }
-}
-
-/// `Effect.getScoreChange(0)`: the first entry of the comma list as an
-/// integer (0 when it is not one).
-fn score_of(text: &str) -> i32 {
-    text.split(',')
-        .next()
-        .and_then(|v| v.parse::<i32>().ok())
-        .unwrap_or(0)
 }

@@ -64,12 +64,16 @@ pub enum Class {
     MovingAvatar,
     /// `HorizontalAvatar`.
     HorizontalAvatar,
+    /// `VerticalAvatar`.
+    VerticalAvatar,
     /// `FlakAvatar`.
     FlakAvatar,
     /// `OrientedAvatar`.
     OrientedAvatar,
     /// `ShootAvatar`.
     ShootAvatar,
+    /// `ShootOnlyAvatar`.
+    ShootOnlyAvatar,
     /// `MissileAvatar`.
     MissileAvatar,
     /// `OngoingAvatar`.
@@ -108,9 +112,11 @@ impl Class {
             "SpawnPointMultiSprite" => SpawnPointMultiSprite,
             "MovingAvatar" => MovingAvatar,
             "HorizontalAvatar" => HorizontalAvatar,
+            "VerticalAvatar" => VerticalAvatar,
             "FlakAvatar" => FlakAvatar,
             "OrientedAvatar" => OrientedAvatar,
             "ShootAvatar" => ShootAvatar,
+            "ShootOnlyAvatar" => ShootOnlyAvatar,
             "MissileAvatar" => MissileAvatar,
             "OngoingAvatar" => OngoingAvatar,
             "OngoingShootAvatar" => OngoingShootAvatar,
@@ -126,9 +132,11 @@ impl Class {
             self,
             MovingAvatar
                 | HorizontalAvatar
+                | VerticalAvatar
                 | FlakAvatar
                 | OrientedAvatar
                 | ShootAvatar
+                | ShootOnlyAvatar
                 | MissileAvatar
                 | OngoingAvatar
                 | OngoingShootAvatar
@@ -281,6 +289,8 @@ pub struct TypeDef {
 /// What an effect does, with its own parameters.
 #[derive(Clone, Debug)]
 pub enum EffectKind {
+    /// An effect of [`super::more_effects`].
+    More(super::more_effects::MoreEffect),
     /// `stepBack` (`pixelPerfect`: back only to the other sprite's edge).
     StepBack {
         /// `pixelPerfect`.
@@ -524,6 +534,9 @@ pub struct EffectDef {
     pub prob: f64,
     /// The effect name's Java `hashCode()` (for `shieldFrom`).
     pub hash: i64,
+    /// `counter` and `counterElse`: what it adds to the game's counters
+    /// (GVGAI's comma lists, one entry per counter).
+    pub counter: (String, String),
 }
 
 /// A timed effect (`type TIME > effect timer=N [repeating=True]`).
@@ -555,6 +568,9 @@ pub struct TermDef {
     pub limit: i32,
     /// `win` per player.
     pub win: Option<String>,
+    /// `count_score`: the players with the highest non-zero score win
+    /// instead.
+    pub count_score: bool,
 }
 
 /// The termination classes this engine implements.
@@ -568,8 +584,22 @@ pub enum TermKind {
     MultiSpriteCounter([i32; 3], bool),
     /// `Timeout`: `gameTick >= limit`.
     Timeout,
+    /// `Timeout use_counter=True`: at `gameTick >= limit`, the players win
+    /// by the game counters (`compare`: player 0 wins when they differ,
+    /// the others when they are all equal; else counter `i` against entry
+    /// `i` of `limits`).
+    TimeoutCounters {
+        /// `compare`.
+        compare: bool,
+        /// `limits`.
+        limits: String,
+    },
     /// `MultiSpriteCounterSubTypes stype1 subTypesNum`.
     MultiSpriteCounterSubTypes(i32, i32),
+    /// `StopCounter stype1..3 [min=True]`: never ends the game; while
+    /// the live count is `<= limit` (`min`) or `!= limit`, the sprite
+    /// counters may end it (GVGAI's static `canEnd`).
+    StopCounter([i32; 3], bool),
 }
 
 /// The whole compiled game.
@@ -601,4 +631,9 @@ pub struct Rules {
     pub resource_limit: Vec<i32>,
     /// Whether any effect needs the per-effect mutable state.
     pub effect_count: usize,
+    /// `no_counters`: the number of game counters.
+    pub no_counters: usize,
+    /// `no_players`: the number of players (avatars), 1 for GVGAI's
+    /// single-player games.
+    pub no_players: usize,
 }

@@ -287,6 +287,13 @@ pub fn parse(text: &str) -> Result<Description, ParseError> {
                     d.terminations.push(termination(&c.line)?);
                 }
             }
+            "ParameterSet" => {
+                return Err(ParseError::new(
+                    n,
+                    *col,
+                    "GameSpace's ParameterSet (the game-design track) is not supported",
+                ))
+            }
             _ => {
                 return Err(ParseError::new(
                     n,

@@ -17,7 +17,7 @@ impl State {
         };
         let d = action.dir();
         match c {
-            Class::MovingAvatar | Class::HorizontalAvatar => {
+            Class::MovingAvatar | Class::HorizontalAvatar | Class::VerticalAvatar => {
                 let sp = self.sprites[i].speed;
                 self.active_movement(i, d, sp);
             }
@@ -36,6 +36,16 @@ impl State {
                 }
                 if c == Class::ShootAvatar && m == Movement::Still && action == Action::Use {
                     self.shoot(i);
+                }
+            }
+            Class::ShootOnlyAvatar => {
+                // No move; the action picks the weapon (its index in the
+                // actions), which fires if it has ammo.
+                let t = &self.rules.types[ty];
+                if let Some(idx) = t.actions.iter().position(|&a| a == action) {
+                    if idx < t.itypes_shoot.len() && self.has_ammo(i, idx) {
+                        self.shoot_weapon(i, idx);
+                    }
                 }
             }
             Class::MissileAvatar => {
@@ -91,27 +101,32 @@ impl State {
             .len();
         for idx in 0..n {
             if self.has_ammo(i, idx) {
-                let t = &self.rules.types[self.sprites[i].ty as usize];
-                let it = t.itypes_shoot[idx];
-                let ammo = t.ammo.get(idx).copied();
-                let s = self.sprites[i];
-                let dir = normalise(s.ori);
-                if it < 0 {
-                    break;
-                }
-                let x = s.x as f64 + dir.0 * s.w as f64;
-                let y = s.y as f64 + dir.1 * s.h as f64;
-                if let Some(k) = self.add_sprite(it as u16, x, y, false) {
-                    if self.sprites[k].oriented {
-                        self.sprites[k].ori = dir;
-                    }
-                    if let Some(a) = ammo {
-                        if let Some(v) = self.resource(i, a) {
-                            self.put_resource(i, a, v - 1);
-                        }
-                    }
-                }
+                self.shoot_weapon(i, idx);
                 break;
+            }
+        }
+    }
+
+    /// ShootAvatar's `shoot`: weapon `idx` fires one sprite ahead.
+    fn shoot_weapon(&mut self, i: usize, idx: usize) {
+        let t = &self.rules.types[self.sprites[i].ty as usize];
+        let it = t.itypes_shoot[idx];
+        let ammo = t.ammo.get(idx).copied();
+        let s = self.sprites[i];
+        let dir = normalise(s.ori);
+        if it < 0 {
+            return;
+        }
+        let x = s.x as f64 + dir.0 * s.w as f64;
+        let y = s.y as f64 + dir.1 * s.h as f64;
+        if let Some(k) = self.add_sprite(it as u16, x, y, false) {
+            if self.sprites[k].oriented {
+                self.sprites[k].ori = dir;
+            }
+            if let Some(a) = ammo {
+                if let Some(v) = self.resource(i, a) {
+                    self.put_resource(i, a, v - 1);
+                }
             }
         }
     }
@@ -250,7 +265,7 @@ impl State {
         let t = &self.rules.types[self.sprites[i].ty as usize];
         let (cool, prob, it, total, so) =
             (t.cooldown, t.prob, t.itype, t.total, t.spawn_orientation);
-        let own = [it];
+        let own = [self.spawn_type(i, it)];
         let kinds = kinds.unwrap_or(&own);
         let start = self.sprites[i].start;
         if start.wrapping_add(tick) % cool == 0 && (roll as f64) < prob {

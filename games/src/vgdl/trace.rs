@@ -38,11 +38,11 @@ pub struct TraceState {
     pub sprites: Vec<(String, i32, i32)>,
 }
 
-pub(crate) fn trace(st: &State) -> TraceState {
+/// The avatar with sprite id `id` as a trace records it (`None` when it
+/// is gone or disabled).
+pub(crate) fn trace_avatar(st: &State, id: u32) -> Option<TraceAvatar> {
     let names = |t: u16| st.rules.types[t as usize].name.clone();
-    let avatar = st
-        .avatar
-        .and_then(|id| st.index_of(id))
+    st.index_of(id)
         .filter(|&i| !st.sprites[i].disabled)
         .map(|i| {
             let s = st.sprites[i];
@@ -60,7 +60,12 @@ pub(crate) fn trace(st: &State) -> TraceState {
                 resources,
                 health: s.health,
             }
-        });
+        })
+}
+
+pub(crate) fn trace(st: &State) -> TraceState {
+    let names = |t: u16| st.rules.types[t as usize].name.clone();
+    let avatar = st.avatar.and_then(|id| trace_avatar(st, id));
     let mut sprites: Vec<(String, i32, i32)> = st
         .sprites
         .iter()

@@ -63,6 +63,15 @@ impl Info {
                 other => format!("{path}: {other}"),
             })
         })?;
+        // The engine plays games for several players (games::vgdl), but
+        // this family, its agents and its views are single-player so far.
+        let players = vgdl.rules().no_players;
+        if players != 1 {
+            return Err(HarnessError::Config(format!(
+                "{path}: a game for {players} players (no_players={players}); the harness plays \
+                 single-player VGDL games only so far"
+            )));
+        }
         let colors = super::view::type_colors(text, vgdl.rules());
         Ok(Info {
             name,
