@@ -331,18 +331,20 @@ impl<G: Game> InProcess<G> {
     fn receive(&self, start: Instant, deadline: Instant) -> Result<Answer<G::Action>, NoAnswer> {
         let hard = self.phase.budgets(&self.limits).1;
         let mut from = self.sched_start;
+        let mut deadline = deadline;
         let mut until = match from {
             Some(_) => deadline.min(start + self.limits.silence_limit(hard)),
             None => deadline,
         };
         loop {
+            let at_deadline = until >= deadline;
             match self
                 .answers
                 .recv_timeout(until.saturating_duration_since(Instant::now()))
             {
                 Ok(a) => return Ok(a),
                 Err(RecvTimeoutError::Disconnected) => return Err(NoAnswer::Gone),
-                Err(RecvTimeoutError::Timeout) if until >= deadline => {
+                Err(RecvTimeoutError::Timeout) if at_deadline && from.is_none() => {
                     return Err(NoAnswer::Deadline)
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -354,6 +356,13 @@ impl<G: Game> InProcess<G> {
                         cpu: cpu.saturating_sub(cpu0),
                         waited: now.waited.saturating_sub(delay0),
                     };
+                    if at_deadline {
+                        if self.limits.hang_reached(hard, activity.wall, Some(activity)) {
+                            return Err(NoAnswer::Deadline);
+                        }
+                        // Kept waiting for a CPU: the deadline moves on.
+                        deadline = Instant::now() + SILENCE_POLL;
+                    }
                     if self
                         .limits
                         .gives_up_on_silence(hard, activity, now.runnable)

@@ -4,7 +4,8 @@
 //!
 //! A call is registered ([`Watchdog::begin`]) before the agent is called and
 //! closed ([`Watchdog::end`]) when it returns. When a call is still open at
-//! its deadline ([`TimeLimits::hang_limit`]), or, under the CPU clock, once
+//! its deadline ([`TimeLimits::hang_reached`]: under the CPU clock the time
+//! the thread waited for a CPU moves the deadline on), or, under the CPU clock, once
 //! the calling thread has been silent past its silence limit
 //! ([`TimeLimits::gives_up_on_silence`], looked at every [`SILENCE_POLL`]),
 //! the watchdog closes it as abandoned and hands the episode to the call's
@@ -243,6 +244,9 @@ impl Watchdog {
                             inner.free.push(slot);
                             continue;
                         }
+                        // Past the deadline, a call kept waiting for a CPU
+                        // is looked at again a poll later.
+                        None if c.deadline <= now => c.check = now + SILENCE_POLL,
                         None => c.check = c.deadline.min(now + SILENCE_POLL),
                     }
                 }
@@ -293,24 +297,33 @@ fn look(c: &Call, now: Instant) -> Option<(Failure, f64)> {
     let most = c.deadline.saturating_duration_since(c.start);
     let wall = now.saturating_duration_since(c.start);
     let sched = run_delay::of_own_thread(c.tid);
-    let message = if now >= c.deadline {
-        let cpu = (c.limits.clock == Clock::Cpu)
-            .then_some(sched)
-            .flatten()
-            .zip(c.sched_from)
-            .map(|((cpu, _), (from, _))| cpu.saturating_sub(from));
-        c.limits.no_answer(what, hard, wall, cpu, false, most)
-    } else {
-        let ((cpu, now_sched), (cpu0, delay0)) = sched.zip(c.sched_from)?;
+    let read = sched.zip(c.sched_from).map(|((cpu, now_sched), (cpu0, delay0))| {
         let activity = Activity {
             wall,
             cpu: cpu.saturating_sub(cpu0),
             waited: now_sched.waited.saturating_sub(delay0),
         };
-        if !c
-            .limits
-            .gives_up_on_silence(hard, activity, now_sched.runnable)
-        {
+        (activity, now_sched.runnable)
+    });
+    let activity = read.map(|(a, _)| a);
+    let message = if now >= c.deadline {
+        if !c.limits.hang_reached(hard, wall, activity) {
+            return None;
+        }
+        let cpu = activity
+            .filter(|_| c.limits.clock == Clock::Cpu)
+            .map(|a| a.cpu);
+        let message = c.limits.no_answer(what, hard, wall, cpu, false, most);
+        match activity.filter(|a| c.limits.clock == Clock::Cpu && !a.waited.is_zero()) {
+            Some(a) => format!(
+                "{message} (besides {} waiting for a CPU)",
+                crate::play::judge::human(a.waited)
+            ),
+            None => message,
+        }
+    } else {
+        let (activity, runnable) = read?;
+        if !c.limits.gives_up_on_silence(hard, activity, runnable) {
             return None;
         }
         c.limits

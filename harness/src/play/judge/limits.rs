@@ -79,6 +79,21 @@ impl TimeLimits {
         }
     }
 
+    /// Whether the wait for an answer to a request with hard limit `hard`
+    /// is over, `wall` into it: at [`TimeLimits::hang_limit`] of wall time;
+    /// under the CPU clock the time the agent spent waiting for a CPU
+    /// (`activity`, where its run delay was read) is not counted, so a
+    /// machine busy enough to keep an agent off the CPUs past the limit
+    /// delays the end of the wait rather than disqualifying the agent. An
+    /// agent that spins is still stopped: its CPU time passes the limit.
+    pub fn hang_reached(&self, hard: Duration, wall: Duration, activity: Option<Activity>) -> bool {
+        let counted = match (self.clock, activity) {
+            (Clock::Cpu, Some(a)) => wall.saturating_sub(a.waited),
+            _ => wall,
+        };
+        counted >= self.hang_limit(hard)
+    }
+
     /// Under the CPU clock, how much silent wall time (see
     /// [`Activity::silent`]) a request with hard limit `hard` is allowed:
     /// the hard limit plus [`SILENCE_MARGIN`]. An agent that has spent that

@@ -249,6 +249,32 @@ fn the_wait_for_an_answer_is_twice_the_hard_limit_on_the_wall_clock_ten_times_on
 }
 
 #[test]
+fn time_spent_waiting_for_a_cpu_does_not_bring_the_cpu_clocks_wait_to_an_end() {
+    let cpu = limits(Clock::Cpu, OnOverrun::Fallback);
+    let wall = limits(Clock::Wall, OnOverrun::Fallback);
+    let hard = ms(50);
+    let act = |wall_ms, cpu_ms, waited_ms| Activity {
+        wall: ms(wall_ms),
+        cpu: ms(cpu_ms),
+        waited: ms(waited_ms),
+    };
+    // A busy machine: 1.5 s into the act, 20 ms of CPU, 1.4 s of it
+    // waiting for a CPU: 0.1 s counted, wait on.
+    assert!(!cpu.hang_reached(hard, ms(1500), Some(act(1500, 20, 1400))));
+    // Without a reading of the run delay the wall time alone counts.
+    assert!(cpu.hang_reached(hard, ms(1500), None));
+    // A spinning agent on a quiet machine: its wall time is its CPU time.
+    assert!(cpu.hang_reached(hard, ms(1000), Some(act(1000, 1000, 0))));
+    assert!(!cpu.hang_reached(hard, ms(999), Some(act(999, 999, 0))));
+    // A spinning agent on a busy machine: stopped once a second is its own.
+    assert!(!cpu.hang_reached(hard, ms(3000), Some(act(3000, 900, 2100))));
+    assert!(cpu.hang_reached(hard, ms(3000), Some(act(3000, 1000, 2000))));
+    // The wall clock's wait is its hang limit, whatever the run delay.
+    assert!(wall.hang_reached(hard, ms(100), Some(act(100, 10, 90))));
+    assert!(!wall.hang_reached(hard, ms(99), Some(act(99, 10, 89))));
+}
+
+#[test]
 fn a_silent_agent_is_given_up_on_after_the_hard_limit_and_a_second() {
     let cpu = TimeLimits {
         act_hard: ms(500),
