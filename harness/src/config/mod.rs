@@ -32,8 +32,10 @@ mod raw;
 mod spec;
 
 pub use catalog::{GameCatalog, GameRules};
-pub use limits::{Clock, OnOverrun, TimeLimits};
-pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
+pub use limits::{Clock, OnOverrun, TimeLimits, COUNTED_STEP};
+pub use load::{
+    default_concurrency, is_plain_name, key_position, load, parse, parse_assignment, uncountable,
+};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! that judge these times are [`crate::play::judge`]'s (its limits are
 //! re-exported here).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use crate::config::duration::{at_most_max, millis, parse_duration, seconds, MAX_DURATION};
@@ -18,19 +19,35 @@ pub fn thread_cpu_time() -> Duration {
 
 /// The timer an in-process agent reads during one decision. It starts when
 /// the harness starts the request (so handing the state over counts against
-/// the agent, as in GVGAI) and measures the clock the run is judged by.
-#[derive(Clone, Copy, Debug)]
+/// the agent, as in GVGAI) and measures the clock the run is judged by;
+/// under [`Clock::Counted`] it is a counter instead: each look
+/// (`elapsed()`, `remaining()`, `exceeded()`) advances the agent's time by
+/// the step, and [`AgentTimer::counted`] is what the judge is given.
+#[derive(Debug)]
 pub struct AgentTimer {
     clock: Clock,
     wall_start: Instant,
     cpu_start: Duration,
     budget: Duration,
+    step: Duration,
+    looks: AtomicU64,
 }
 
 impl AgentTimer {
     /// A timer for a decision that started at `wall_start`, on the calling
-    /// thread (whose CPU clock is read now for [`Clock::Cpu`]).
+    /// thread (whose CPU clock is read now for [`Clock::Cpu`]); under
+    /// [`Clock::Counted`] each look costs [`crate::config::COUNTED_STEP`].
     pub fn new(clock: Clock, wall_start: Instant, budget: Duration) -> Self {
+        Self::with_step(clock, wall_start, budget, crate::config::COUNTED_STEP)
+    }
+
+    /// A timer on `limits`' clock (with its counted step), as
+    /// [`AgentTimer::new`].
+    pub fn of(limits: &TimeLimits, wall_start: Instant, budget: Duration) -> Self {
+        Self::with_step(limits.clock, wall_start, budget, limits.counted_step)
+    }
+
+    fn with_step(clock: Clock, wall_start: Instant, budget: Duration, step: Duration) -> Self {
         AgentTimer {
             clock,
             wall_start,
@@ -40,8 +57,22 @@ impl AgentTimer {
                 Duration::ZERO
             },
             budget,
+            step,
+            looks: AtomicU64::new(0),
         }
     }
+
+    /// Under [`Clock::Counted`], the agent's time so far: its looks times
+    /// the step; `None` under the other clocks.
+    pub fn counted(&self) -> Option<Duration> {
+        (self.clock == Clock::Counted).then(|| steps(self.step, self.looks.load(Ordering::Relaxed)))
+    }
+}
+
+/// `n` steps of `step`, saturating.
+fn steps(step: Duration, n: u64) -> Duration {
+    step.checked_mul(u32::try_from(n).unwrap_or(u32::MAX))
+        .unwrap_or(Duration::MAX)
 }
 
 impl games::Timer for AgentTimer {
@@ -49,6 +80,7 @@ impl games::Timer for AgentTimer {
         match self.clock {
             Clock::Wall => self.wall_start.elapsed(),
             Clock::Cpu => thread_cpu_time().saturating_sub(self.cpu_start),
+            Clock::Counted => steps(self.step, self.looks.fetch_add(1, Ordering::Relaxed) + 1),
         }
     }
     fn budget(&self) -> Duration {
