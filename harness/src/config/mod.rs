@@ -134,7 +134,16 @@ mod tests {
             ),
             (
                 "game = \"bait\"\n[[agents]]\nagent = \"random\"\ntime = { clock = \"sun\" }\n",
-                "test.toml:4:18: agents[0].time.clock = \"sun\": expected \"wall\" or \"cpu\"",
+                "test.toml:4:18: agents[0].time.clock = \"sun\": expected \"wall\", \"cpu\" or \"counted\"",
+            ),
+            (
+                "game = \"bait\"\n[time]\ncounted_step = \"0ms\"\n[[agents]]\nagent = \"random\"\n",
+                "test.toml:3:16: time.counted_step must be more than 0 ms",
+            ),
+            (
+                "game = \"bait\"\n[[agents]]\nagent = \"random\"\n[[agents]]\n\
+                 command = [\"python3\", \"bot.py\"]\ntime = { clock = \"counted\" }\n",
+                "test.toml:6:18: agents[1] (bot) is an external agent, and clock = \"counted\"",
             ),
             (
                 "game = \"bait\"\n[time]\non_overrun = \"lose\"\n[[agents]]\nagent = \"random\"\n",

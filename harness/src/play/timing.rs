@@ -300,6 +300,38 @@ mod tests {
     }
 
     #[test]
+    fn the_counted_timer_counts_looks_not_time() {
+        let limits = TimeLimits {
+            clock: Clock::Counted,
+            counted_step: Duration::from_micros(20),
+            ..TimeLimits::default()
+        };
+        let t = AgentTimer::of(&limits, Instant::now(), Duration::from_micros(100));
+        assert_eq!(t.counted(), Some(Duration::ZERO));
+        std::thread::sleep(Duration::from_millis(5));
+        // Every look costs one step, whatever it asks.
+        assert_eq!(t.elapsed(), Duration::from_micros(20));
+        assert_eq!(
+            t.remaining(),
+            Duration::from_micros(60),
+            "the second look, at 40 us"
+        );
+        assert!(!t.exceeded(), "60 us");
+        assert_eq!(t.budget(), Duration::from_micros(100), "not a look");
+        assert!(!t.exceeded(), "80 us");
+        assert!(t.exceeded(), "100 us");
+        assert_eq!(t.counted(), Some(Duration::from_micros(100)));
+        // The other clocks count nothing.
+        let cpu = AgentTimer::of(
+            &TimeLimits::default(),
+            Instant::now(),
+            Duration::from_micros(100),
+        );
+        let _ = cpu.elapsed();
+        assert_eq!(cpu.counted(), None);
+    }
+
+    #[test]
     fn a_span_counts_for_the_windows_it_overlaps_only() {
         let ms = Duration::from_millis;
         let log = Spans::new(2);
