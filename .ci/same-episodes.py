@@ -32,6 +32,8 @@ import tomllib
 # counted times under the counted clock: compared, but reported apart).
 TIMING = {"total_ms", "cpu_ms", "mean_act_ms", "max_act_ms", "p99_act_ms", "init_ms"}
 MACHINE = {"host", "cpu_model", "run"}
+# The detail of a request abandoned at the wall-clock safety net.
+SAFETY_NET = "worker thread abandoned"
 COUNTED = {"total_ms", "mean_act_ms", "max_act_ms", "p99_act_ms", "init_ms"}
 
 # The cut-down of each shipped config (repetitions, counted step) unless
@@ -99,12 +101,17 @@ def compare(old_csv, new_csv):
         return False, f"DIFFER: {len(a)} rows vs {len(b)}{note}"
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            cols = [f"{c}: {u!r} -> {v!r}" for c, u, v in zip(common, x, y) if u != v]
-            head = dict(zip(common, x))
-            return False, (
-                f"DIFFER at row {i + 1} (episode {head.get('episode')}, seat {head.get('seat')}, "
-                f"agent {head.get('agent')}): " + "; ".join(cols) + note
-            )
+            # Every row of that episode that differs (both seats of a game).
+            ep = dict(zip(common, x))["episode"]
+            parts = []
+            for u, v in zip(a, b):
+                if u != v and dict(zip(common, u))["episode"] == ep:
+                    cols = [f"{c}: {p!r} -> {q!r}" for c, p, q in zip(common, u, v) if p != q]
+                    head = dict(zip(common, u))
+                    parts.append(f"seat {head['seat']} ({head['agent']}): " + "; ".join(cols))
+            net = any(SAFETY_NET in r[common.index("detail")] for r in a + b if r[common.index("episode")] == ep)
+            why = " [the wall-clock safety net: the one verdict that may differ]" if net else ""
+            return False, f"DIFFER at row {i + 1}, episode {ep}{why}: " + " | ".join(parts) + note
     same_counted = key(ho, ro, counted) == key(hn, rn, counted)
     extra = ", counted times identical too" if same_counted else ", counted times differ"
     return True, f"identical ({len(a)} rows{extra}){note}"

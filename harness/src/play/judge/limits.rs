@@ -50,11 +50,11 @@ pub const SILENCE_MARGIN: Duration = Duration::from_secs(1);
 
 /// Under the counted clock, the wall-clock safety limit of a request is
 /// this many times its hard limit (see [`TimeLimits::hang_limit`]).
-pub const COUNTED_HANG_FACTOR: u32 = 20;
+pub const COUNTED_HANG_FACTOR: u32 = 50;
 
 /// Under the counted clock, the least wall-clock safety limit of a request
 /// (see [`TimeLimits::hang_limit`]).
-pub const COUNTED_HANG_MIN: Duration = Duration::from_secs(2);
+pub const COUNTED_HANG_MIN: Duration = Duration::from_secs(5);
 
 impl TimeLimits {
     /// The budget of a `phase` request: `init` and `init_hard`, or `act`
