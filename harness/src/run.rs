@@ -1,7 +1,7 @@
 //! `arena run`: load a config, plan (the config's schedule), play (the
 //! runner), and tell the reporters ([`crate::output::reporters`]).
 
-use crate::config::{self, RunConfig};
+use crate::config::{self, Clock, RunConfig};
 use crate::error::HarnessError;
 use crate::output::files::{file_reporters, table_reporters};
 use crate::output::html::HtmlReport;
@@ -93,6 +93,17 @@ pub struct RunArgs {
     /// puts the shards' folders together.
     #[arg(long, value_name = "K/N", value_parser = crate::play::schedule::Shard::parse)]
     pub shard: Option<crate::play::schedule::Shard>,
+    /// Judge every agent by this clock instead of the config's: `wall`,
+    /// `cpu` or `counted` (built-in agents only: a count of their looks at
+    /// the timer, so that the same seed gives the same episodes on every
+    /// machine). Part of the run's fingerprint.
+    #[arg(long, value_name = "CLOCK")]
+    pub clock: Option<crate::config::Clock>,
+    /// Under the counted clock, what one look at the timer costs an agent
+    /// (e.g. `20us`), instead of the config's `counted_step`. Part of the
+    /// run's fingerprint.
+    #[arg(long, value_name = "DURATION", value_parser = crate::play::timing::parse_duration)]
+    pub counted_step: Option<std::time::Duration>,
 }
 
 /// What a finished run produced.
@@ -148,6 +159,40 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), Harnes
             ));
         }
         cfg.shard = Some(shard);
+    }
+    if let Some(clock) = args.clock {
+        cfg.time.clock = clock;
+        for a in &mut cfg.agents {
+            a.time.clock = clock;
+        }
+    }
+    if let Some(step) = args.counted_step {
+        if step.is_zero() {
+            return bad("--counted-step 0: expected more than 0 ms".into());
+        }
+        if !cfg.agents.iter().any(|a| a.time.clock == Clock::Counted) {
+            return bad(format!(
+                "--counted-step: no agent of {} plays under the counted clock (add --clock counted)",
+                cfg.source.display()
+            ));
+        }
+        cfg.time.counted_step = step;
+        for a in &mut cfg.agents {
+            a.time.counted_step = step;
+        }
+    }
+    if args.clock == Some(Clock::Counted) {
+        let external = cfg
+            .agents
+            .iter()
+            .enumerate()
+            .find(|(_, a)| matches!(a.kind, config::AgentKind::External(_)));
+        if let Some((i, a)) = external {
+            return bad(format!(
+                "--clock counted: {}",
+                config::uncountable(&format!("agents[{i}]"), &a.label)
+            ));
+        }
     }
     Ok(())
 }

@@ -24,17 +24,29 @@ pub enum Clock {
     /// [`TimeLimits::gives_up_on_silence`](crate::play::judge::TimeLimits::gives_up_on_silence)).
     #[default]
     Cpu,
+    /// A count, not a clock: a built-in agent's [`games::Timer`] advances by
+    /// [`TimeLimits::counted_step`] at each call to `elapsed()`,
+    /// `remaining()` or `exceeded()`, and the time judged is that count. The
+    /// same seed then gives the same moves and the same verdicts on every
+    /// machine, at any load. Only the wall-clock safety limit (see
+    /// [`TimeLimits::hang_limit`](crate::play::judge::TimeLimits::hang_limit))
+    /// still reads a clock: an agent that neither polls nor returns is
+    /// disqualified when it passes, the one verdict that may differ between
+    /// runs. External agents cannot be counted: a config that gives one this
+    /// clock is refused.
+    Counted,
 }
 
 impl Clock {
     /// Every clock, in the order messages list them.
-    pub const ALL: [Clock; 2] = [Clock::Wall, Clock::Cpu];
+    pub const ALL: [Clock; 3] = [Clock::Wall, Clock::Cpu, Clock::Counted];
 
     /// The name in configs.
     pub fn as_str(self) -> &'static str {
         match self {
             Clock::Wall => "wall",
             Clock::Cpu => "cpu",
+            Clock::Counted => "counted",
         }
     }
 }
@@ -98,7 +110,15 @@ pub struct TimeLimits {
     pub clock: Clock,
     /// What an act past the soft budget (within the hard limit) costs.
     pub on_overrun: OnOverrun,
+    /// Under [`Clock::Counted`], the time one look at the timer costs the
+    /// agent (config key `counted_step`; ignored under the other clocks).
+    pub counted_step: Duration,
 }
+
+/// The default [`TimeLimits::counted_step`]: about what one look at the
+/// timer stands for in the shipped search agents that look once per
+/// iteration (see `docs/time-rules.md`).
+pub const COUNTED_STEP: Duration = Duration::from_micros(20);
 
 impl Default for TimeLimits {
     fn default() -> Self {
@@ -109,6 +129,7 @@ impl Default for TimeLimits {
             init_hard: Duration::from_millis(1250),
             clock: Clock::Cpu,
             on_overrun: OnOverrun::Fallback,
+            counted_step: COUNTED_STEP,
         }
     }
 }

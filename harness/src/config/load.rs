@@ -269,6 +269,15 @@ fn apply_time(
             )
         })?;
     }
+    if let Some(v) = raw.counted_step {
+        if v.is_zero() {
+            return Err(src.err_key(
+                &format!("{key}.counted_step"),
+                format!("{key}.counted_step must be more than 0 ms"),
+            ));
+        }
+        t.counted_step = v;
+    }
     if t.act.is_zero() {
         return Err(src.err_key(
             &format!("{key}.act"),
@@ -294,6 +303,15 @@ fn apply_time(
         ));
     }
     Ok(t)
+}
+
+/// Why agent `key` (`label`), an external agent, cannot play under the
+/// counted clock.
+pub fn uncountable(key: &str, label: &str) -> String {
+    format!(
+        "{key} ({label}) is an external agent, and clock = \"counted\" counts only a built-in \
+         agent's looks at its timer: give it clock = \"cpu\" or \"wall\" in its own `time` table"
+    )
 }
 
 fn to_params(table: &toml::Table, src: &Source, key: &str) -> Result<AgentParams, HarnessError> {
@@ -597,6 +615,14 @@ fn parse_as(
                 .unwrap_or_else(|| "external".into()),
             (None, None, None) => unreachable!("checked above"),
         };
+        if agent_time.clock == Clock::Counted && matches!(kind, AgentKind::External(_)) {
+            // Where the counted clock was set: the agent's own [time], or the run's.
+            let at = match &a.time {
+                Some(t) if t.clock.is_some() => format!("{key}.time.clock"),
+                _ => "time.clock".to_string(),
+            };
+            return Err(src.err_key(&at, uncountable(&key, &label)));
+        }
         if agents_out.iter().any(|x| x.label == label) {
             return Err(src.err_key(
                 &format!("{key}.name"),

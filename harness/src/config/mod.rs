@@ -32,8 +32,10 @@ mod raw;
 mod spec;
 
 pub use catalog::{GameCatalog, GameRules};
-pub use limits::{Clock, OnOverrun, TimeLimits};
-pub use load::{default_concurrency, is_plain_name, key_position, load, parse, parse_assignment};
+pub use limits::{Clock, OnOverrun, TimeLimits, COUNTED_STEP};
+pub use load::{
+    default_concurrency, is_plain_name, key_position, load, parse, parse_assignment, uncountable,
+};
 pub use spec::{AgentKind, AgentSpec, RunConfig};
 
 #[cfg(test)]
@@ -132,7 +134,16 @@ mod tests {
             ),
             (
                 "game = \"bait\"\n[[agents]]\nagent = \"random\"\ntime = { clock = \"sun\" }\n",
-                "test.toml:4:18: agents[0].time.clock = \"sun\": expected \"wall\" or \"cpu\"",
+                "test.toml:4:18: agents[0].time.clock = \"sun\": expected \"wall\", \"cpu\" or \"counted\"",
+            ),
+            (
+                "game = \"bait\"\n[time]\ncounted_step = \"0ms\"\n[[agents]]\nagent = \"random\"\n",
+                "test.toml:3:16: time.counted_step must be more than 0 ms",
+            ),
+            (
+                "game = \"bait\"\n[[agents]]\nagent = \"random\"\n[[agents]]\n\
+                 command = [\"python3\", \"bot.py\"]\ntime = { clock = \"counted\" }\n",
+                "test.toml:6:18: agents[1] (bot) is an external agent, and clock = \"counted\"",
             ),
             (
                 "game = \"bait\"\n[time]\non_overrun = \"lose\"\n[[agents]]\nagent = \"random\"\n",

@@ -53,6 +53,8 @@ pub(super) struct RawTime {
     pub(super) init_hard: Option<Duration>,
     pub(super) clock: Option<String>,
     pub(super) on_overrun: Option<String>,
+    #[serde(default, deserialize_with = "opt_duration")]
+    pub(super) counted_step: Option<Duration>,
 }
 
 #[derive(Debug, Deserialize)]

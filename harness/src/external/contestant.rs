@@ -147,6 +147,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
             wall,
             cpu: None,
             waited: None,
+            counted: None,
         };
         if let Some(f) = &self.broken {
             return fail(f.clone(), Duration::ZERO);
@@ -225,6 +226,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                         wall,
                         cpu,
                         waited,
+                        counted: None,
                     };
                 }
                 Ok(Step::Continue(lines)) => {

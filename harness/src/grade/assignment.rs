@@ -272,6 +272,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Assignment, HarnessError> {
         Some(k) => Some(k),
     };
     run.forfeit_after_timeouts = forfeit_after_timeouts;
+    if run.time.clock == crate::config::Clock::Counted {
+        return Err(HarnessError::Config(format!(
+            "{}: time.clock = \"counted\": submissions are external agents, whose time cannot \
+             be counted; use \"cpu\" or \"wall\"",
+            path.display()
+        )));
+    }
     // Level names as written in `levels`, to match criteria against.
     let written: Vec<String> = outer
         .levels
@@ -453,6 +460,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("a key of [grading]"), "{e}");
+    }
+
+    #[test]
+    fn submissions_cannot_be_counted() {
+        let crit = "[[grading.criteria]]\nname = \"l1\"\npoints = 5\n";
+        let e = p(&format!("[time]\nclock = \"counted\"\n[grading]\n{crit}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("time.clock = \"counted\": submissions are external agents"),
+            "{e}"
+        );
+        assert!(p(&format!("[time]\nclock = \"wall\"\n[grading]\n{crit}")).is_ok());
     }
 
     #[test]

@@ -115,6 +115,10 @@ pub struct TimePrint {
     /// What an overrun costs, by its config name.
     #[serde(rename = "on_overrun")]
     pub on_overrun: String,
+    /// Under the counted clock only, what one look at the timer costs
+    /// (absent otherwise, so that other runs' fingerprints are unchanged).
+    #[serde(rename = "counted_step", skip_serializing_if = "Option::is_none")]
+    pub counted_step: Option<String>,
 }
 
 /// One agent in a fingerprint.
@@ -280,6 +284,7 @@ fn time(t: &TimeLimits) -> TimePrint {
         init_hard: d(t.init_hard),
         clock: t.clock.as_str().to_string(),
         on_overrun: t.on_overrun.as_str().to_string(),
+        counted_step: (t.clock == crate::config::Clock::Counted).then(|| d(t.counted_step)),
     }
 }
 

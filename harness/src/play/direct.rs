@@ -74,6 +74,7 @@ impl<G: Game> Direct<G> {
             wall,
             cpu: None,
             waited: None,
+            counted: None,
         }
     }
 }
@@ -146,7 +147,7 @@ impl<G: Game> Contestant<G> for Direct<G> {
             sched_from: (clock == Clock::Cpu).then_some(sched_start).flatten(),
             hook: Arc::clone(&self.hook),
         });
-        let timer = AgentTimer::new(clock, start, budget);
+        let timer = AgentTimer::of(&self.limits, start, budget);
         let cpu0 = thread_cpu_time();
         let r = in_agent(|| {
             catch_unwind(AssertUnwindSafe(|| match phase {
@@ -173,13 +174,14 @@ impl<G: Game> Contestant<G> for Direct<G> {
             Ok(action) => {
                 let waited = match clock {
                     Clock::Wall => between(sched_start.map(|s| s.1), own_sched().map(|s| s.1)),
-                    Clock::Cpu => None,
+                    Clock::Cpu | Clock::Counted => None,
                 };
                 Reply {
                     result: Ok(action),
                     wall: at.saturating_duration_since(start),
                     cpu: Some(cpu),
                     waited,
+                    counted: timer.counted(),
                 }
             }
             Err(p) => {

@@ -39,6 +39,7 @@ fn judge<A>(
         wall: reply.wall,
         cpu: reply.cpu,
         waited: reply.waited,
+        counted: reply.counted,
     };
     let t = ms(usage.on(limits.clock));
     let action = match reply.result {

@@ -40,6 +40,9 @@ pub struct Reply<A> {
     /// run but waiting for a CPU ([`crate::play::timing::run_delay`]), where
     /// known: the part of the machine's load that fell on this act.
     pub waited: Option<Duration>,
+    /// The agent's counted time ([`Clock::Counted`]: its looks at its
+    /// timer times the step), where counted.
+    pub counted: Option<Duration>,
 }
 
 /// Why a contestant produced no usable answer.
@@ -137,6 +140,8 @@ enum Answer<A> {
         waited: Option<Duration>,
         /// When the agent returned (the runner may read the answer later).
         at: Instant,
+        /// Its counted time, under [`Clock::Counted`].
+        counted: Option<Duration>,
     },
     Panicked(String),
     Ended(AgentStats),
@@ -243,7 +248,7 @@ impl<G: Game> InProcess<G> {
             // of `/proc` per act costs a few microseconds).
             let run_delay = || match clock {
                 Clock::Wall => run_delay::of_this_thread(),
-                Clock::Cpu => None,
+                Clock::Cpu | Clock::Counted => None,
             };
             let mut delay0 = run_delay();
             while let Ok(job) = job_rx.recv() {
@@ -255,7 +260,7 @@ impl<G: Game> InProcess<G> {
                         start,
                         budget,
                     } => {
-                        let timer = AgentTimer::new(clock, start, budget);
+                        let timer = AgentTimer::of(&limits, start, budget);
                         let cpu0 = thread_cpu_time();
                         let r = catch_unwind(AssertUnwindSafe(|| match phase {
                             Phase::Init => {
@@ -275,6 +280,7 @@ impl<G: Game> InProcess<G> {
                                 cpu,
                                 waited,
                                 at,
+                                counted: timer.counted(),
                             },
                             Err(p) => Answer::Panicked(panic_message(p)),
                         }
@@ -432,6 +438,7 @@ impl<G: Game> Contestant<G> for InProcess<G> {
                 wall: Duration::ZERO,
                 cpu: None,
                 waited: None,
+                counted: None,
             };
         }
         let got = self.receive(start, deadline);
@@ -442,6 +449,7 @@ impl<G: Game> Contestant<G> for InProcess<G> {
             wall,
             cpu: None,
             waited: None,
+            counted: None,
         };
         match got {
             Ok(Answer::Done {
@@ -449,6 +457,7 @@ impl<G: Game> Contestant<G> for InProcess<G> {
                 cpu,
                 waited,
                 at,
+                counted,
             }) => Reply {
                 result: Ok(action),
                 // When the agent returned: in a simultaneous game the runner
@@ -457,6 +466,7 @@ impl<G: Game> Contestant<G> for InProcess<G> {
                 wall: at.saturating_duration_since(start),
                 cpu: Some(cpu),
                 waited,
+                counted,
             },
             Ok(Answer::Panicked(msg)) => {
                 self.jobs = None;

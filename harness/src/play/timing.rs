@@ -5,6 +5,7 @@
 //! that judge these times are [`crate::play::judge`]'s (its limits are
 //! re-exported here).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use crate::config::duration::{at_most_max, millis, parse_duration, seconds, MAX_DURATION};
@@ -18,19 +19,35 @@ pub fn thread_cpu_time() -> Duration {
 
 /// The timer an in-process agent reads during one decision. It starts when
 /// the harness starts the request (so handing the state over counts against
-/// the agent, as in GVGAI) and measures the clock the run is judged by.
-#[derive(Clone, Copy, Debug)]
+/// the agent, as in GVGAI) and measures the clock the run is judged by;
+/// under [`Clock::Counted`] it is a counter instead: each look
+/// (`elapsed()`, `remaining()`, `exceeded()`) advances the agent's time by
+/// the step, and [`AgentTimer::counted`] is what the judge is given.
+#[derive(Debug)]
 pub struct AgentTimer {
     clock: Clock,
     wall_start: Instant,
     cpu_start: Duration,
     budget: Duration,
+    step: Duration,
+    looks: AtomicU64,
 }
 
 impl AgentTimer {
     /// A timer for a decision that started at `wall_start`, on the calling
-    /// thread (whose CPU clock is read now for [`Clock::Cpu`]).
+    /// thread (whose CPU clock is read now for [`Clock::Cpu`]); under
+    /// [`Clock::Counted`] each look costs [`crate::config::COUNTED_STEP`].
     pub fn new(clock: Clock, wall_start: Instant, budget: Duration) -> Self {
+        Self::with_step(clock, wall_start, budget, crate::config::COUNTED_STEP)
+    }
+
+    /// A timer on `limits`' clock (with its counted step), as
+    /// [`AgentTimer::new`].
+    pub fn of(limits: &TimeLimits, wall_start: Instant, budget: Duration) -> Self {
+        Self::with_step(limits.clock, wall_start, budget, limits.counted_step)
+    }
+
+    fn with_step(clock: Clock, wall_start: Instant, budget: Duration, step: Duration) -> Self {
         AgentTimer {
             clock,
             wall_start,
@@ -40,8 +57,22 @@ impl AgentTimer {
                 Duration::ZERO
             },
             budget,
+            step,
+            looks: AtomicU64::new(0),
         }
     }
+
+    /// Under [`Clock::Counted`], the agent's time so far: its looks times
+    /// the step; `None` under the other clocks.
+    pub fn counted(&self) -> Option<Duration> {
+        (self.clock == Clock::Counted).then(|| steps(self.step, self.looks.load(Ordering::Relaxed)))
+    }
+}
+
+/// `n` steps of `step`, saturating.
+fn steps(step: Duration, n: u64) -> Duration {
+    step.checked_mul(u32::try_from(n).unwrap_or(u32::MAX))
+        .unwrap_or(Duration::MAX)
 }
 
 impl games::Timer for AgentTimer {
@@ -49,6 +80,7 @@ impl games::Timer for AgentTimer {
         match self.clock {
             Clock::Wall => self.wall_start.elapsed(),
             Clock::Cpu => thread_cpu_time().saturating_sub(self.cpu_start),
+            Clock::Counted => steps(self.step, self.looks.fetch_add(1, Ordering::Relaxed) + 1),
         }
     }
     fn budget(&self) -> Duration {
@@ -265,6 +297,38 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         assert!(wall.exceeded());
         assert!(!cpu.exceeded(), "sleeping used {:?} of CPU", cpu.elapsed());
+    }
+
+    #[test]
+    fn the_counted_timer_counts_looks_not_time() {
+        let limits = TimeLimits {
+            clock: Clock::Counted,
+            counted_step: Duration::from_micros(20),
+            ..TimeLimits::default()
+        };
+        let t = AgentTimer::of(&limits, Instant::now(), Duration::from_micros(100));
+        assert_eq!(t.counted(), Some(Duration::ZERO));
+        std::thread::sleep(Duration::from_millis(5));
+        // Every look costs one step, whatever it asks.
+        assert_eq!(t.elapsed(), Duration::from_micros(20));
+        assert_eq!(
+            t.remaining(),
+            Duration::from_micros(60),
+            "the second look, at 40 us"
+        );
+        assert!(!t.exceeded(), "60 us");
+        assert_eq!(t.budget(), Duration::from_micros(100), "not a look");
+        assert!(!t.exceeded(), "80 us");
+        assert!(t.exceeded(), "100 us");
+        assert_eq!(t.counted(), Some(Duration::from_micros(100)));
+        // The other clocks count nothing.
+        let cpu = AgentTimer::of(
+            &TimeLimits::default(),
+            Instant::now(),
+            Duration::from_micros(100),
+        );
+        let _ = cpu.elapsed();
+        assert_eq!(cpu.counted(), None);
     }
 
     #[test]

@@ -396,7 +396,7 @@ impl BotzoneBot {
         self.cpu_start = Some(Duration::ZERO);
         self.delay_start = match self.limits.clock {
             Clock::Cpu => Some(crate::play::timing::run_delay::of_supervisor()),
-            Clock::Wall => None,
+            Clock::Wall | Clock::Counted => None,
         };
         let mut p = AgentProcess::spawn_continuing_log(
             &self.spec,
@@ -496,6 +496,7 @@ impl Contestant<Snake> for BotzoneBot {
             wall,
             cpu: None,
             waited: None,
+            counted: None,
         };
         if let Some(f) = &self.broken {
             return fail(f.clone(), start.elapsed());
@@ -507,6 +508,7 @@ impl Contestant<Snake> for BotzoneBot {
                 wall: start.elapsed(),
                 cpu: None,
                 waited: None,
+                counted: None,
             };
         }
         let read = self.read_answer(deadline);
@@ -573,6 +575,7 @@ impl Contestant<Snake> for BotzoneBot {
             wall,
             cpu,
             waited,
+            counted: None,
         }
     }
 

@@ -157,6 +157,7 @@ impl CpuWatch {
             wall: self.start.elapsed(),
             cpu: Some(cpu),
             waited: None,
+            counted: None,
         };
         let excusals = Excusals {
             steal: crate::play::timing::steal::during(self.start, Instant::now()),

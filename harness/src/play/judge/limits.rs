@@ -48,6 +48,14 @@ pub struct Budget {
 /// nor waiting for a CPU.
 pub const SILENCE_MARGIN: Duration = Duration::from_secs(1);
 
+/// Under the counted clock, the wall-clock safety limit of a request is
+/// this many times its hard limit (see [`TimeLimits::hang_limit`]).
+pub const COUNTED_HANG_FACTOR: u32 = 50;
+
+/// Under the counted clock, the least wall-clock safety limit of a request
+/// (see [`TimeLimits::hang_limit`]).
+pub const COUNTED_HANG_MIN: Duration = Duration::from_secs(5);
+
 impl TimeLimits {
     /// The budget of a `phase` request: `init` and `init_hard`, or `act`
     /// and `act_hard`.
@@ -71,11 +79,17 @@ impl TimeLimits {
     /// be within it); under the CPU clock (which a sleeping agent does not
     /// consume) ten times the hard limit, at least one second. Under the
     /// CPU clock an agent that is silent, neither running nor waiting for a
-    /// CPU, is given up on sooner ([`TimeLimits::silence_limit`]).
+    /// CPU, is given up on sooner ([`TimeLimits::silence_limit`]). Under
+    /// the counted clock, which only an agent's looks at its timer advance,
+    /// [`COUNTED_HANG_FACTOR`] times the hard limit, at least
+    /// [`COUNTED_HANG_MIN`]: a safety net for an agent that neither looks
+    /// nor returns, far enough out that a slow machine (or a debug build)
+    /// doing the counted work does not reach it.
     pub fn hang_limit(&self, hard: Duration) -> Duration {
         match self.clock {
             Clock::Wall => hard * 2,
             Clock::Cpu => (hard * 10).max(Duration::from_secs(1)),
+            Clock::Counted => (hard * COUNTED_HANG_FACTOR).max(COUNTED_HANG_MIN),
         }
     }
 
@@ -153,6 +167,11 @@ impl TimeLimits {
                      CPU time, and {rule}"
                 )
             }
+            Clock::Counted => format!(
+                "{what}: no answer after {wall} of wall time; the limit is {hard_s} of counted \
+                 time, and an answer is waited for at most {} of wall time",
+                human(waited_at_most)
+            ),
         }
     }
 }

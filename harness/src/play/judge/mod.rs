@@ -31,7 +31,10 @@ mod limits;
 #[cfg(test)]
 mod tests;
 
-pub use limits::{human, Activity, Budget, Clock, OnOverrun, Phase, TimeLimits, SILENCE_MARGIN};
+pub use limits::{
+    human, Activity, Budget, Clock, OnOverrun, Phase, TimeLimits, COUNTED_HANG_FACTOR,
+    COUNTED_HANG_MIN, SILENCE_MARGIN,
+};
 
 use limits::ms;
 use std::time::Duration;
@@ -47,15 +50,19 @@ pub struct Usage {
     /// for a CPU, and a subprocess's supervisor's that reads its answer),
     /// where it could be read.
     pub waited: Option<Duration>,
+    /// The agent's counted time ([`Clock::Counted`]): its looks at its
+    /// timer times the step, where it was counted.
+    pub counted: Option<Duration>,
 }
 
 impl Usage {
-    /// The time `clock` measured: the wall time, or the CPU time (the wall
-    /// time where the CPU time could not be read).
+    /// The time `clock` measured: the wall time, the CPU time, or the
+    /// counted time (the wall time where the other could not be read).
     pub fn on(&self, clock: Clock) -> Duration {
         match clock {
             Clock::Wall => self.wall,
             Clock::Cpu => self.cpu.unwrap_or(self.wall),
+            Clock::Counted => self.counted.unwrap_or(self.wall),
         }
     }
 }
@@ -161,10 +168,12 @@ pub fn needs_excusals(usage: &Usage, limits: &TimeLimits, phase: Phase) -> bool 
 /// that fell on the agent: its run delay, at most the wall time less its
 /// CPU time (a sleeping agent is forgiven nothing, and threads of its own
 /// that queue behind each other are not forgiven), or where the run delay
-/// could not be read the harness's own starvation.
+/// could not be read the harness's own starvation. Under the counted clock
+/// nothing: a count is not slowed by the machine.
 pub fn excused(usage: &Usage, excusals: Excusals, clock: Clock) -> Duration {
     let stolen = excusals.steal.min(usage.cpu.unwrap_or(usage.wall));
     match clock {
+        Clock::Counted => Duration::ZERO,
         Clock::Cpu => stolen,
         Clock::Wall => {
             let load = match usage.waited {
@@ -233,6 +242,7 @@ pub fn judge(
                 match limits.clock {
                     Clock::Cpu => "CPU",
                     Clock::Wall => "wall time",
+                    Clock::Counted => "counted time",
                 },
                 ms(hard)
             ),

@@ -17,6 +17,8 @@ struct Row {
     wall: u64,
     cpu: Option<u64>,
     waited: Option<u64>,
+    /// The counted time (looks at the timer times the step), in ms.
+    counted: Option<u64>,
     answer: Answer,
     /// Steal and starvation over the request, in ms.
     steal: u64,
@@ -37,6 +39,7 @@ fn limits(clock: Clock, on_overrun: OnOverrun) -> TimeLimits {
         init_hard: ms(150),
         clock,
         on_overrun,
+        counted_step: Duration::from_micros(20),
     }
 }
 
@@ -50,6 +53,7 @@ fn row(why: &'static str) -> Row {
         wall: 0,
         cpu: Some(0),
         waited: None,
+        counted: None,
         answer: Answer::Given,
         steal: 0,
         starvation: 0,
@@ -62,6 +66,18 @@ fn row(why: &'static str) -> Row {
 fn wall(why: &'static str) -> Row {
     Row {
         limits: limits(Clock::Wall, OnOverrun::Fallback),
+        ..row(why)
+    }
+}
+
+/// A given answer on the counted clock: the machine took 300 ms of wall
+/// time and 200 ms of CPU time, which do not count.
+fn counted(why: &'static str) -> Row {
+    Row {
+        limits: limits(Clock::Counted, OnOverrun::Fallback),
+        wall: 300,
+        cpu: Some(200),
+        waited: Some(50),
         ..row(why)
     }
 }
@@ -155,6 +171,28 @@ fn rows() -> Vec<Row> {
             ..wall("wall: a sleeping agent's time is not stolen")
         },
         Row { wall: 18, cpu: Some(15), steal: 50, starvation: 50, charged: 15, ..row("within the budget, nothing is excused") },
+        // The counted clock: only the looks at the timer count.
+        Row { counted: Some(18), charged: 18, ..counted("counted: within, however slow the machine") },
+        Row { counted: Some(20), charged: 20, ..counted("counted: at the soft budget") },
+        Row { counted: Some(22), verdict: "overrun", charged: 22, ..counted("counted: past the soft budget, the fallback") },
+        Row {
+            counted: Some(26), verdict: "disqualified", charged: 26,
+            detail: "act took 26.0 ms (counted), past the hard limit of 25.0 ms",
+            ..counted("counted: past the hard limit")
+        },
+        Row {
+            counted: Some(24), steal: 50, starvation: 50, verdict: "overrun", charged: 24,
+            ..counted("counted: steal and starvation excuse nothing")
+        },
+        Row {
+            limits: limits(Clock::Counted, OnOverrun::Loss), counted: Some(22), verdict: "time-forfeit", charged: 22,
+            detail: "act took 22.0 ms (counted), past the soft budget of 20.0 ms",
+            ..counted("counted: loss on time")
+        },
+        Row {
+            counted: Some(10), answer: asleep, verdict: "wait", charged: 10,
+            ..counted("counted: awaited, no silence rule (the wall-clock deadline decides)")
+        },
         // A request not answered yet (the early stops).
         Row { wall: 300, cpu: Some(25), answer: awaited, verdict: "wait", charged: 25, ..row("awaited: within the hard limit so far") },
         Row {
@@ -206,6 +244,7 @@ fn every_row_of_the_time_rules_table() {
             wall: ms(r.wall),
             cpu: r.cpu.map(ms),
             waited: r.waited.map(ms),
+            counted: r.counted.map(ms),
         };
         let excusals = Excusals {
             steal: ms(r.steal),
@@ -242,6 +281,10 @@ fn the_wait_for_an_answer_is_twice_the_hard_limit_on_the_wall_clock_ten_times_on
     assert_eq!(cpu.hang_limit(ms(50)), ms(1000));
     assert_eq!(cpu.hang_limit(ms(100)), ms(1000));
     assert_eq!(cpu.hang_limit(ms(101)), ms(1010));
+    // Counted: a wall-clock safety net, 50 times the hard limit, at least 5 s.
+    let counted = limits(Clock::Counted, OnOverrun::Fallback);
+    assert_eq!(counted.hang_limit(ms(50)), ms(5000));
+    assert_eq!(counted.hang_limit(ms(500)), ms(25_000));
     // Budgets per phase.
     let b = cpu.budget(Phase::Act);
     assert_eq!((b.soft, b.hard), (ms(20), ms(25)));
@@ -338,6 +381,15 @@ fn a_missing_answer_says_what_was_measured_and_which_limit_applied() {
         "init: no answer after 2.5 s of wall time; the limit is 1.25 s of wall time, and an \
          answer is waited for at most 2.5 s"
     );
+    let counted = TimeLimits {
+        clock: Clock::Counted,
+        ..cpu
+    };
+    assert_eq!(
+        counted.no_answer("act", hard, ms(10_000), Some(ms(3)), false, ms(10_000)),
+        "act: no answer after 10.0 s of wall time; the limit is 500 ms of counted time, and \
+         an answer is waited for at most 10.0 s of wall time"
+    );
 }
 
 #[test]
@@ -365,7 +417,10 @@ fn clock_and_on_overrun_have_one_name_each_in_configs_and_serde() {
         );
     }
     let e = "sun".parse::<Clock>().unwrap_err();
-    assert_eq!(e.to_string(), "\"sun\": expected \"wall\" or \"cpu\"");
+    assert_eq!(
+        e.to_string(),
+        "\"sun\": expected \"wall\", \"cpu\" or \"counted\""
+    );
     let e = "Loss".parse::<OnOverrun>().unwrap_err();
     assert_eq!(e.to_string(), "\"Loss\": expected \"fallback\" or \"loss\"");
     assert!(serde_json::from_str::<Clock>("\"Wall\"").is_err());
