@@ -297,14 +297,16 @@ fn look(c: &Call, now: Instant) -> Option<(Failure, f64)> {
     let most = c.deadline.saturating_duration_since(c.start);
     let wall = now.saturating_duration_since(c.start);
     let sched = run_delay::of_own_thread(c.tid);
-    let read = sched.zip(c.sched_from).map(|((cpu, now_sched), (cpu0, delay0))| {
-        let activity = Activity {
-            wall,
-            cpu: cpu.saturating_sub(cpu0),
-            waited: now_sched.waited.saturating_sub(delay0),
-        };
-        (activity, now_sched.runnable)
-    });
+    let read = sched
+        .zip(c.sched_from)
+        .map(|((cpu, now_sched), (cpu0, delay0))| {
+            let activity = Activity {
+                wall,
+                cpu: cpu.saturating_sub(cpu0),
+                waited: now_sched.waited.saturating_sub(delay0),
+            };
+            (activity, now_sched.runnable)
+        });
     let activity = read.map(|(a, _)| a);
     let message = if now >= c.deadline {
         if !c.limits.hang_reached(hard, wall, activity) {
