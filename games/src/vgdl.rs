@@ -19,12 +19,14 @@ pub mod model;
 pub mod names;
 pub mod parse;
 mod path;
+mod pool;
 pub mod rng;
 mod sprites;
 mod trace;
 
 pub use engine::{Sprite, State, Winner, MAX_TIMESTEPS};
 pub use model::{Action, Class, Rules};
+pub use pool::Sprites;
 pub use trace::{TraceAvatar, TraceState};
 
 use crate::grid::ParseError;
@@ -104,7 +106,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
             (w as i32).wrapping_mul(block),
             (h as i32).wrapping_mul(block),
         ),
-        sprites: Vec::new(),
+        sprites: Default::default(),
         resources: Vec::new(),
         avatar: None,
         score: 0.0,

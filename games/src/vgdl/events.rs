@@ -24,7 +24,7 @@ impl State {
 
     pub(crate) fn event_handling(&mut self) {
         let rules = Arc::clone(&self.rules);
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch = std::mem::take(&mut *self.scratch);
         let Scratch {
             cells,
             firstx,
@@ -130,7 +130,7 @@ impl State {
                 }
             }
         }
-        self.scratch = scratch;
+        *self.scratch = scratch;
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared
