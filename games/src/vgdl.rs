@@ -15,6 +15,7 @@ mod cells;
 mod compile;
 mod engine;
 mod events;
+mod inert;
 pub mod model;
 pub mod names;
 pub mod parse;
@@ -127,6 +128,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         pulled: Vec::new(),
         shields: Vec::new(),
         any_killed: false,
+        stale_last: false,
     };
     for (k, te) in rules.time_effects.iter().enumerate() {
         if te.itype.is_some() {

@@ -439,7 +439,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         })
         .collect();
     let effect_count = effects.len();
-    Ok(Rules {
+    let mut rules = Rules {
         types,
         sprite_order,
         effects,
@@ -453,7 +453,10 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
             .map(|p| p.value.split(',').map(|x| reg.get(x)).collect()),
         resource_limit,
         effect_count,
-    })
+        inert: Vec::new(),
+    };
+    rules.inert = super::inert::inert_types(&rules);
+    Ok(rules)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -200,6 +200,9 @@ pub struct State {
     /// Shields of this tick: (type1, type2, effect hash).
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
+    /// An effect set a sprite's last rectangle apart from its rectangle
+    /// this cycle: the next cycle updates inert sprites too.
+    pub(crate) stale_last: bool,
     pub(crate) groups: super::pool::Pooled<Groups>,
     /// Types of the sprites moved by effects since the pair index was last
     /// checked (`u16::MAX`: every sprite, by `undoAll`).
@@ -573,9 +576,10 @@ impl State {
         }
         let rules = Arc::clone(&self.rules);
         let mut members = Vec::new();
+        let all = std::mem::take(&mut self.stale_last);
         for &t in rules.sprite_order.iter().rev() {
             let c = rules.types[t as usize].class.unwrap_or(Class::Immovable);
-            if c.is_avatar() {
+            if c.is_avatar() || (!all && rules.inert.get(t as usize) == Some(&true)) {
                 continue;
             }
             members.clear();

@@ -601,4 +601,7 @@ pub struct Rules {
     pub resource_limit: Vec<i32>,
     /// Whether any effect needs the per-effect mutable state.
     pub effect_count: usize,
+    /// Per type, whether its sprites are inert (a cycle skips their
+    /// update; see `inert.rs`).
+    pub inert: Vec<bool>,
 }
