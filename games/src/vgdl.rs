@@ -15,12 +15,14 @@ mod cells;
 mod compile;
 mod engine;
 mod events;
+mod inert;
 pub mod model;
 mod more_effects;
 mod multi;
 pub mod names;
 pub mod parse;
 mod path;
+mod pool;
 pub mod rng;
 mod sprites;
 mod trace;
@@ -28,6 +30,7 @@ mod trace;
 pub use engine::{Sprite, State, Winner, MAX_TIMESTEPS};
 pub use model::{Action, Class, Rules};
 pub use multi::{Player, TracePlayer, MAX_PLAYERS};
+pub use pool::Sprites;
 pub use trace::{TraceAvatar, TraceState};
 
 use crate::grid::ParseError;
@@ -107,7 +110,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
             (w as i32).wrapping_mul(block),
             (h as i32).wrapping_mul(block),
         ),
-        sprites: Vec::new(),
+        sprites: Default::default(),
         resources: Vec::new(),
         avatar: None,
         score: 0.0,
@@ -137,6 +140,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         pulled: Vec::new(),
         shields: Vec::new(),
         any_killed: false,
+        stale_last: false,
     };
     for (k, te) in rules.time_effects.iter().enumerate() {
         if te.itype.is_some() {

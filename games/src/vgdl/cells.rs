@@ -41,19 +41,13 @@ pub(crate) struct CellIndex {
 }
 
 /// Buffers `eventHandling` reuses from cycle to cycle (not part of the
-/// state: a clone starts with empty ones).
+/// state: a clone gets spare ones, contents stale).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cells: CellIndex,
     pub(crate) firstx: Vec<usize>,
     pub(crate) secondx: Vec<usize>,
     pub(crate) hits: Vec<usize>,
-}
-
-impl Clone for Scratch {
-    fn clone(&self) -> Self {
-        Scratch::default()
-    }
 }
 
 /// Floor division by a fixed positive divisor: a multiply and a shift for

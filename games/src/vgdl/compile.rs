@@ -474,7 +474,7 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         })
         .collect();
     let effect_count = effects.len();
-    Ok(Rules {
+    let mut rules = Rules {
         types,
         sprite_order,
         effects,
@@ -490,7 +490,10 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         effect_count,
         no_players: no_players as usize,
         no_counters,
-    })
+        inert: Vec::new(),
+    };
+    rules.inert = super::inert::inert_types(&rules);
+    Ok(rules)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -5,7 +5,8 @@
 //!
 //! Sprites live in one flat vector in creation order (GVGAI's sprite groups
 //! are that order filtered by type), each a small `Copy` struct; resources
-//! are a separate sparse list. Cloning a state copies three vectors.
+//! are a separate sparse list. Cloning a state copies a few vectors into
+//! buffers recycled from dropped states (`pool`).
 
 use super::model::{Action, Class, Dir, Rules, TermKind, DNONE};
 use super::rng::JavaRandom;
@@ -106,9 +107,9 @@ pub fn normalise(v: (f64, f64)) -> (f64, f64) {
 }
 
 /// Sprite indices grouped by type (GVGAI's sprite groups), rebuilt at the
-/// start of a cycle and after removals. Sprites appended since the last
-/// rebuild (index `>= n0`) are not in it and are scanned separately.
-/// Not part of the state: a clone starts without it.
+/// start of a cycle when sprites were added since the last rebuild, and
+/// after removals. Sprites appended since the last rebuild (index `>= n0`)
+/// are not in it and are scanned separately. A clone copies it.
 #[derive(Debug, Default)]
 pub(crate) struct Groups {
     off: Vec<u32>,
@@ -118,9 +119,19 @@ pub(crate) struct Groups {
     next: Vec<u32>,
 }
 
-impl Clone for Groups {
-    fn clone(&self) -> Self {
-        Groups::default()
+impl Groups {
+    /// Makes `into` a copy of this index (its scratch left as it is).
+    pub(crate) fn copy_to(&self, into: &mut Groups) {
+        into.off.clear();
+        into.off.extend_from_slice(&self.off);
+        into.idx.clear();
+        into.idx.extend_from_slice(&self.idx);
+        into.n0 = self.n0;
+    }
+
+    /// Whether it holds allocated buffers.
+    pub(crate) fn has_buffers(&self) -> bool {
+        self.off.capacity() > 0
     }
 }
 
@@ -153,7 +164,7 @@ pub struct State {
     /// Screen size in pixels.
     pub screen: (i32, i32),
     /// Sprites in creation order.
-    pub sprites: Vec<Sprite>,
+    pub sprites: super::pool::Sprites,
     /// Resources held: (sprite id, resource type, amount), sorted.
     pub resources: Vec<(u32, u16, i32)>,
     /// The avatar's sprite id (`avatars[0]`).
@@ -201,12 +212,15 @@ pub struct State {
     /// Shields of this tick: (type1, type2, effect hash).
     pub(crate) shields: Vec<(u16, u16, i64)>,
     pub(crate) any_killed: bool,
-    pub(crate) groups: Groups,
+    /// An effect set a sprite's last rectangle apart from its rectangle
+    /// this cycle: the next cycle updates inert sprites too.
+    pub(crate) stale_last: bool,
+    pub(crate) groups: super::pool::Pooled<Groups>,
     /// Types of the sprites moved by effects since the pair index was last
     /// checked (`u16::MAX`: every sprite, by `undoAll`).
     pub(crate) moved: Vec<u16>,
     /// Buffers of `eventHandling`.
-    pub(crate) scratch: super::cells::Scratch,
+    pub(crate) scratch: super::pool::Pooled<super::cells::Scratch>,
 }
 
 impl super::cells::Rects for State {
@@ -313,7 +327,7 @@ impl State {
     /// each group in creation order).
     pub(crate) fn rebuild_groups(&mut self) {
         let t = self.rules.types.len();
-        let g = &mut self.groups;
+        let g: &mut Groups = &mut self.groups;
         g.off.clear();
         g.off.resize(t + 1, 0);
         for s in &self.sprites {
@@ -546,7 +560,13 @@ impl State {
     /// One game cycle with the avatar's action.
     pub fn cycle(&mut self, action: Action) {
         self.ticks += 1;
-        self.rebuild_groups();
+        // The index is still valid when no sprite was added since it was
+        // built (removals rebuild it at once).
+        if self.groups.off.len() != self.rules.types.len() + 1
+            || self.groups.n0 != self.sprites.len()
+        {
+            self.rebuild_groups();
+        }
         self.tick_sprites(action);
         self.event_handling();
         self.clear_all();
@@ -572,9 +592,10 @@ impl State {
         }
         let rules = Arc::clone(&self.rules);
         let mut members = Vec::new();
+        let all = std::mem::take(&mut self.stale_last);
         for &t in rules.sprite_order.iter().rev() {
             let c = rules.types[t as usize].class.unwrap_or(Class::Immovable);
-            if c.is_avatar() {
+            if c.is_avatar() || (!all && rules.inert.get(t as usize) == Some(&true)) {
                 continue;
             }
             members.clear();

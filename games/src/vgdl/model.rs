@@ -636,4 +636,7 @@ pub struct Rules {
     /// `no_players`: the number of players (avatars), 1 for GVGAI's
     /// single-player games.
     pub no_players: usize,
+    /// Per type, whether its sprites are inert (a cycle skips their
+    /// update; see `inert.rs`).
+    pub inert: Vec<bool>,
 }
