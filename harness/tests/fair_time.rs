@@ -173,3 +173,77 @@ fn botzone_turn_processes_are_judged_by_their_cpu_time() {
     assert_eq!(cpu, 0, "a sleeping bot uses no CPU");
     assert!(wall > 0, "the same bot overruns on the wall clock");
 }
+
+/// Busy loops pinned to CPU 0, killed when dropped.
+struct Spinners(Vec<std::process::Child>);
+
+impl Spinners {
+    fn start(n: usize) -> Spinners {
+        Spinners(
+            (0..n)
+                .map(|_| {
+                    std::process::Command::new("taskset")
+                        .args(["-c", "0", "sh", "-c", "while :; do :; done"])
+                        .spawn()
+                        .expect("taskset (util-linux) runs")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// A machine so busy that an agent waits longer for a CPU than the CPU
+/// clock's wait for an answer (ten times the hard limit, at least 1 s):
+/// the time it waited is not counted, so an agent within its CPU budget is
+/// not disqualified however long it was kept off the CPU.
+#[test]
+fn an_agent_kept_waiting_for_a_cpu_past_the_wait_limit_is_not_disqualified() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("starved.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\nlevels = [0]\nrepetitions = 1\nmax_steps = 3\nconcurrency = 1\n\
+         [time]\nact = \"20ms\"\nact_hard = \"25ms\"\nclock = \"cpu\"\n\
+         [[agents]]\nagent = \"fixture-busy\"\nparams = { ms = 15 }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let spinners = Spinners::start(120);
+    let started = std::time::Instant::now();
+    let run = std::process::Command::new("taskset")
+        .args(["-c", "0", env!("CARGO_BIN_EXE_arena"), "run"])
+        .args([cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"])
+        .output()
+        .expect("taskset (util-linux) runs");
+    let took = started.elapsed();
+    drop(spinners);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(out.join("episodes.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(&rows[0][10], "normal", "{:?}", rows[0]);
+    let steps: u32 = rows[0][12].parse().unwrap();
+    assert!(steps >= 3, "the game played to max_steps: {:?}", rows[0]);
+    assert_eq!(&rows[0][18], "0", "no overrun: {:?}", rows[0]);
+    // 15 ms of CPU among 120 busy loops on one CPU: seconds per act.
+    assert!(
+        took > std::time::Duration::from_secs(3),
+        "the busy loops did not keep the agent waiting (the run took {took:?})"
+    );
+}
