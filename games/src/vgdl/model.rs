@@ -289,7 +289,7 @@ pub struct TypeDef {
 /// What an effect does, with its own parameters.
 #[derive(Clone, Debug)]
 pub enum EffectKind {
-    /// An effect of [`super::more_effects`].
+    /// An effect only the two-player games use (`more_effects.rs`).
     More(super::more_effects::MoreEffect),
     /// `stepBack` (`pixelPerfect`: back only to the other sprite's edge).
     StepBack {

@@ -114,12 +114,27 @@ pub trait ArenaGame: GameView + Sized {
         self.state_json(0)
     }
 
-    /// Append the replay view of this state ([`crate::registry::resim::view`])
-    /// to `out` as JSON text. The default serializes the view; a game may
-    /// write the same text straight to bytes (a test compares the two).
+    /// The JSON view a replay stores per tick: [`GameView::state_json`] of
+    /// seat 0 with the keys of [`ArenaGame::trace_json`] laid over it, so
+    /// that a viewer has the whole board and every key of `arena trace`.
+    fn replay_view(&self) -> serde_json::Value {
+        let mut v = self.state_json(0);
+        if let (serde_json::Value::Object(all), serde_json::Value::Object(trace)) =
+            (&mut v, self.trace_json())
+        {
+            for (k, x) in trace {
+                all.insert(k, x);
+            }
+        }
+        v
+    }
+
+    /// Append [`ArenaGame::replay_view`] of this state to `out` as JSON
+    /// text. The default serializes the view; a game may write the same
+    /// text straight to bytes (a test compares the two).
     fn write_view(&self, out: &mut Vec<u8>) {
         // Writing to a Vec cannot fail, and a Value always serializes.
-        let _ = serde_json::to_writer(out, &crate::registry::resim::view(self));
+        let _ = serde_json::to_writer(out, &self.replay_view());
     }
 
     /// Whether `arena trace` refuses an illegal action (default) or plays

@@ -8,7 +8,7 @@ use games::PlayerResult;
 use serde_json::Value;
 
 /// What re-playing an episode's actions gives; `S` holds the states
-/// (JSON values, or a JSON array's text: [`StatesJson`]).
+/// (JSON values, or a JSON array's text: `StatesJson`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Replayed<S = Vec<Value>> {
     /// The state before the first tick and after each tick (one more than
@@ -26,15 +26,10 @@ pub struct Replayed<S = Vec<Value>> {
     pub over: bool,
 }
 
-/// The JSON view stored per tick (see [`Replayed::states`]).
+/// The JSON view stored per tick (see [`Replayed::states`]):
+/// [`ArenaGame::replay_view`].
 pub fn view<G: ArenaGame>(state: &G) -> Value {
-    let mut v = state.state_json(0);
-    if let (Value::Object(all), Value::Object(trace)) = (&mut v, state.trace_json()) {
-        for (k, x) in trace {
-            all.insert(k, x);
-        }
-    }
-    v
+    state.replay_view()
 }
 
 /// Where re-played states go, one [`view`] per state.
