@@ -27,10 +27,10 @@ pub mod rng;
 mod sprites;
 mod trace;
 
-pub use engine::{Sprite, State, Winner, MAX_TIMESTEPS};
+pub use engine::{Sprite, Sprites, State, Winner, MAX_TIMESTEPS};
 pub use model::{Action, Class, Rules};
 pub use multi::{Player, TracePlayer, MAX_PLAYERS};
-pub use pool::Sprites;
+pub use pool::{PoolVec, Spare};
 pub use trace::{TraceAvatar, TraceState};
 
 use crate::grid::ParseError;

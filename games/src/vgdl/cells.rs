@@ -203,6 +203,20 @@ impl CellIndex {
     }
 }
 
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<Scratch>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl super::pool::Recycle for Scratch {
+    fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Self>>> {
+        &SCRATCH
+    }
+    fn copy_into(&self, _into: &mut Self) {}
+    fn worth_keeping(&self) -> bool {
+        self.firstx.capacity() > 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

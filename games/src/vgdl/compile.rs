@@ -3,8 +3,8 @@
 //! parameters, its parameter defaults and reflection rules, and the
 //! resolution of every name.
 
+use super::model::MoreEffect;
 use super::model::*;
-use super::more_effects::MoreEffect;
 use super::multi::MAX_PLAYERS;
 use super::names::{self, EFFECTS, SPRITE_CLASSES, TERMINATIONS};
 use super::parse::{param, Description, Param, SpriteNode};

@@ -164,7 +164,7 @@ pub struct State {
     /// Screen size in pixels.
     pub screen: (i32, i32),
     /// Sprites in creation order.
-    pub sprites: super::pool::Sprites,
+    pub sprites: Sprites,
     /// Resources held: (sprite id, resource type, amount), sorted.
     pub resources: Vec<(u32, u16, i32)>,
     /// The avatar's sprite id (`avatars[0]`).
@@ -174,7 +174,7 @@ pub struct State {
     /// Player 0's win state.
     pub winner: Winner,
     /// Players `1..N` of a multi-player game (empty with one player).
-    pub others: Vec<super::multi::Player>,
+    pub others: Vec<Player>,
     /// The game's counters (`no_counters`).
     pub counters: Vec<i32>,
     /// Per effect, when the game has counters: `countElse`, which
@@ -734,3 +734,54 @@ impl State {
         }
     }
 }
+
+/// A player after the first: its avatar, score and win state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Player {
+    /// Its avatar's sprite id (`avatars[i]`).
+    pub avatar: Option<u32>,
+    /// Its score.
+    pub score: f64,
+    /// Its win state.
+    pub winner: Winner,
+    /// Its action for the cycle being played.
+    pub(crate) action: Action,
+}
+
+impl Player {
+    pub(crate) fn new(avatar: Option<u32>) -> Player {
+        Player {
+            avatar,
+            score: 0.0,
+            winner: Winner::None,
+            action: Action::Nil,
+        }
+    }
+}
+
+thread_local! {
+    static SPRITES: std::cell::RefCell<Vec<Vec<Sprite>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static GROUPS: std::cell::RefCell<Vec<Groups>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl super::pool::Recycle for Groups {
+    fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Self>>> {
+        &GROUPS
+    }
+    fn copy_into(&self, into: &mut Self) {
+        self.copy_to(into);
+    }
+    fn worth_keeping(&self) -> bool {
+        self.has_buffers()
+    }
+}
+
+impl super::pool::Spare for Sprite {
+    fn spares() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<Self>>>> {
+        &SPRITES
+    }
+}
+
+/// The sprites of a state in creation order: a `Vec<Sprite>` (through
+/// `Deref`) whose clone reuses a spare buffer.
+pub type Sprites = super::pool::PoolVec<Sprite>;

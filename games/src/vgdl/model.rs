@@ -290,7 +290,7 @@ pub struct TypeDef {
 #[derive(Clone, Debug)]
 pub enum EffectKind {
     /// An effect only the two-player games use (`more_effects.rs`).
-    More(super::more_effects::MoreEffect),
+    More(MoreEffect),
     /// `stepBack` (`pixelPerfect`: back only to the other sprite's edge).
     StepBack {
         /// `pixelPerfect`.
@@ -639,4 +639,53 @@ pub struct Rules {
     /// Per type, whether its sprites are inert (a cycle skips their
     /// update; see `inert.rs`).
     pub inert: Vec<bool>,
+}
+
+/// An effect only the two-player games use, compiled (applied in
+/// `more_effects.rs`).
+#[derive(Clone, Debug)]
+pub enum MoreEffect {
+    /// `increaseSpeedToAll` / `decreaseSpeedToAll stype value`: every sprite
+    /// of `stype` (and subtypes) speeds up or slows down by `value` (not
+    /// below 0).
+    SpeedToAll {
+        /// `stype`.
+        itype: u16,
+        /// `value`.
+        value: f64,
+        /// `increaseSpeedToAll`.
+        increase: bool,
+    },
+    /// `removeScore [stype] [killSecond]`: the score of the player whose
+    /// avatar is the first sprite (or each avatar of the exact type
+    /// `stype`) becomes 0.
+    RemoveScore {
+        /// `stype` (-1: none).
+        itype: i32,
+        /// `killSecond`.
+        kill_second: bool,
+    },
+    /// `spawnBehind stype`: with probability `prob`, a sprite of `stype`
+    /// where the second sprite was before its last move, if that is off
+    /// its rectangle now.
+    SpawnBehind {
+        /// `stype`.
+        itype: u16,
+    },
+    /// `killIfFast` / `killIfSlow limspeed`: the first sprite dies when the
+    /// relative speed is above (below) `limspeed`.
+    KillIfSpeed {
+        /// `limspeed`.
+        limit: f64,
+        /// `killIfFast`.
+        fast: bool,
+    },
+    /// `updateSpawnType stype spawnPoint`: every spawn point of type
+    /// `spawnPoint` (and subtypes) spawns `stype` from now on.
+    UpdateSpawnType {
+        /// `stype`.
+        itype: u16,
+        /// `spawnPoint`.
+        spawn: u16,
+    },
 }

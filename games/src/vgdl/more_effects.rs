@@ -4,56 +4,8 @@
 //! GVGAI's Java does it.
 
 use super::engine::State;
-use super::model::EffectKind;
+use super::model::{EffectKind, MoreEffect};
 use super::multi::score_of;
-
-/// One of the effects of this module, compiled.
-#[derive(Clone, Debug)]
-pub enum MoreEffect {
-    /// `increaseSpeedToAll` / `decreaseSpeedToAll stype value`: every sprite
-    /// of `stype` (and subtypes) speeds up or slows down by `value` (not
-    /// below 0).
-    SpeedToAll {
-        /// `stype`.
-        itype: u16,
-        /// `value`.
-        value: f64,
-        /// `increaseSpeedToAll`.
-        increase: bool,
-    },
-    /// `removeScore [stype] [killSecond]`: the score of the player whose
-    /// avatar is the first sprite (or each avatar of the exact type
-    /// `stype`) becomes 0.
-    RemoveScore {
-        /// `stype` (-1: none).
-        itype: i32,
-        /// `killSecond`.
-        kill_second: bool,
-    },
-    /// `spawnBehind stype`: with probability `prob`, a sprite of `stype`
-    /// where the second sprite was before its last move, if that is off
-    /// its rectangle now.
-    SpawnBehind {
-        /// `stype`.
-        itype: u16,
-    },
-    /// `killIfFast` / `killIfSlow limspeed`: the first sprite dies when the
-    /// relative speed is above (below) `limspeed`.
-    KillIfSpeed {
-        /// `limspeed`.
-        limit: f64,
-        /// `killIfFast`.
-        fast: bool,
-    },
-    /// `updateSpawnType stype spawnPoint`: every spawn point of type
-    /// `spawnPoint` (and subtypes) spawns `stype` from now on.
-    UpdateSpawnType {
-        /// `stype`.
-        itype: u16,
-        /// `spawnPoint`.
-        spawn: u16,
-    },
-}
 
 impl State {
     /// Applies `m` (effect `ef`) to sprite `s1`, with `s2` the other sprite

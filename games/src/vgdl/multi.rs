@@ -30,29 +30,7 @@ use super::trace::{trace_avatar, TraceAvatar};
 /// The most players a game may declare (`no_players`).
 pub const MAX_PLAYERS: i32 = 8;
 
-/// A player after the first: its avatar, score and win state.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Player {
-    /// Its avatar's sprite id (`avatars[i]`).
-    pub avatar: Option<u32>,
-    /// Its score.
-    pub score: f64,
-    /// Its win state.
-    pub winner: Winner,
-    /// Its action for the cycle being played.
-    pub(crate) action: Action,
-}
-
-impl Player {
-    pub(crate) fn new(avatar: Option<u32>) -> Player {
-        Player {
-            avatar,
-            score: 0.0,
-            winner: Winner::None,
-            action: Action::Nil,
-        }
-    }
-}
+pub use super::engine::Player;
 
 /// One player's part of a multi-player trace record.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,19 +6,13 @@
 //! costs page faults when the allocator has returned the memory to the
 //! system in between).
 
-use super::cells::Scratch;
-use super::engine::{Groups, Sprite};
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
 
 /// At most this many spare buffers of each kind are kept per thread.
 const KEEP: usize = 4;
-/// Sprite vectors larger than this (in sprites) are freed, not kept.
+/// Vectors longer than this are freed, not kept.
 const KEEP_MAX_SPRITES: usize = 1 << 16;
-
-thread_local! {
-    static SPRITES: RefCell<Vec<Vec<Sprite>>> = const { RefCell::new(Vec::new()) };
-}
 
 /// Takes a spare value from `pool` (or `None`).
 fn take<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>) -> Option<T> {
@@ -40,68 +34,81 @@ fn give<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>, v: T) {
     drop(rest);
 }
 
-/// The sprites of a state in creation order: a `Vec<Sprite>` (through
-/// `Deref`) whose clone reuses a spare buffer.
-#[derive(Debug, Default, PartialEq)]
-pub struct Sprites(Vec<Sprite>);
+/// An element type of a [`PoolVec`]: its per-thread pool of spare vectors.
+pub trait Spare: Clone + 'static {
+    /// The pool of spare vectors.
+    fn spares() -> &'static std::thread::LocalKey<RefCell<Vec<Vec<Self>>>>;
+}
 
-impl Sprites {
-    /// The sprites as a plain vector.
-    pub fn into_vec(mut self) -> Vec<Sprite> {
+/// A `Vec<T>` (through `Deref`) whose clone reuses a spare buffer of `T`'s
+/// pool and whose drop gives its buffer back: the sprites of a state
+/// ([`super::Sprites`]).
+#[derive(Debug, PartialEq)]
+pub struct PoolVec<T: Spare>(Vec<T>);
+
+impl<T: Spare> Default for PoolVec<T> {
+    fn default() -> Self {
+        PoolVec(Vec::new())
+    }
+}
+
+impl<T: Spare> PoolVec<T> {
+    /// The elements as a plain vector.
+    pub fn into_vec(mut self) -> Vec<T> {
         std::mem::take(&mut self.0)
     }
 }
 
-impl From<Vec<Sprite>> for Sprites {
-    fn from(v: Vec<Sprite>) -> Self {
-        Sprites(v)
+impl<T: Spare> From<Vec<T>> for PoolVec<T> {
+    fn from(v: Vec<T>) -> Self {
+        PoolVec(v)
     }
 }
 
-impl Deref for Sprites {
-    type Target = Vec<Sprite>;
+impl<T: Spare> Deref for PoolVec<T> {
+    type Target = Vec<T>;
     #[inline]
-    fn deref(&self) -> &Vec<Sprite> {
+    fn deref(&self) -> &Vec<T> {
         &self.0
     }
 }
 
-impl DerefMut for Sprites {
+impl<T: Spare> DerefMut for PoolVec<T> {
     #[inline]
-    fn deref_mut(&mut self) -> &mut Vec<Sprite> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
         &mut self.0
     }
 }
 
-impl<'a> IntoIterator for &'a Sprites {
-    type Item = &'a Sprite;
-    type IntoIter = std::slice::Iter<'a, Sprite>;
+impl<'a, T: Spare> IntoIterator for &'a PoolVec<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
 }
 
-impl<'a> IntoIterator for &'a mut Sprites {
-    type Item = &'a mut Sprite;
-    type IntoIter = std::slice::IterMut<'a, Sprite>;
+impl<'a, T: Spare> IntoIterator for &'a mut PoolVec<T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter_mut()
     }
 }
 
-impl Clone for Sprites {
+impl<T: Spare> Clone for PoolVec<T> {
     fn clone(&self) -> Self {
-        let mut v = take(&SPRITES).unwrap_or_default();
+        let mut v = take(T::spares()).unwrap_or_default();
         v.clear();
         v.extend_from_slice(&self.0);
-        Sprites(v)
+        PoolVec(v)
     }
 }
 
-impl Drop for Sprites {
+impl<T: Spare> Drop for PoolVec<T> {
     fn drop(&mut self) {
         if self.0.capacity() > 0 && self.0.capacity() <= KEEP_MAX_SPRITES {
-            give(&SPRITES, std::mem::take(&mut self.0));
+            give(T::spares(), std::mem::take(&mut self.0));
         }
     }
 }
@@ -150,33 +157,6 @@ impl<T: Recycle> Drop for Pooled<T> {
         if self.0.worth_keeping() {
             give(T::pool(), std::mem::take(&mut self.0));
         }
-    }
-}
-
-thread_local! {
-    static GROUPS: RefCell<Vec<Groups>> = const { RefCell::new(Vec::new()) };
-    static SCRATCH: RefCell<Vec<Scratch>> = const { RefCell::new(Vec::new()) };
-}
-
-impl Recycle for Groups {
-    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Self>>> {
-        &GROUPS
-    }
-    fn copy_into(&self, into: &mut Self) {
-        self.copy_to(into);
-    }
-    fn worth_keeping(&self) -> bool {
-        self.has_buffers()
-    }
-}
-
-impl Recycle for Scratch {
-    fn pool() -> &'static std::thread::LocalKey<RefCell<Vec<Self>>> {
-        &SCRATCH
-    }
-    fn copy_into(&self, _into: &mut Self) {}
-    fn worth_keeping(&self) -> bool {
-        self.firstx.capacity() > 0
     }
 }
 
