@@ -46,6 +46,7 @@ CUT = {
     "demo.toml": (1, "200us"),
     "fairness-cpu.toml": (1, None),
     "fairness-wall.toml": (1, None),
+    "gvgai-benchmark.toml": (1, "2ms"),
     "snake-agents.toml": (2, "1ms"),
     "snake-agents-50ms.toml": (2, None),
     "sokoban-microban.toml": (1, None),
