@@ -5,45 +5,23 @@
 //! clear "does not implement" error, never a panic or a parse error.
 //! Prints, per game, records identical / total.
 
-use flate2::read::GzDecoder;
+mod common;
+
+use common::{data, num, same_avatar, sprites_diff};
 use games::vgdl::{Action, TraceState, Vgdl, VgdlError};
 use games::Game;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/gvgai")
-}
 
 /// The shipped game names, from `games.tsv`.
 fn game_names() -> Vec<String> {
-    let tsv = std::fs::read_to_string(data().join("games.tsv")).unwrap();
-    tsv.lines()
-        .skip(1)
-        .map(|l| l.split('\t').nth(1).unwrap().to_string())
-        .collect()
+    common::game_names("games.tsv")
 }
 
 /// The reference records of `game`: the shipped ones, or those of the
 /// folder named by `VGDL_TRACES` (same schema; states may be sparse, each
 /// placed by its `tick`).
 fn records(game: &str) -> Vec<Value> {
-    let dir = match std::env::var("VGDL_TRACES") {
-        Ok(d) => PathBuf::from(d),
-        Err(_) => data().join("traces"),
-    };
-    let Ok(f) = std::fs::File::open(dir.join(format!("{game}.jsonl.gz"))) else {
-        return Vec::new();
-    };
-    BufReader::new(GzDecoder::new(f))
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect()
-}
-
-fn num(v: &Value) -> f64 {
-    v.as_f64().unwrap()
+    common::records("VGDL_TRACES", "traces", game)
 }
 
 /// The first difference between our state and the recorded one, if any.
@@ -67,51 +45,14 @@ fn diff(ours: &TraceState, want: &Value) -> Option<String> {
     match (&ours.avatar, &want["avatar"]) {
         (None, Value::Null) => {}
         (Some(a), w @ Value::Object(_)) => {
-            let o = &w["orientation"];
-            let res: Vec<(String, i32)> = w["resources"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| (k.clone(), num(v) as i32))
-                .collect();
-            if a.x as f64 != num(&w["x"])
-                || a.y as f64 != num(&w["y"])
-                || a.orientation != (num(&o[0]), num(&o[1]))
-                || a.health as f64 != num(&w["health"])
-                || a.resources != res
-            {
+            if !same_avatar(a, w) {
                 d.push(format!("avatar {a:?} vs {w}"));
             }
         }
         (a, w) => d.push(format!("avatar {a:?} vs {w}")),
     }
-    let want_sprites: Vec<(String, i32, i32)> = want["sprites"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s[0].as_str().unwrap().to_string(),
-                num(&s[1]) as i32,
-                num(&s[2]) as i32,
-            )
-        })
-        .collect();
-    if ours.sprites != want_sprites {
-        let extra: Vec<_> = ours
-            .sprites
-            .iter()
-            .filter(|s| !want_sprites.contains(s))
-            .take(5)
-            .collect();
-        let missing: Vec<_> = want_sprites
-            .iter()
-            .filter(|s| !ours.sprites.contains(s))
-            .take(5)
-            .collect();
-        d.push(format!(
-            "sprites: ours extra {extra:?}, missing {missing:?}"
-        ));
+    if let Some(e) = sprites_diff(&ours.sprites, want) {
+        d.push(e);
     }
     (!d.is_empty()).then(|| d.join("; "))
 }

@@ -8,65 +8,31 @@
 //! was identical cannot regress unnoticed; every other game is printed with
 //! its first difference or the reason it does not load.
 
-use flate2::read::GzDecoder;
+mod common;
+
+use common::{data, num, same_avatar, sprites_diff};
 use games::vgdl::{Action, TraceAvatar, Vgdl, VgdlError, VgdlGame};
 use games::Game;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
 
 /// Games identical on every shipped record, at least (of 60).
 const IDENTICAL_AT_LEAST: usize = 57;
 
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/gvgai")
-}
-
 /// The shipped two-player game names, from `games2p.tsv`.
 fn game_names() -> Vec<String> {
-    let tsv = std::fs::read_to_string(data().join("games2p.tsv")).unwrap();
-    tsv.lines()
-        .skip(1)
-        .map(|l| l.split('\t').nth(1).unwrap().to_string())
-        .collect()
+    common::game_names("games2p.tsv")
 }
 
 /// The reference records of `game` (none when GVGAI could not play it).
 fn records(game: &str) -> Vec<Value> {
-    let dir = match std::env::var("VGDL_TRACES_2P") {
-        Ok(d) => PathBuf::from(d),
-        Err(_) => data().join("traces2p"),
-    };
-    let Ok(f) = std::fs::File::open(dir.join(format!("{game}.jsonl.gz"))) else {
-        return Vec::new();
-    };
-    BufReader::new(GzDecoder::new(f))
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect()
-}
-
-fn num(v: &Value) -> f64 {
-    v.as_f64().unwrap()
+    common::records("VGDL_TRACES_2P", "traces2p", game)
 }
 
 fn avatar_diff(a: Option<(&TraceAvatar, &str)>, w: &Value) -> Option<String> {
     match (a, w) {
         (None, Value::Null) => None,
         (Some((a, ty)), Value::Object(_)) => {
-            let o = &w["orientation"];
-            let res: Vec<(String, i32)> = w["resources"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| (k.clone(), num(v) as i32))
-                .collect();
-            let same = ty == w["type"].as_str().unwrap()
-                && a.x as f64 == num(&w["x"])
-                && a.y as f64 == num(&w["y"])
-                && a.orientation == (num(&o[0]), num(&o[1]))
-                && a.health as f64 == num(&w["health"])
-                && a.resources == res;
+            let same = ty == w["type"].as_str().unwrap() && same_avatar(a, w);
             (!same).then(|| format!("{ty} {a:?} vs {w}"))
         }
         (a, w) => Some(format!("{a:?} vs {w}")),
@@ -107,33 +73,8 @@ fn diff(g: &VgdlGame, want: &Value) -> Option<String> {
             d.push(format!("player {p} avatar {e}"));
         }
     }
-    let want_sprites: Vec<(String, i32, i32)> = want["sprites"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s[0].as_str().unwrap().to_string(),
-                num(&s[1]) as i32,
-                num(&s[2]) as i32,
-            )
-        })
-        .collect();
-    if ours.sprites != want_sprites {
-        let extra: Vec<_> = ours
-            .sprites
-            .iter()
-            .filter(|s| !want_sprites.contains(s))
-            .take(5)
-            .collect();
-        let missing: Vec<_> = want_sprites
-            .iter()
-            .filter(|s| !ours.sprites.contains(s))
-            .take(5)
-            .collect();
-        d.push(format!(
-            "sprites: ours extra {extra:?}, missing {missing:?}"
-        ));
+    if let Some(e) = sprites_diff(&ours.sprites, want) {
+        d.push(e);
     }
     (!d.is_empty()).then(|| d.join("; "))
 }
