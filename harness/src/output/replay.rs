@@ -24,7 +24,6 @@
 
 use crate::config::{AgentKind, RunConfig};
 use crate::error::HarnessError;
-use crate::output::reporters::{Event, Reporter};
 use crate::play::runner::EpisodeRecord;
 use crate::play::timing::TimeLimits;
 use crate::registry::GameEntry;
@@ -32,10 +31,12 @@ use flate2::read::MultiGzDecoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+
+mod writer;
+pub use writer::Replays;
 
 /// The schema of this version, the `schema` field of every replay.
 pub const SCHEMA: &str = "arena-replay/2";
@@ -507,64 +508,6 @@ impl Drop for TempFile {
     }
 }
 
-/// The replay reporter: `replays.jsonl.gz`, a gzip member appended and
-/// flushed per finished episode (off with `replays = false`).
-pub struct Replays {
-    path: PathBuf,
-    out: Option<(File, RunConfig, &'static dyn GameEntry)>,
-    texts: HashMap<String, Option<String>>,
-    json: Vec<u8>,
-}
-
-impl Replays {
-    /// Writes `dir/replays.jsonl.gz`.
-    pub fn new(dir: &Path) -> Self {
-        Replays {
-            path: dir.join(FILE_NAME),
-            out: None,
-            texts: HashMap::new(),
-            json: Vec::new(),
-        }
-    }
-}
-
-impl Reporter for Replays {
-    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
-        let io = |e| HarnessError::io(&self.path, e);
-        match event {
-            Event::RunPlanned { cfg, .. } if cfg.replays => {
-                let file = File::create(&self.path).map_err(io)?;
-                self.out = Some((file, (*cfg).clone(), crate::registry::find(cfg.game)?));
-            }
-            Event::EpisodeFinished { record, .. } => {
-                if let Some((file, cfg, game)) = self.out.as_mut() {
-                    let spec = &record.episode.level;
-                    if !self.texts.contains_key(spec) {
-                        let p = Path::new(spec);
-                        let text = p
-                            .is_file()
-                            .then(|| std::fs::read_to_string(p).ok())
-                            .flatten();
-                        self.texts.insert(spec.clone(), text);
-                    }
-                    let text = self.texts.get(spec).cloned().flatten();
-                    self.json.clear();
-                    write_json(*game, cfg, record, text, &mut self.json)?;
-                    file.write_all(&gzip_bytes(&self.json))
-                        .and_then(|_| file.flush())
-                        .map_err(|e| HarnessError::io(&self.path, e))?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &[FILE_NAME]
-    }
-}
-
 /// `arena replay FILE`: check every replay of `file` (only `episode`, if
 /// given) against the rules, printing a line per episode; returns the
 /// replays and the mismatches (see `crate::cli::commands::replay`).
@@ -713,7 +656,7 @@ mod tests {
 
     /// A Connect Four episode of `n` moves chosen by a small generator, as
     /// the runner records it.
-    fn connect4_record(seed: u64, index: usize) -> (RunConfig, EpisodeRecord) {
+    pub(super) fn connect4_record(seed: u64, index: usize) -> (RunConfig, EpisodeRecord) {
         use crate::play::runner::SeatRecord;
         use crate::play::schedule::Episode;
         use games::Game;

@@ -147,8 +147,8 @@ impl<G: Game> Contestant<G> for Direct<G> {
             sched_from: (clock == Clock::Cpu).then_some(sched_start).flatten(),
             hook: Arc::clone(&self.hook),
         });
-        let timer = AgentTimer::of(&self.limits, start, budget);
         let cpu0 = thread_cpu_time();
+        let timer = AgentTimer::of_at(&self.limits, start, budget, cpu0);
         let r = in_agent(|| {
             catch_unwind(AssertUnwindSafe(|| match phase {
                 Phase::Init => {

@@ -260,8 +260,8 @@ impl<G: Game> InProcess<G> {
                         start,
                         budget,
                     } => {
-                        let timer = AgentTimer::of(&limits, start, budget);
                         let cpu0 = thread_cpu_time();
+                        let timer = AgentTimer::of_at(&limits, start, budget, cpu0);
                         let r = catch_unwind(AssertUnwindSafe(|| match phase {
                             Phase::Init => {
                                 agent.init(&state, seat, &timer);

@@ -47,15 +47,36 @@ impl AgentTimer {
         Self::with_step(limits.clock, wall_start, budget, limits.counted_step)
     }
 
+    /// [`AgentTimer::of`] with the calling thread's CPU time read by the
+    /// caller just now (`cpu_now`, [`thread_cpu_time`]): the caller times
+    /// the call from the same reading, one clock read instead of two.
+    pub fn of_at(
+        limits: &TimeLimits,
+        wall_start: Instant,
+        budget: Duration,
+        cpu_now: Duration,
+    ) -> Self {
+        let mut t = Self::timer(limits.clock, wall_start, budget, limits.counted_step);
+        if limits.clock == Clock::Cpu {
+            t.cpu_start = cpu_now;
+        }
+        t
+    }
+
     fn with_step(clock: Clock, wall_start: Instant, budget: Duration, step: Duration) -> Self {
+        let mut t = Self::timer(clock, wall_start, budget, step);
+        if clock == Clock::Cpu {
+            t.cpu_start = thread_cpu_time();
+        }
+        t
+    }
+
+    /// A timer with no CPU reading yet.
+    fn timer(clock: Clock, wall_start: Instant, budget: Duration, step: Duration) -> Self {
         AgentTimer {
             clock,
             wall_start,
-            cpu_start: if clock == Clock::Cpu {
-                thread_cpu_time()
-            } else {
-                Duration::ZERO
-            },
+            cpu_start: Duration::ZERO,
             budget,
             step,
             looks: AtomicU64::new(0),

@@ -1,0 +1,248 @@
+//! The replay reporter ([`Replays`]): `replays.jsonl.gz` written by a
+//! thread of its own.
+
+use super::{gzip_bytes, write_json, FILE_NAME};
+use crate::config::RunConfig;
+use crate::error::HarnessError;
+use crate::output::reporters::{Event, Reporter};
+use crate::play::runner::EpisodeRecord;
+use crate::registry::GameEntry;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// The replay reporter: `replays.jsonl.gz`, a gzip member per finished
+/// episode, in finishing order (off with `replays = false`). The members
+/// are built (the re-play, the JSON, the deflate) and written by a thread
+/// of its own, so that the run's main thread, which runs every reporter,
+/// only hands each record over; the thread is drained, and its first
+/// error reported, at the end of the run. Without a thread to spare, the
+/// members are written here.
+pub struct Replays {
+    path: PathBuf,
+    writer: Option<Writer>,
+}
+
+/// How many finished episodes may wait for the replay thread before the
+/// main thread waits for it.
+const QUEUE: usize = 256;
+
+/// Where the replays of a run go: a thread of its own, or this thread.
+enum Writer {
+    Here(Box<Members>),
+    Thread {
+        tx: mpsc::SyncSender<EpisodeRecord>,
+        thread: JoinHandle<Result<(), HarnessError>>,
+        failed: Arc<AtomicBool>,
+    },
+}
+
+/// Writes each record's gzip member to the file.
+struct Members {
+    path: PathBuf,
+    file: File,
+    cfg: RunConfig,
+    game: &'static dyn GameEntry,
+    texts: HashMap<String, Option<String>>,
+    json: Vec<u8>,
+}
+
+impl Members {
+    /// Append `record`'s member and flush it.
+    fn write(&mut self, record: &EpisodeRecord) -> Result<(), HarnessError> {
+        let spec = &record.episode.level;
+        if !self.texts.contains_key(spec) {
+            let p = Path::new(spec);
+            let text = p
+                .is_file()
+                .then(|| std::fs::read_to_string(p).ok())
+                .flatten();
+            self.texts.insert(spec.clone(), text);
+        }
+        let text = self.texts.get(spec).cloned().flatten();
+        self.json.clear();
+        write_json(self.game, &self.cfg, record, text, &mut self.json)?;
+        self.file
+            .write_all(&gzip_bytes(&self.json))
+            .and_then(|_| self.file.flush())
+            .map_err(|e| HarnessError::io(&self.path, e))
+    }
+}
+
+impl Writer {
+    /// Start writing into `members`' file, on a thread of its own where
+    /// one can be started.
+    fn start(members: Members) -> Result<Writer, HarnessError> {
+        let (tx, rx) = mpsc::sync_channel::<EpisodeRecord>(QUEUE);
+        let failed = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&failed);
+        let path = members.path.clone();
+        // Shared, so that the members come back if the thread cannot start.
+        let cell = Arc::new(Mutex::new(Some(members)));
+        let theirs = Arc::clone(&cell);
+        let spawned = std::thread::Builder::new()
+            .name("replays".into())
+            .spawn(move || {
+                let taken = theirs.lock().map(|mut m| m.take()).unwrap_or(None);
+                let Some(mut members) = taken else {
+                    return Ok(());
+                };
+                for record in rx {
+                    if let Err(e) = members.write(&record) {
+                        flag.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+                Ok(())
+            });
+        match spawned {
+            Ok(thread) => Ok(Writer::Thread { tx, thread, failed }),
+            Err(e) => match cell.lock().map(|mut m| m.take()).unwrap_or(None) {
+                Some(m) => Ok(Writer::Here(Box::new(m))),
+                None => Err(HarnessError::io(&path, e)),
+            },
+        }
+    }
+
+    /// Write `record`'s member, or hand it to the thread: `false` when the
+    /// thread has stopped (on an error, which [`Writer::finish`] returns).
+    fn write(&mut self, record: &EpisodeRecord) -> Result<bool, HarnessError> {
+        match self {
+            Writer::Here(m) => m.write(record).map(|()| true),
+            Writer::Thread { tx, failed, .. } => {
+                Ok(!failed.load(Ordering::Relaxed) && tx.send(record.clone()).is_ok())
+            }
+        }
+    }
+
+    /// Wait until every member handed over is written; the thread's error.
+    fn finish(self) -> Result<(), HarnessError> {
+        match self {
+            Writer::Here(_) => Ok(()),
+            Writer::Thread { tx, thread, .. } => {
+                drop(tx);
+                thread.join().unwrap_or_else(|_| {
+                    Err(HarnessError::CheckFailed(
+                        "the thread writing the replays panicked".into(),
+                    ))
+                })
+            }
+        }
+    }
+}
+
+impl Replays {
+    /// Writes `dir/replays.jsonl.gz`.
+    pub fn new(dir: &Path) -> Self {
+        Replays {
+            path: dir.join(FILE_NAME),
+            writer: None,
+        }
+    }
+
+    /// Wait for the replays handed over to be written; the first error.
+    fn finish(&mut self) -> Result<(), HarnessError> {
+        self.writer.take().map_or(Ok(()), Writer::finish)
+    }
+}
+
+impl Drop for Replays {
+    fn drop(&mut self) {
+        // A run that ended early still writes what it handed over.
+        let _ = self.finish();
+    }
+}
+
+impl Reporter for Replays {
+    fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
+        match event {
+            Event::RunPlanned { cfg, .. } if cfg.replays => {
+                self.finish()?;
+                let file = File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?;
+                self.writer = Some(Writer::start(Members {
+                    path: self.path.clone(),
+                    file,
+                    cfg: (*cfg).clone(),
+                    game: crate::registry::find(cfg.game)?,
+                    texts: HashMap::new(),
+                    json: Vec::new(),
+                })?);
+            }
+            Event::EpisodeFinished { record, .. } => {
+                if let Some(w) = self.writer.as_mut() {
+                    if !w.write(record)? {
+                        return self.finish();
+                    }
+                }
+            }
+            Event::RunFinished { .. } => self.finish()?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[FILE_NAME]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::connect4_record;
+    use super::*;
+
+    #[test]
+    fn the_replays_thread_writes_every_finished_episode_in_the_order_handed_over() {
+        let dir = std::env::temp_dir().join(format!("arena-replays-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (cfg, _) = connect4_record(0, 0);
+        let game = crate::registry::find(cfg.game).unwrap();
+        let mut r = Replays::new(&dir);
+        r.report(&Event::RunPlanned {
+            cfg: &cfg,
+            episodes: &[],
+            players: 2,
+        })
+        .unwrap();
+        assert!(matches!(r.writer, Some(Writer::Thread { .. })));
+        // More than the queue holds, finishing out of plan order.
+        let order: Vec<usize> = (0..QUEUE + 40).map(|i| (i * 7) % (QUEUE + 40)).collect();
+        let mut expected = Vec::new();
+        for &i in &order {
+            let (_, rec) = connect4_record(i as u64 * 31 + 5, i);
+            write_json(game, &cfg, &rec, None, &mut expected).unwrap();
+            r.report(&Event::EpisodeFinished {
+                record: &rec,
+                rows: &[],
+                resumed: false,
+            })
+            .unwrap();
+        }
+        r.report(&Event::RunFinished {
+            cfg: &cfg,
+            rows: &[],
+            summary: &[],
+            crosstable: &[],
+            planned: order.len(),
+            players: 2,
+            complete: true,
+        })
+        .unwrap();
+        // Read right after the end of the run: drained, one member each.
+        let gz = std::fs::read(dir.join(FILE_NAME)).unwrap();
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&gz[..]), &mut text)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+        let members = gz.windows(4).filter(|w| w == &[0x1f, 0x8b, 8, 0]).count();
+        assert!(members >= order.len(), "{members} gzip members");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
