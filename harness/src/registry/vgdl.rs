@@ -227,7 +227,13 @@ impl ArenaGame for VgdlPlay {
         "VGDL games: GVGAI's 110 grid games (gvgai:NAME, levels 0-4), \
          its 60 two-player games (gvgai2p:NAME, simultaneous moves) and any VGDL file (vgdl:PATH, \
          levels are GVGAI level files; 0-4 name PATH's STEM_lvlN.txt)";
-    const ACTION_SYNTAX: &'static str = "UP, DOWN, LEFT, RIGHT, USE (as the avatar allows) or NIL";
+    const ACTION_SYNTAX: &'static str =
+        "UP, DOWN, LEFT, RIGHT, USE or NIL; A/B with one per player in a two-player game";
+    // GVGAI's engine takes any action and the avatar ignores what its class
+    // cannot do; GVGAI's reference records draw each player's actions from
+    // its avatar at the start, which a transformed avatar may no longer
+    // have (gvgai2p:mimic, portals, rivalry), so `arena trace` plays them.
+    const TRACE_CHECKS_LEGALITY: bool = false;
 
     fn builtin_levels() -> Vec<LevelInfo> {
         Vec::new()
