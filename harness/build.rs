@@ -6,8 +6,9 @@
 //! Outside a git checkout the commit is "unknown" and only this file counts.
 //!
 //! It also writes `gvgai_games.rs` (in `OUT_DIR`): GVGAI's shipped games
-//! (`games/data/gvgai/games.tsv`, `gridphysics/`) embedded with
-//! `include_str!`, for the registry's `gvgai:NAME` family.
+//! (`games/data/gvgai/games.tsv`, `gridphysics/`; `games2p.tsv`,
+//! `2player/`) embedded with `include_str!`, for the registry's
+//! `gvgai:NAME` and `gvgai2p:NAME` family.
 
 use std::path::Path;
 use std::process::Command;
@@ -22,28 +23,25 @@ fn git(args: &[&str]) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-/// `gvgai_games.rs`: `SHIPPED`, one `(name, game text, [level texts; 5])`
-/// per row of `games.tsv`, in its order.
-fn gvgai_games() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/data/gvgai");
-    let tsv_path = data.join("games.tsv");
+/// One `pub static NAME: &[(name, game text, [level texts; 5])]` per row
+/// of `tsv` (whose column `column` is the game's name), the files read
+/// from `folder`, in the table's order.
+fn shipped_table(data: &Path, static_name: &str, tsv: &str, column: usize, folder: &str) -> String {
+    let tsv_path = data.join(tsv);
     println!("cargo:rerun-if-changed={}", tsv_path.display());
-    println!(
-        "cargo:rerun-if-changed={}",
-        data.join("gridphysics").display()
-    );
-    let tsv = std::fs::read_to_string(&tsv_path).expect("games/data/gvgai/games.tsv");
+    println!("cargo:rerun-if-changed={}", data.join(folder).display());
+    let table = std::fs::read_to_string(&tsv_path).expect("games/data/gvgai/*.tsv");
     let file = |name: String| {
-        let p = data.join("gridphysics").join(name);
+        let p = data.join(folder).join(name);
         assert!(p.is_file(), "{} is missing", p.display());
         format!("include_str!({:?})", p.display().to_string())
     };
-    let mut out = String::from(
-        "/// GVGAI's shipped games: (name, game text, level texts 0-4).\n\
-         pub static SHIPPED: &[(&str, &str, [&str; 5])] = &[\n",
+    let mut out = format!(
+        "/// GVGAI's shipped games from `{folder}/`: (name, game text, level texts 0-4).\n\
+         pub static {static_name}: &[(&str, &str, [&str; 5])] = &[\n"
     );
-    for line in tsv.lines().skip(1) {
-        let Some(name) = line.split('\t').nth(1) else {
+    for line in table.lines().skip(1) {
+        let Some(name) = line.split('\t').nth(column) else {
             continue;
         };
         let levels: Vec<String> = (0..5).map(|i| file(format!("{name}_lvl{i}.txt"))).collect();
@@ -54,6 +52,16 @@ fn gvgai_games() {
         );
     }
     out += "];\n";
+    out
+}
+
+/// `gvgai_games.rs`: `SHIPPED` (the single-player grid games,
+/// `games.tsv`, `gridphysics/`) and `SHIPPED_2P` (the two-player games,
+/// `games2p.tsv`, `2player/`).
+fn gvgai_games() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/data/gvgai");
+    let mut out = shipped_table(&data, "SHIPPED", "games.tsv", 1, "gridphysics");
+    out += &shipped_table(&data, "SHIPPED_2P", "games2p.tsv", 1, "2player");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("gvgai_games.rs");
     std::fs::write(dest, out).expect("write gvgai_games.rs");
 }

@@ -149,11 +149,12 @@ fn games() -> Vec<(&'static str, String, Vec<&'static str>, u32)> {
     harness::registry::GAMES
         .iter()
         .flat_map(|g| {
-            // A family of games: two members stand for it.
+            // A family of games: three members stand for it (one of them
+            // for two players).
             if g.members().is_empty() {
                 vec![*g]
             } else {
-                ["gvgai:bait", "gvgai:aliens"]
+                ["gvgai:bait", "gvgai:aliens", "gvgai2p:tron"]
                     .iter()
                     .map(|n| harness::registry::find(n).expect("a shipped game"))
                     .collect()

@@ -193,9 +193,10 @@ macro_rules! game_list {
 
 harness::with_registered_games!(game_list);
 
-/// Whether `name` is a game of the VGDL family (`gvgai:NAME`, `vgdl:PATH`).
+/// Whether `name` is a game of the VGDL family (`gvgai:NAME`,
+/// `gvgai2p:NAME`, `vgdl:PATH`).
 fn is_family(name: &str) -> bool {
-    name.starts_with("gvgai:") || name.starts_with("vgdl:")
+    name.starts_with("gvgai:") || name.starts_with("gvgai2p:") || name.starts_with("vgdl:")
 }
 
 /// A state of one arena game: the Rust game itself, advanced in place.

@@ -16,6 +16,15 @@
 //! GVGAI lists a type once its forward model has seen a sprite of it; here
 //! a type is listed when the evaluated state or the state the heuristic was
 //! made from (the act's root) has a sprite of it.
+//!
+//! For a player of a game of several players ([`SimpleStateHeuristic::evaluate_for`],
+//! GVGAI's `tracks.multiPlayer.tools.heuristics.SimpleStateHeuristic`):
+//! the distances are from that player's avatar and the score is that
+//! player's; the state is worth −999,999,999 only when the player lost and
+//! its opponent (the next player) won, and counts as won when the player
+//! won, whatever the opponent did (a loss for both is worth its score and
+//! distances). The Java's portal branch reads player 0's score for every
+//! player; here it is the player's own.
 
 use games::vgdl::{Class, VgdlGame, Winner};
 
@@ -121,16 +130,31 @@ impl SimpleStateHeuristic {
         Nearest { listed, sq, count }
     }
 
-    /// The value of `g` (see the module documentation).
+    /// The value of `g` for player 0 (see the module documentation).
     pub fn evaluate(&self, g: &VgdlGame) -> f64 {
+        self.evaluate_for(g, 0)
+    }
+
+    /// The value of `g` for player `p` (see the module documentation).
+    pub fn evaluate_for(&self, g: &VgdlGame, p: usize) -> f64 {
         let st = &g.state;
-        let won = match st.winner {
-            Winner::Win => 1e9,
-            Winner::Loss => return -999_999_999.0,
-            Winner::None => 0.0,
+        let won = if st.players() == 1 {
+            match st.winner {
+                Winner::Win => 1e9,
+                Winner::Loss => return -999_999_999.0,
+                Winner::None => 0.0,
+            }
+        } else {
+            let opp = st.winner_of((p + 1) % st.players());
+            match st.winner_of(p) {
+                Winner::Win => 1e9,
+                Winner::Loss if opp == Winner::Win => return -999_999_999.0,
+                _ => 0.0,
+            }
         };
+        let score = st.score_of(p);
         let avatar = st
-            .avatar
+            .avatar_of(p)
             .and_then(|id| st.index_of(id))
             .map(|i| (st.sprites[i].x as f64, st.sprites[i].y as f64))
             .unwrap_or((-1.0, -1.0));
@@ -139,14 +163,14 @@ impl SimpleStateHeuristic {
             let npcs = self.nearest(g, Category::Npc, avatar);
             return match npcs.sq {
                 Some(d) if npcs.count > 0 => {
-                    -d / 100.0 - npcs.count as f64 * 100.0 + st.score + won * 1e8
+                    -d / 100.0 - npcs.count as f64 * 100.0 + score + won * 1e8
                 }
-                _ => st.score + won * 1e8,
+                _ => score + won * 1e8,
             };
         }
         match portals.sq {
-            Some(d) => st.score + won * 1e6 - d * 10.0,
-            None => st.score + won * 1e8,
+            Some(d) => score + won * 1e6 - d * 10.0,
+            None => score + won * 1e8,
         }
     }
 }

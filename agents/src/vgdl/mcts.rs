@@ -18,6 +18,12 @@
 //!   comparison gets GVGAI's multiplicative noise `(v + ε)(1 + ε(r − ½))`,
 //!   ε = 10⁻⁶, to break ties at random.
 //!
+//! In a game of several players the tree is over the agent's own avatar's
+//! actions and the value is its own player's score and win state; the
+//! opponent (the next player) plays a uniformly random action of its own at
+//! every tree step and every player a random one in the rollout, as GVGAI's
+//! two-player sampleMCTS does.
+//!
 //! The action played is the root child visited most (the best mean value if
 //! all were visited equally). The loop stops when the time left before the
 //! safety margin ([`Pacer`]) is under twice the mean iteration time, like
@@ -55,6 +61,11 @@ pub struct Mcts {
     /// Child slots, `actions.len()` per node (`NONE`: not expanded).
     kids: Vec<u32>,
     actions: Vec<Action>,
+    /// The seat playing, its opponent's actions and every player's, for
+    /// the act under way.
+    seat: Seat,
+    opp_actions: Vec<Action>,
+    all_actions: Vec<Vec<Action>>,
     expanded: u64,
     pacer: Pacer,
 }
@@ -71,10 +82,11 @@ fn normalise(v: f64, lo: f64, hi: f64) -> f64 {
     }
 }
 
-fn value(s: &VgdlGame) -> f64 {
-    let mut v = s.state.score;
+/// The value of `s` for player `p`.
+fn value(s: &VgdlGame, p: usize) -> f64 {
+    let mut v = s.state.score_of(p);
     if s.is_over() {
-        match s.state.winner {
+        match s.state.winner_of(p) {
             Winner::Win => v += HUGE,
             Winner::Loss => v -= HUGE,
             Winner::None => {}
@@ -97,6 +109,9 @@ impl Mcts {
             nodes: Vec::new(),
             kids: Vec::new(),
             actions: Vec::new(),
+            seat: 0,
+            opp_actions: Vec::new(),
+            all_actions: Vec::new(),
             expanded: 0,
             pacer: Pacer::default(),
         }
@@ -123,6 +138,22 @@ impl Mcts {
         &self.kids[k..k + self.actions.len()]
     }
 
+    /// Advances `s` with the agent's action `a` and, with several players,
+    /// a random action of its opponent.
+    fn step(&mut self, s: &mut VgdlGame, a: Action) {
+        let players = self.all_actions.len();
+        if players <= 1 {
+            s.advance(&[a]);
+            return;
+        }
+        let theirs = if self.opp_actions.is_empty() {
+            Action::Nil
+        } else {
+            self.opp_actions[self.rng.gen_range(0..self.opp_actions.len())]
+        };
+        s.advance(&super::joint(players, self.seat, a, theirs));
+    }
+
     /// One iteration from the root state `root`.
     fn iterate(&mut self, root: &VgdlGame) {
         let n_actions = self.actions.len();
@@ -143,7 +174,7 @@ impl Mcts {
                 let id = self.push_node(cur, depth);
                 self.kids[kids + best.1] = id;
                 self.expanded += 1;
-                s.advance(&[self.actions[best.1]]);
+                self.step(&mut s, self.actions[best.1]);
                 cur = id;
                 break;
             }
@@ -160,17 +191,33 @@ impl Mcts {
                     best = (u, i);
                 }
             }
-            s.advance(&[self.actions[best.1]]);
+            self.step(&mut s, self.actions[best.1]);
             cur = self.kids[kids + best.1];
         }
         // Rollout.
         let mut depth = self.nodes[cur as usize].depth;
         while depth < self.rollout_depth && !s.is_over() {
-            let a = self.actions[self.rng.gen_range(0..n_actions)];
-            s.advance(&[a]);
+            if self.all_actions.len() <= 1 {
+                let a = self.actions[self.rng.gen_range(0..n_actions)];
+                s.advance(&[a]);
+            } else {
+                let rng = &mut self.rng;
+                let joint: Vec<Action> = self
+                    .all_actions
+                    .iter()
+                    .map(|acts| {
+                        if acts.is_empty() {
+                            Action::Nil
+                        } else {
+                            acts[rng.gen_range(0..acts.len())]
+                        }
+                    })
+                    .collect();
+                s.advance(&joint);
+            }
             depth += 1;
         }
-        let v = value(&s);
+        let v = value(&s, self.seat);
         // Backup.
         let mut n = cur;
         while n != NONE {
@@ -231,8 +278,14 @@ impl Mcts {
 }
 
 impl Agent<VgdlGame> for Mcts {
-    fn act(&mut self, state: &VgdlGame, _seat: Seat, timer: &dyn Timer) -> Action {
-        self.actions = state.avatar_actions();
+    fn act(&mut self, state: &VgdlGame, seat: Seat, timer: &dyn Timer) -> Action {
+        let players = state.num_players();
+        self.seat = seat;
+        self.all_actions = (0..players).map(|p| state.player_actions(p)).collect();
+        self.actions = state.player_actions(seat);
+        self.opp_actions = super::opponent(players, seat)
+            .map(|o| state.player_actions(o))
+            .unwrap_or_default();
         if self.actions.is_empty() {
             return Action::Nil;
         }

@@ -9,13 +9,23 @@
 //!   noise.
 //! - `mcts`: GVGAI's `sampleMCTS` ([`mcts::Mcts`]).
 //!
+//! Every agent plays any seat of a game of several players: its own
+//! avatar's actions (`VgdlGame::player_actions(seat)`), its own player's
+//! score and win state. In the forward model the opponent (the next
+//! player, GVGAI's `oppID = (id + 1) % n`) plays as GVGAI's two-player
+//! samples assume (`tracks.multiPlayer`): for `onesteplookahead` one random
+//! action of those that do not lose it the game while this player plays
+//! NIL, drawn once per act; for `mcts` a uniformly random action at every
+//! tree step, and every player a random one in the rollouts; players other
+//! than these two play NIL.
+//!
 //! The generic `uct` ([`crate::generic`]) plays these games too.
 
 pub mod heuristic;
 pub mod mcts;
 
 use crate::params::{check_listed, unknown_agent, AgentError, AgentInfo, AgentParams, ParamInfo};
-use games::vgdl::{Action, VgdlGame};
+use games::vgdl::{Action, VgdlGame, Winner};
 use games::{Agent, Seat, Timer};
 use heuristic::SimpleStateHeuristic;
 use rand::{Rng, SeedableRng};
@@ -95,9 +105,27 @@ impl RandomVgdl {
     }
 }
 
+/// The joint action in which `seat` plays `mine`, its opponent
+/// ([`opponent`]) `theirs` and every other player NIL.
+pub(crate) fn joint(players: usize, seat: Seat, mine: Action, theirs: Action) -> Vec<Action> {
+    let mut joint = vec![Action::Nil; players.max(1)];
+    if let Some(o) = opponent(players, seat) {
+        joint[o] = theirs;
+    }
+    if seat < joint.len() {
+        joint[seat] = mine;
+    }
+    joint
+}
+
+/// GVGAI's `oppID`: the player after `seat`, in a game of several players.
+pub(crate) fn opponent(players: usize, seat: Seat) -> Option<Seat> {
+    (players > 1).then(|| (seat + 1) % players)
+}
+
 impl Agent<VgdlGame> for RandomVgdl {
-    fn act(&mut self, state: &VgdlGame, _seat: Seat, _timer: &dyn Timer) -> Action {
-        let actions = state.avatar_actions();
+    fn act(&mut self, state: &VgdlGame, seat: Seat, _timer: &dyn Timer) -> Action {
+        let actions = state.player_actions(seat);
         if actions.is_empty() {
             return Action::Nil;
         }
@@ -122,15 +150,45 @@ impl OneStepLookahead {
     }
 }
 
-impl Agent<VgdlGame> for OneStepLookahead {
-    fn act(&mut self, state: &VgdlGame, _seat: Seat, _timer: &dyn Timer) -> Action {
+impl OneStepLookahead {
+    /// GVGAI's `getOppNotLosingAction`: a random action of the opponent
+    /// among those that do not lose it the game while `seat` plays NIL
+    /// (any of its actions when all do).
+    fn opponent_action(&mut self, state: &VgdlGame, seat: Seat) -> Action {
         use games::Game;
+        let players = state.num_players();
+        let Some(opp) = opponent(players, seat) else {
+            return Action::Nil;
+        };
+        let all = state.player_actions(opp);
+        let safe: Vec<Action> = all
+            .iter()
+            .copied()
+            .filter(|&a| {
+                let mut next = state.clone();
+                next.advance(&joint(players, seat, Action::Nil, a));
+                next.state.winner_of(opp) != Winner::Loss
+            })
+            .collect();
+        let pick = if safe.is_empty() { &all } else { &safe };
+        if pick.is_empty() {
+            return Action::Nil;
+        }
+        pick[self.rng.gen_range(0..pick.len())]
+    }
+}
+
+impl Agent<VgdlGame> for OneStepLookahead {
+    fn act(&mut self, state: &VgdlGame, seat: Seat, _timer: &dyn Timer) -> Action {
+        use games::Game;
+        let players = state.num_players();
+        let theirs = self.opponent_action(state, seat);
         let heuristic = SimpleStateHeuristic::new(state);
         let mut best = (f64::NEG_INFINITY, Action::Nil);
-        for a in state.avatar_actions() {
+        for a in state.player_actions(seat) {
             let mut next = state.clone();
-            next.advance(&[a]);
-            let q = noise(heuristic.evaluate(&next), self.rng.gen::<f64>());
+            next.advance(&joint(players, seat, a, theirs));
+            let q = noise(heuristic.evaluate_for(&next, seat), self.rng.gen::<f64>());
             if q > best.0 {
                 best = (q, a);
             }
@@ -141,3 +199,5 @@ impl Agent<VgdlGame> for OneStepLookahead {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_2p;

@@ -1,8 +1,9 @@
 //! VGDL games in the harness: one registry entry for a family of games,
 //! `gvgai:NAME` (GVGAI's 110 shipped grid games, embedded in the binary,
-//! levels `0`-`4` or a level file) and `vgdl:PATH` (anyone's VGDL file;
-//! levels are GVGAI level files, and `0`-`4` name `STEM_lvlN.txt` beside
-//! it). [`VgdlPlay`] is the game the run loop plays: the engine's
+//! levels `0`-`4` or a level file), `gvgai2p:NAME` (GVGAI's 60 two-player
+//! games, the same way) and `vgdl:PATH` (anyone's VGDL file, for any
+//! number of players; levels are GVGAI level files, and `0`-`4` name
+//! `STEM_lvlN.txt` beside it). [`VgdlPlay`] is the game the run loop plays: the engine's
 //! [`VgdlGame`] with its name and compiled rules behind an `Arc`, so that
 //! [`ArenaGame::load_named`] builds it from the game's name.
 
@@ -10,12 +11,12 @@ mod bench;
 mod family;
 mod view;
 
-pub use family::{Info, FAMILY};
+pub use family::{Info, Set, FAMILY};
 
 use super::arena_game::{ArenaGame, GameView, LevelInfo};
 use crate::error::HarnessError;
 use agents::{AgentError, AgentInfo, AgentParams};
-use games::vgdl::{Action, VgdlGame};
+use games::vgdl::{Action, VgdlGame, Winner};
 use games::{Agent, AgentStats, Game, PlayerResult, Seat, Timer};
 use std::sync::{Arc, OnceLock};
 
@@ -69,11 +70,21 @@ impl Game for VgdlPlay {
     fn score(&self, seat: Seat) -> f64 {
         self.game.score(seat)
     }
+    /// One player: a win if GVGAI's win state says so, else a loss (a
+    /// `max_steps` cut is a loss). Several players: the seat's result
+    /// against the others, from GVGAI's per-player win states ([`versus`]).
     fn result(&self, seat: Seat) -> PlayerResult {
-        if self.cut() && !self.game.is_over() {
-            return PlayerResult::of_puzzle(true, false);
+        if !self.is_over() {
+            return PlayerResult::Ongoing;
         }
-        self.game.result(seat)
+        let st = &self.game.state;
+        // A cut game that the engine did not end: nobody won.
+        let won = |p: usize| self.game.is_over() && st.winner_of(p) == Winner::Win;
+        let n = st.players();
+        if n == 1 {
+            return PlayerResult::of_puzzle(true, won(0));
+        }
+        versus(won(seat), (0..n).filter(|&p| p != seat).map(won))
     }
     fn tick(&self) -> u32 {
         self.game.tick()
@@ -86,9 +97,29 @@ impl Game for VgdlPlay {
     }
 }
 
+/// A seat's result in a game of several players from GVGAI's win states,
+/// its own (`me`) and the others': a win when it won and some other player
+/// did not, a loss when it did not win and some other player did, a draw
+/// when all won or none did (GVGAI's two-player games can end with both
+/// players winning or both losing; the harness's result is the head-to-head
+/// one that ratings count).
+pub fn versus(me: bool, others: impl Iterator<Item = bool>) -> PlayerResult {
+    let (mut any, mut all) = (false, true);
+    for w in others {
+        any |= w;
+        all &= w;
+    }
+    match (me, any, all) {
+        (true, _, false) => PlayerResult::Win,
+        (false, true, _) => PlayerResult::Loss,
+        _ => PlayerResult::Draw,
+    }
+}
+
 /// Two states are equal when they are of the same loaded game and agree on
 /// the engine's public state: every sprite, resources, the avatar, score,
-/// result, tick and the random generator (what a Python agent keys a
+/// result, tick, the random generator, the other players' avatars, scores
+/// and results, and the game's counters (what a Python agent keys a
 /// transposition table on).
 impl PartialEq for VgdlPlay {
     fn eq(&self, other: &Self) -> bool {
@@ -103,6 +134,13 @@ impl PartialEq for VgdlPlay {
             && a.avatar == b.avatar
             && a.resources == b.resources
             && a.sprites == b.sprites
+            && a.counters == b.counters
+            && a.others.len() == b.others.len()
+            && a.others.iter().zip(&b.others).all(|(x, y)| {
+                x.avatar == y.avatar
+                    && x.score.to_bits() == y.score.to_bits()
+                    && x.winner == y.winner
+            })
     }
 }
 
@@ -113,6 +151,10 @@ impl std::hash::Hash for VgdlPlay {
         let st = &self.game.state;
         (st.ticks, st.ended, st.score.to_bits(), st.rng, st.avatar).hash(h);
         st.resources.hash(h);
+        st.counters.hash(h);
+        for o in &st.others {
+            (o.avatar, o.score.to_bits(), o.winner).hash(h);
+        }
         for s in &st.sprites {
             (s.id, s.ty, s.x, s.y).hash(h);
         }
@@ -121,14 +163,14 @@ impl std::hash::Hash for VgdlPlay {
 
 impl GameView for VgdlPlay {
     /// The family; each game answers [`GameView::game_name`] with its own.
-    const NAME: &'static str = "gvgai:NAME, vgdl:PATH";
+    const NAME: &'static str = "gvgai:NAME, gvgai2p:NAME, vgdl:PATH";
 
     fn game_name(&self) -> &str {
         self.info.name
     }
 
-    fn state_json(&self, _seat: usize) -> serde_json::Value {
-        view::state_json(self)
+    fn state_json(&self, seat: usize) -> serde_json::Value {
+        view::state_json(self, seat)
     }
 }
 
@@ -181,9 +223,17 @@ impl Agent<VgdlPlay> for OnEngine {
 }
 
 impl ArenaGame for VgdlPlay {
-    const DESCRIPTION: &'static str = "VGDL games: GVGAI's 110 grid games (gvgai:NAME, levels 0-4) \
-         and any VGDL file (vgdl:PATH, levels are GVGAI level files; 0-4 name PATH's STEM_lvlN.txt)";
-    const ACTION_SYNTAX: &'static str = "UP, DOWN, LEFT, RIGHT, USE (as the avatar allows) or NIL";
+    const DESCRIPTION: &'static str =
+        "VGDL games: GVGAI's 110 grid games (gvgai:NAME, levels 0-4), \
+         its 60 two-player games (gvgai2p:NAME, simultaneous moves) and any VGDL file (vgdl:PATH, \
+         levels are GVGAI level files; 0-4 name PATH's STEM_lvlN.txt)";
+    const ACTION_SYNTAX: &'static str =
+        "UP, DOWN, LEFT, RIGHT, USE or NIL; A/B with one per player in a two-player game";
+    // GVGAI's engine takes any action and the avatar ignores what its class
+    // cannot do; GVGAI's reference records draw each player's actions from
+    // its avatar at the start, which a transformed avatar may no longer
+    // have (gvgai2p:mimic, portals, rivalry), so `arena trace` plays them.
+    const TRACE_CHECKS_LEGALITY: bool = false;
 
     fn builtin_levels() -> Vec<LevelInfo> {
         Vec::new()
@@ -196,8 +246,8 @@ impl ArenaGame for VgdlPlay {
     }
 
     fn load_named(game: &str, spec: &str, seed: u64) -> Result<Self, HarnessError> {
-        let (info, spec) = if game == family::EVERY_NAME {
-            family::split_every(spec)?
+        let (info, spec) = if let Some(set) = family::Set::every_of(game) {
+            family::split_every(set, spec)?
         } else {
             (family::info(game)?, spec)
         };
@@ -210,7 +260,8 @@ impl ArenaGame for VgdlPlay {
     }
 
     /// VGDL games end at GVGAI's 2,000 ticks; `max_steps` ends one sooner
-    /// (a loss unless the game was won).
+    /// (a loss unless the game was won; with several players, nobody won:
+    /// a draw).
     fn set_max_steps(&mut self, max_steps: u32) {
         self.max_steps = max_steps;
     }

@@ -242,9 +242,11 @@
     }
     if (changed) disc(changed[1] * s + s / 2, changed[0] * s + s / 2, s * 0.43, null, "#fff");
   };
-  // A VGDL game (gvgai:NAME, vgdl:PATH): every sprite a square of its
-  // type's colour (`colors`: its `color` parameter or a hash of its name),
-  // scaled from pixels to the canvas, the avatar marked with a ring.
+  // A VGDL game (gvgai:NAME, gvgai2p:NAME, vgdl:PATH): every sprite a
+  // square of its type's colour (`colors`: its `color` parameter or a hash
+  // of its name), scaled from pixels to the canvas, the avatar marked with
+  // a ring; with several players (`players`), each avatar's ring has its
+  // player's colour and number.
   draw.vgdl = function (st) {
     var w = st.width || 1, h = st.height || 1, block = st.block || 1;
     var s = cellSize(w, h, 560, 480), k = s / block;
@@ -259,14 +261,19 @@
         });
       });
     });
-    var a = st.avatar;
-    if (a && typeof a === "object") {
-      disc(a.x * k + s / 2, a.y * k + s / 2, s * 0.42, null, "#17305e");
-      disc(a.x * k + s / 2, a.y * k + s / 2, s * 0.3, null, "#fff");
-    }
+    var many = Array.isArray(st.players);
+    var avatars = many ? st.players.map(function (p) { return p.avatar; }) : [st.avatar];
+    avatars.forEach(function (a, n) {
+      if (!a || typeof a !== "object") return;
+      var x = a.x * k + s / 2, y = a.y * k + s / 2, ring = VGDL_PLAYERS[n % VGDL_PLAYERS.length];
+      disc(x, y, s * 0.42, null, "#17305e");
+      disc(x, y, s * 0.3, null, many ? ring : "#fff");
+      if (many) glyph(String(n), x, y, s * 0.4, ring);
+    });
   };
+  var VGDL_PLAYERS = ["#fff", "#ffd84a", "#ff7a7a", "#7af0a8"];
   function drawerOf(game) {
-    return draw[game] || (/^(gvgai|vgdl):/.test(game) ? draw.vgdl : null);
+    return draw[game] || (/^(gvgai|gvgai2p|vgdl):/.test(game) ? draw.vgdl : null);
   }
   function drawUnknown() { setSize(200, 40); glyph("(no drawing for this game)", 100, 20, 12, "#666"); }
 
@@ -280,6 +287,16 @@
     }
     if (game === "xiangqi") return (st.side || "") + " to move" + (st.in_check ? ", in check" : "");
     if (game === "connect4") return (st.to_move ? st.to_move + " to move" : "");
+    if (Array.isArray(st.players)) {
+      return st.players.map(function (p, k) {
+        var a = p.avatar, bits = ["player " + k + ": score " + p.score];
+        if (p.winner && p.winner !== "none") bits.push(p.winner);
+        if (a && a.resources) Object.keys(a.resources).forEach(function (r) { bits.push(r + " " + a.resources[r]); });
+        if (a && a.health) bits.push("health " + a.health);
+        if (!a) bits.push("no avatar");
+        return bits.join(" ");
+      }).join(", ");
+    }
     var parts = [];
     if (st.score !== undefined) parts.push("score " + st.score);
     if (st.food !== undefined) parts.push("food " + st.food + "/" + st.capacity);

@@ -1,6 +1,7 @@
 //! The family's registry entry ([`FAMILY`], answering for every
-//! `gvgai:NAME` and `vgdl:PATH`), one [`Info`] per game (its compiled
-//! rules, sprite colours and levels), loaded once per name and kept.
+//! `gvgai:NAME`, `gvgai2p:NAME` and `vgdl:PATH`), one [`Info`] per game
+//! (its compiled rules, sprite colours and levels), loaded once per name
+//! and kept.
 
 use super::VgdlPlay;
 use crate::config::RunConfig;
@@ -21,6 +22,73 @@ use std::sync::{Arc, Mutex};
 
 include!(concat!(env!("OUT_DIR"), "/gvgai_games.rs"));
 
+/// One of GVGAI's two sets of shipped grid games: the single-player games
+/// (`gvgai:NAME`) or the two-player games (`gvgai2p:NAME`; ten names, e.g.
+/// `aliens`, are in both sets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Set {
+    /// GVGAI's 110 single-player grid games (`gridphysics/`).
+    One,
+    /// GVGAI's 60 two-player games (`2player/`).
+    Two,
+}
+
+impl Set {
+    /// Both sets, in `arena list`'s order.
+    pub const ALL: [Set; 2] = [Set::One, Set::Two];
+
+    /// The names' prefix, `gvgai:` or `gvgai2p:`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Set::One => "gvgai:",
+            Set::Two => "gvgai2p:",
+        }
+    }
+
+    /// Every game of the set at once: `gvgai:*` or `gvgai2p:*`.
+    pub fn every_name(self) -> &'static str {
+        match self {
+            Set::One => "gvgai:*",
+            Set::Two => "gvgai2p:*",
+        }
+    }
+
+    /// The shipped games: (name, game text, level texts 0-4).
+    fn games(self) -> &'static [(&'static str, &'static str, [&'static str; 5])] {
+        match self {
+            Set::One => SHIPPED,
+            Set::Two => SHIPPED_2P,
+        }
+    }
+
+    /// The folder of `games/data/gvgai/` the set is in.
+    fn folder(self) -> &'static str {
+        match self {
+            Set::One => "gridphysics",
+            Set::Two => "2player",
+        }
+    }
+
+    /// The set whose prefix `name` starts with.
+    fn of(name: &str) -> Option<Set> {
+        Set::ALL.into_iter().find(|s| name.starts_with(s.prefix()))
+    }
+
+    /// The set whose every-game name `name` is.
+    pub fn every_of(name: &str) -> Option<Set> {
+        Set::ALL.into_iter().find(|s| name == s.every_name())
+    }
+}
+
+/// The two-player games that load but are not trace-identical to GVGAI,
+/// and why (docs/vgdl.md, "Two-player games"; `cargo test -p games --test
+/// vgdl_traces_2p` replays the others' records).
+const NOT_IDENTICAL_2P: &[(&str, &str)] = &[(
+    "pacoban",
+    "GVGAI itself is not reproducible from the seed (its RandomPathAltChasers pick one of two \
+     target types with an unseeded new Random())",
+)];
+
 /// Where a game's numbered levels come from.
 #[derive(Debug)]
 enum Levels {
@@ -33,7 +101,7 @@ enum Levels {
 /// One VGDL game: its name, compiled rules, colours and levels.
 #[derive(Debug)]
 pub struct Info {
-    /// `gvgai:NAME` or `vgdl:PATH`.
+    /// `gvgai:NAME`, `gvgai2p:NAME` or `vgdl:PATH`.
     pub name: &'static str,
     vgdl: Vgdl,
     /// Per sprite type id: its colour as `#rrggbb`.
@@ -63,15 +131,6 @@ impl Info {
                 other => format!("{path}: {other}"),
             })
         })?;
-        // The engine plays games for several players (games::vgdl), but
-        // this family, its agents and its views are single-player so far.
-        let players = vgdl.rules().no_players;
-        if players != 1 {
-            return Err(HarnessError::Config(format!(
-                "{path}: a game for {players} players (no_players={players}); the harness plays \
-                 single-player VGDL games only so far"
-            )));
-        }
         let colors = super::view::type_colors(text, vgdl.rules());
         Ok(Info {
             name,
@@ -156,15 +215,18 @@ impl Info {
 
 /// Loads game `name` (not cached).
 fn load(name: &str) -> Result<Info, HarnessError> {
-    if let Some(game) = name.strip_prefix("gvgai:") {
-        let Some((n, text, levels)) = SHIPPED.iter().find(|g| g.0 == game) else {
+    if let Some(set) = Set::of(name) {
+        let prefix = set.prefix();
+        let game = &name[prefix.len()..];
+        let Some((n, text, levels)) = set.games().iter().find(|g| g.0 == game) else {
             return Err(HarnessError::Config(format!(
-                "unknown game `{name}`: GVGAI ships no game `{game}` (`arena list` shows the {} gvgai games)",
-                SHIPPED.len()
+                "unknown game `{name}`: GVGAI ships no game `{game}` (`arena list` shows the {} \
+                 {prefix}NAME games)",
+                set.games().len()
             )));
         };
-        let path = format!("games/data/gvgai/gridphysics/{n}.txt");
-        let name: &'static str = Box::leak(format!("gvgai:{n}").into_boxed_str());
+        let path = format!("games/data/gvgai/{}/{n}.txt", set.folder());
+        let name: &'static str = Box::leak(format!("{prefix}{n}").into_boxed_str());
         return Info::new(name, &path, text, Levels::Shipped(levels));
     }
     let Some(path) = name.strip_prefix("vgdl:") else {
@@ -199,17 +261,27 @@ pub fn info(name: &str) -> Result<Arc<Info>, HarnessError> {
     Ok(i)
 }
 
-/// The one line `arena list` shows for shipped game `name`: whether it
-/// loads (every shipped game that loads replays all its public reference
-/// records exactly: `cargo test -p games --test vgdl_traces`) or what the
-/// engine lacks.
-fn status(text: &str) -> String {
-    match Vgdl::parse(text) {
-        Ok(_) => {
+/// The one line `arena list` shows for shipped game `name` of `set`:
+/// whether it loads (every single-player game that loads replays all its
+/// public reference records exactly: `cargo test -p games --test
+/// vgdl_traces`; every two-player game that loads does too, `--test
+/// vgdl_traces_2p`, but those of [`NOT_IDENTICAL_2P`]) or what the engine
+/// lacks.
+fn status(set: Set, name: &str, text: &str) -> String {
+    if let Err(e) = Vgdl::parse(text) {
+        return format!("does not load: {e}");
+    }
+    match set {
+        Set::One => {
             "levels 0-4; trace-identical to GVGAI on all its public reference records (tested)"
                 .into()
         }
-        Err(e) => format!("does not load: {e}"),
+        Set::Two => match NOT_IDENTICAL_2P.iter().find(|(n, _)| *n == name) {
+            Some((_, why)) => format!("2 players; levels 0-4; not trace-identical: {why}"),
+            None => "2 players; levels 0-4; trace-identical to GVGAI's two-player loop on all its \
+                     reference records (tested)"
+                .into(),
+        },
     }
 }
 
@@ -229,37 +301,42 @@ fn bench(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
 /// [`GameEntry::instance`]).
 pub static FAMILY: VgdlEntry = VgdlEntry {
     info: None,
-    every: false,
+    every: None,
 };
 
-/// `gvgai:*`, every shipped game at once: its levels are `NAME:N` (level
-/// `N` of `gvgai:NAME`), and a config's level `N` stands for level `N` of
-/// every game. A benchmark over all games is one run of it.
-static EVERY: VgdlEntry = VgdlEntry {
-    info: None,
-    every: true,
-};
+/// `gvgai:*` and `gvgai2p:*`, every shipped game of a set at once: its
+/// levels are `NAME:N` (level `N` of `gvgai:NAME`, or `gvgai2p:NAME`), and
+/// a config's level `N` stands for level `N` of every game. A benchmark
+/// over all games is one run of it.
+static EVERY: [VgdlEntry; 2] = [
+    VgdlEntry {
+        info: None,
+        every: Some(Set::One),
+    },
+    VgdlEntry {
+        info: None,
+        every: Some(Set::Two),
+    },
+];
 
-/// The name of [`EVERY`].
-pub const EVERY_NAME: &str = "gvgai:*";
-
-/// The game and level a level of `gvgai:*` names: `NAME:N` is level `N` of
-/// `gvgai:NAME`.
-pub fn split_every(spec: &str) -> Result<(Arc<Info>, &str), HarnessError> {
+/// The game and level a level of `gvgai:*` (`gvgai2p:*` for [`Set::Two`])
+/// names: `NAME:N` is level `N` of `gvgai:NAME`.
+pub fn split_every(set: Set, spec: &str) -> Result<(Arc<Info>, &str), HarnessError> {
     let Some((game, level)) = spec.split_once(':') else {
         return Err(HarnessError::BadLevel(format!(
-            "{EVERY_NAME} level `{spec}`: name a game's level as NAME:N (e.g. aliens:0), \
-             or give N for level N of every game"
+            "{} level `{spec}`: name a game's level as NAME:N (e.g. aliens:0), \
+             or give N for level N of every game",
+            set.every_name()
         )));
     };
-    Ok((info(&format!("gvgai:{game}"))?, level))
+    Ok((info(&format!("{}{game}", set.prefix()))?, level))
 }
 
 /// A VGDL game in the registry: the family (`info` is `None`), one member,
-/// or every shipped game (`every`).
+/// or every shipped game of a set (`every`).
 pub struct VgdlEntry {
     info: Option<Arc<Info>>,
-    every: bool,
+    every: Option<Set>,
 }
 
 impl VgdlEntry {
@@ -272,16 +349,16 @@ impl VgdlEntry {
         })
     }
     fn name_of(&self) -> &'static str {
-        match &self.info {
-            Some(i) => i.name,
-            None if self.every => EVERY_NAME,
-            None => VgdlPlay::NAME,
+        match (&self.info, self.every) {
+            (Some(i), _) => i.name,
+            (None, Some(set)) => set.every_name(),
+            (None, None) => VgdlPlay::NAME,
         }
     }
     /// Level `spec` of this member (of the game it names, for `gvgai:*`).
     fn level(&self, spec: &str, seed: u64) -> Result<VgdlGame, HarnessError> {
-        if self.every {
-            let (game, level) = split_every(spec)?;
+        if let Some(set) = self.every {
+            let (game, level) = split_every(set, spec)?;
             return game.level(level, seed);
         }
         self.member()?.level(spec, seed)
@@ -298,11 +375,11 @@ impl GameEntry for VgdlEntry {
         VgdlPlay::DESCRIPTION
     }
     fn instance(&self, name: &str) -> Option<Result<&'static dyn GameEntry, HarnessError>> {
-        if !(name.starts_with("gvgai:") || name.starts_with("vgdl:")) {
+        if Set::of(name).is_none() && !name.starts_with("vgdl:") {
             return None;
         }
-        if name == EVERY_NAME {
-            return Some(Ok(&EVERY));
+        if let Some(set) = Set::every_of(name) {
+            return Some(Ok(&EVERY[set as usize]));
         }
         Some(info(name).map(|i| {
             static ENTRIES: Mutex<Vec<&'static VgdlEntry>> = Mutex::new(Vec::new());
@@ -312,19 +389,23 @@ impl GameEntry for VgdlEntry {
             }
             let e: &'static VgdlEntry = Box::leak(Box::new(VgdlEntry {
                 info: Some(i),
-                every: false,
+                every: None,
             }));
             entries.push(e);
             e as &'static dyn GameEntry
         }))
     }
     fn members(&self) -> Vec<(String, String)> {
-        if self.info.is_some() || self.every {
+        if self.info.is_some() || self.every.is_some() {
             return Vec::new();
         }
-        SHIPPED
-            .iter()
-            .map(|(n, text, _)| (format!("gvgai:{n}"), status(text)))
+        Set::ALL
+            .into_iter()
+            .flat_map(|set| {
+                set.games()
+                    .iter()
+                    .map(move |(n, text, _)| (format!("{}{n}", set.prefix()), status(set, n, text)))
+            })
             .collect()
     }
     fn action_syntax(&self) -> &'static str {
@@ -336,14 +417,15 @@ impl GameEntry for VgdlEntry {
             .map_or_else(Vec::new, |i| i.level_infos())
     }
     fn default_levels(&self) -> Vec<String> {
-        if self.every {
+        if self.every.is_some() {
             return self.expand_level("0");
         }
         self.levels().into_iter().map(|l| l.name).collect()
     }
     fn expand_level(&self, spec: &str) -> Vec<String> {
-        if self.every && !spec.contains(':') {
-            return SHIPPED
+        if let Some(set) = self.every.filter(|_| !spec.contains(':')) {
+            return set
+                .games()
                 .iter()
                 .map(|(n, ..)| format!("{n}:{spec}"))
                 .collect();
@@ -357,7 +439,7 @@ impl GameEntry for VgdlEntry {
         VgdlPlay::PROTOCOLS
     }
     fn players(&self, spec: &str, seed: u64) -> Result<usize, HarnessError> {
-        self.level(spec, seed).map(|_| 1)
+        self.level(spec, seed).map(|g| games::Game::num_players(&g))
     }
     fn check_level(&self, spec: &str, seed: u64) -> Result<(), HarnessError> {
         self.level(spec, seed).map(drop)
@@ -375,7 +457,7 @@ impl GameEntry for VgdlEntry {
         stop: &(dyn Fn() -> bool + Sync),
         on_event: &mut dyn FnMut(RunnerEvent),
     ) -> Result<(), HarnessError> {
-        if !self.every {
+        if self.every.is_none() {
             self.member()?;
         }
         crate::play::runner::run_tournament::<VgdlPlay>(cfg, episodes, done, stop, on_event)
@@ -410,8 +492,8 @@ impl GameEntry for VgdlEntry {
         max_steps: Option<u32>,
         moves: &[String],
     ) -> Result<crate::registry::Replayed, HarnessError> {
-        if self.every {
-            let (game, level) = split_every(level)?;
+        if let Some(set) = self.every {
+            let (game, level) = split_every(set, level)?;
             return crate::registry::resim::replay::<VgdlPlay>(
                 game.name, level, seed, max_steps, moves,
             );

@@ -3,7 +3,7 @@
 //! traces' record, field for field), and each sprite type's colour.
 
 use super::VgdlPlay;
-use games::vgdl::{parse, Rules, TraceState, VgdlGame};
+use games::vgdl::{parse, Rules, TraceAvatar, TracePlayer, VgdlGame};
 use serde_json::{json, Map, Value};
 
 /// A number as the reference traces write it: whole values without a
@@ -16,8 +16,10 @@ fn num(x: f64) -> Value {
     }
 }
 
-fn avatar_json(t: &TraceState, cells: bool) -> Value {
-    let Some(a) = &t.avatar else {
+/// An avatar's JSON (`null` when there is none); with `cells`, its
+/// `cell` `[row, column]` for cell size `block`.
+fn avatar_json(a: Option<&TraceAvatar>, block: i32, cells: bool) -> Value {
+    let Some(a) = a else {
         return Value::Null;
     };
     let resources: Map<String, Value> = a
@@ -33,7 +35,21 @@ fn avatar_json(t: &TraceState, cells: bool) -> Value {
         "health": a.health,
     });
     if cells {
-        v["cell"] = json!([a.y.div_euclid(t.block), a.x.div_euclid(t.block)]);
+        let block = block.max(1);
+        v["cell"] = json!([a.y.div_euclid(block), a.x.div_euclid(block)]);
+    }
+    v
+}
+
+/// A player's avatar with its leaf `type` first, as the two-player
+/// reference traces write it (`null` when there is none).
+fn typed_avatar(p: &TracePlayer, block: i32, cells: bool) -> Value {
+    let mut v = avatar_json(p.avatar.as_ref(), block, cells);
+    if let (Some(o), Some(ty)) = (v.as_object_mut(), &p.avatar_type) {
+        let mut typed = Map::new();
+        typed.insert("type".into(), json!(ty));
+        typed.extend(std::mem::take(o));
+        *o = typed;
     }
     v
 }
@@ -41,25 +57,44 @@ fn avatar_json(t: &TraceState, cells: bool) -> Value {
 /// The state as GVGAI's reference traces record it: `tick`, `score`,
 /// `over`, `winner`, `block`, `avatar` (`x`, `y` in pixels,
 /// `orientation`, `resources`, `health`; `null` when there is no live
-/// avatar) and `sprites` as sorted `[type, x, y]`.
+/// avatar) and `sprites` as sorted `[type, x, y]`. With several players,
+/// as the two-player traces do: `score` and `winner` are per-player
+/// lists, and `avatars` (one per player, with its `type`) replaces
+/// `avatar`.
 pub fn trace_json(game: &VgdlGame) -> Value {
     let t = game.trace();
+    let sprites: Vec<Value> = t.sprites.iter().map(|(n, x, y)| json!([n, x, y])).collect();
+    if game.state.players() > 1 {
+        let players = game.state.trace_players();
+        return json!({
+            "tick": t.tick,
+            "score": players.iter().map(|p| num(p.score)).collect::<Vec<_>>(),
+            "over": t.over,
+            "winner": players.iter().map(|p| p.winner).collect::<Vec<_>>(),
+            "block": t.block,
+            "avatars": players.iter().map(|p| typed_avatar(p, t.block, false)).collect::<Vec<_>>(),
+            "sprites": sprites,
+        });
+    }
     json!({
         "tick": t.tick,
         "score": num(t.score),
         "over": t.over,
         "winner": t.winner,
         "block": t.block,
-        "avatar": avatar_json(&t, false),
-        "sprites": t.sprites.iter().map(|(n, x, y)| json!([n, x, y])).collect::<Vec<_>>(),
+        "avatar": avatar_json(t.avatar.as_ref(), t.block, false),
+        "sprites": sprites,
     })
 }
 
-/// The view of docs/protocol.md: `grid[row][column]` lists the types of
-/// the live sprites whose top-left corner is in that cell (in GVGAI's
-/// sprite order, drawn last last), `avatar` with its `type`, its `cell`
-/// `[row, column]` and its pixel position, and `colors` per type.
-pub fn state_json(p: &VgdlPlay) -> Value {
+/// The view of docs/protocol.md for `seat`: `grid[row][column]` lists the
+/// types of the live sprites whose top-left corner is in that cell (in
+/// GVGAI's sprite order, drawn last last), `avatar` with its `type`, its
+/// `cell` `[row, column]` and its pixel position, and `colors` per type.
+/// With several players, `score`, `winner` and `avatar` are the seat's
+/// player's, `seat` names it and `players` lists every player's `score`,
+/// `winner` and `avatar`.
+pub fn state_json(p: &VgdlPlay, seat: usize) -> Value {
     let t = p.game.trace();
     let st = &p.game.state;
     let rules = &st.rules;
@@ -87,18 +122,47 @@ pub fn state_json(p: &VgdlPlay) -> Value {
             cell.sort_by_key(|n| rank(n));
         }
     }
-    let mut avatar = avatar_json(&t, true);
-    if let Some(i) = st.avatar.and_then(|id| st.index_of(id)) {
-        if avatar.is_object() {
-            avatar["type"] = json!(rules.types[st.sprites[i].ty as usize].name);
-        }
-    }
     let colors: Map<String, Value> = rules
         .types
         .iter()
         .zip(p.info().colors())
         .map(|(ty, c)| (ty.name.clone(), json!(c)))
         .collect();
+    if st.players() > 1 {
+        let players: Vec<Value> = st
+            .trace_players()
+            .iter()
+            .map(|pl| {
+                json!({
+                    "score": num(pl.score),
+                    "winner": pl.winner,
+                    "avatar": typed_avatar(pl, t.block, true),
+                })
+            })
+            .collect();
+        let me = players.get(seat).cloned().unwrap_or(Value::Null);
+        return json!({
+            "game": p.info().name,
+            "tick": t.tick,
+            "seat": seat,
+            "score": me["score"],
+            "over": p.is_over_json(),
+            "winner": me["winner"],
+            "block": t.block,
+            "width": w,
+            "height": h,
+            "avatar": me["avatar"],
+            "players": players,
+            "grid": grid,
+            "colors": colors,
+        });
+    }
+    let mut avatar = avatar_json(t.avatar.as_ref(), t.block, true);
+    if let Some(i) = st.avatar.and_then(|id| st.index_of(id)) {
+        if avatar.is_object() {
+            avatar["type"] = json!(rules.types[st.sprites[i].ty as usize].name);
+        }
+    }
     json!({
         "game": p.info().name,
         "tick": t.tick,
