@@ -135,10 +135,11 @@ fn main() {
     rates.sort_by(f64::total_cmp);
     if !rates.is_empty() && !as_tsv {
         println!(
-            "\nmedian {:.0}, min {:.0} (games: {})",
+            "\nmedian {:.0}, min {:.0} (games: {}; a sprite is {} bytes)",
             rates[rates.len() / 2],
             rates[0],
-            rates.len()
+            rates.len(),
+            std::mem::size_of::<games::vgdl::Sprite>()
         );
     }
 }

@@ -48,18 +48,21 @@ pub struct Sprite {
     pub max_health: i32,
     /// `timeToLive`.
     pub ttl: i32,
-    /// Flicker `age`, RandomNPC `counter`.
+    /// Flicker `age`, RandomNPC `counter`, SpawnPoint `counter` (one
+    /// field: no class has two of them).
     pub age: i32,
-    /// SpawnPoint `counter`.
-    pub counter: i32,
     /// SpawnPoint `start` (-1 until the first update).
     pub start: i32,
-    /// RandomNPC `prevAction`.
-    pub prev: Dir,
+    /// RandomNPC `prevAction`: an index into `BASEDIRS`, or
+    /// [`PREV_NONE`] for `DNONE` (see [`Sprite::prev_dir`]).
+    pub prev: u8,
     /// PathAltChaser `lastTarget` (a sprite id; `u32::MAX`: none).
     pub target: u32,
-    /// PathAltChaser `lastKnownTargetPosition` (pixels), if any.
-    pub known: Option<(i32, i32)>,
+    /// PathAltChaser `lastKnownTargetPosition` (pixels), valid when
+    /// `has_known`.
+    pub known: (i32, i32),
+    /// Whether `known` holds a position.
+    pub has_known: bool,
     /// `is_oriented` (the type's, unless `transformToSingleton` set it).
     pub oriented: bool,
     /// Passive movement not yet skipped once.
@@ -70,7 +73,19 @@ pub struct Sprite {
     pub killed: bool,
 }
 
+/// [`Sprite::prev`] when the sprite has made no random move (`DNONE`).
+pub const PREV_NONE: u8 = u8::MAX;
+
 impl Sprite {
+    /// RandomNPC `prevAction` as a direction.
+    #[inline]
+    pub fn prev_dir(&self) -> Dir {
+        match self.prev {
+            PREV_NONE => DNONE,
+            k => super::model::BASEDIRS[k as usize],
+        }
+    }
+
     /// GVGAI's `Rectangle.intersects`.
     #[inline]
     pub fn intersects(&self, o: &Sprite) -> bool {
@@ -438,11 +453,11 @@ impl State {
             max_health: t.health.1,
             ttl: t.time_to_live,
             age: 0,
-            counter: 0,
             start: -1,
-            prev: DNONE,
+            prev: PREV_NONE,
             target: u32::MAX,
-            known: None,
+            known: (0, 0),
+            has_known: false,
             oriented: t.is_oriented,
             first_tick: true,
             disabled: false,
