@@ -231,9 +231,9 @@ pub struct State {
     /// this cycle: the next cycle updates inert sprites too.
     pub(crate) stale_last: bool,
     pub(crate) groups: super::pool::Pooled<Groups>,
-    /// Types of the sprites moved by effects since the pair index was last
-    /// checked (`u16::MAX`: every sprite, by `undoAll`).
-    pub(crate) moved: Vec<u16>,
+    /// Indices of the sprites moved by effects since the pair index was
+    /// last checked (`u32::MAX`: every sprite, by `undoAll`).
+    pub(crate) moved: Vec<u32>,
     /// Buffers of `eventHandling`.
     pub(crate) scratch: super::pool::Pooled<super::cells::Scratch>,
 }
