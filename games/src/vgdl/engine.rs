@@ -49,19 +49,20 @@ pub struct Sprite {
     /// `timeToLive`.
     pub ttl: i32,
     /// Flicker `age`, RandomNPC `counter`, SpawnPoint `counter` (one
-    /// field: no class has two of them).
+    /// field: no class has two of them); PathAltChaser's
+    /// `lastKnownTargetPosition` x (see [`Sprite::known`]).
     pub age: i32,
-    /// SpawnPoint `start` (-1 until the first update).
+    /// SpawnPoint `start` (-1 until the first update); PathAltChaser's
+    /// `lastKnownTargetPosition` y.
     pub start: i32,
     /// RandomNPC `prevAction`: an index into `BASEDIRS`, or
     /// [`PREV_NONE`] for `DNONE` (see [`Sprite::prev_dir`]).
     pub prev: u8,
     /// PathAltChaser `lastTarget` (a sprite id; `u32::MAX`: none).
     pub target: u32,
-    /// PathAltChaser `lastKnownTargetPosition` (pixels), valid when
-    /// `has_known`.
-    pub known: (i32, i32),
-    /// Whether `known` holds a position.
+    /// Whether `age` and `start` hold a PathAltChaser's
+    /// `lastKnownTargetPosition` (pixels; that class uses neither field
+    /// otherwise).
     pub has_known: bool,
     /// `is_oriented` (the type's, unless `transformToSingleton` set it).
     pub oriented: bool,
@@ -84,6 +85,19 @@ impl Sprite {
             PREV_NONE => DNONE,
             k => super::model::BASEDIRS[k as usize],
         }
+    }
+
+    /// PathAltChaser's `lastKnownTargetPosition`, if any.
+    #[inline]
+    pub fn known(&self) -> Option<(i32, i32)> {
+        self.has_known.then_some((self.age, self.start))
+    }
+
+    /// Sets PathAltChaser's `lastKnownTargetPosition`.
+    #[inline]
+    pub(crate) fn set_known(&mut self, at: (i32, i32)) {
+        (self.age, self.start) = at;
+        self.has_known = true;
     }
 
     /// GVGAI's `Rectangle.intersects`.
@@ -456,7 +470,6 @@ impl State {
             start: -1,
             prev: PREV_NONE,
             target: u32::MAX,
-            known: (0, 0),
             has_known: false,
             oriented: t.is_oriented,
             first_tick: true,

@@ -490,13 +490,9 @@ impl State {
             Some((id, (tx, ty, _, _))) => {
                 self.sprites[i].target = id;
                 let mut step = self.first_step((me.x, me.y), (tx, ty));
-                let s = &self.sprites[i];
-                match (step, s.has_known.then_some(s.known)) {
+                match (step, self.sprites[i].known()) {
                     (None, Some(k)) => step = self.first_step((me.x, me.y), k),
-                    _ => {
-                        self.sprites[i].known = (tx, ty);
-                        self.sprites[i].has_known = true;
-                    }
+                    _ => self.sprites[i].set_known((tx, ty)),
                 }
                 step.unwrap_or(DNONE)
             }
