@@ -10,13 +10,19 @@
 #   SECONDS         warm-up and timed seconds per game and side (default 1)
 # Environment: WORK (default /tmp/gvgai_speed) holds the compiled classes;
 # NO_BUILD=1 skips building the Rust side; JAVA_WARMUP (default 3) is the
-# Java side's untimed warm-up in seconds.
+# Java side's untimed warm-up in seconds; ROUND (default 2000; 0: off) makes
+# each side time whole rounds of the same ROUND steps from the start state
+# (action Random reseeded 1 each round), so that both time the same play;
+# with ROUND=0 each times one stretch of play from wherever its warm-up
+# left the action Random (a game's cost per step depends on how far it got:
+# rivers takes 30 times longer per step once its water spreads).
 set -euo pipefail
 
 gvgai=${1:?usage: gvgai_speed.sh GVGAI_CHECKOUT [SECONDS] [game ...]}
 seconds=${2:-1}
 # The JVM's untimed warm-up per game (its JIT compiles in this time).
 java_warmup=${JAVA_WARMUP:-3}
+round=${ROUND:-2000}
 shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -51,9 +57,9 @@ results="$work/results.tsv"
 for g in "${games[@]}"; do
     # Only the driver's line for the game (GVGAI may print other lines).
     j=$(java -cp "$cp:$work/driver" ForwardModelSpeed "$seconds" \
-        "$data/gridphysics/$g.txt" "$data/gridphysics/${g}_lvl0.txt" "$java_warmup" 2>/dev/null |
+        "$data/gridphysics/$g.txt" "$data/gridphysics/${g}_lvl0.txt" "$java_warmup" "$round" 2>/dev/null |
         awk -F'\t' -v g="$g" '$1 == g { print $2 }')
-    r=$("$rust" --tsv --seconds "$seconds" "$g" | awk -F'\t' -v g="$g" '$1 == g { print $2 }')
+    r=$("$rust" --tsv --seconds "$seconds" --round "$round" "$g" | awk -F'\t' -v g="$g" '$1 == g { print $2 }')
     ratio=$(awk -v j="$j" -v r="$r" 'BEGIN { if (j + 0 > 0) printf "%.1f", r / j; else print "-" }')
     echo "| $g | $j | $r | $ratio |"
     printf '%s\t%s\t%s\t%s\n' "$g" "$j" "$r" "$ratio" >> "$results"

@@ -27,7 +27,7 @@ pub mod rng;
 mod sprites;
 mod trace;
 
-pub use engine::{Sprite, Sprites, State, Winner, MAX_TIMESTEPS};
+pub use engine::{Sprite, Sprites, State, Winner, MAX_TIMESTEPS, PREV_NONE};
 pub use model::{Action, Class, Rules};
 pub use multi::{Player, TracePlayer, MAX_PLAYERS};
 pub use pool::{PoolVec, Spare};

@@ -3,7 +3,7 @@
 //
 // Compile and run against a GVGAI checkout (see README.md):
 //   javac -cp GVGAI_CLASSES -d OUT ForwardModelSpeed.java
-//   java -cp GVGAI_CLASSES:OUT ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [WARMUP]
+//   java -cp GVGAI_CLASSES:OUT ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [WARMUP [ROUND]]
 //
 // Method (the same as `cargo run --release -p games --example vgdl_speed`):
 // the level is built with seed 0; the state starts as the game's
@@ -12,7 +12,13 @@
 // actions without NIL (getAvailableActions()), and the copy becomes the
 // current state; a state that is over is replaced by the start state. The
 // same loop first runs for WARMUP seconds (default SECONDS) untimed (JIT
-// warm-up, as GVGAI warms a game up before play), then for SECONDS timed. Prints one line per game:
+// warm-up, as GVGAI warms a game up before play), then for SECONDS timed.
+// With ROUND > 0 the timed part is instead whole rounds of the same ROUND
+// steps (rounded up to 16), each from the start state with the action
+// Random reseeded 1, until SECONDS have passed (`vgdl_speed --round
+// ROUND` does the same): both sides then time the same actions from the
+// same state, where a plain timed loop times whatever part of the game
+// the warm-up left it in. Prints one line per game:
 // `NAME<TAB>copies per second<TAB>steps timed<TAB>restarts`.
 
 import core.game.Game;
@@ -29,15 +35,16 @@ import java.util.Random;
 public class ForwardModelSpeed {
 
     public static void main(String[] args) {
-        if (args.length < 3 || args.length > 4) {
-            System.err.println("usage: ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [WARMUP]");
+        if (args.length < 3 || args.length > 5) {
+            System.err.println("usage: ForwardModelSpeed SECONDS GAME_FILE LEVEL_FILE [WARMUP [ROUND]]");
             System.exit(2);
         }
         double seconds = Double.parseDouble(args[0]);
         double warmup = args.length > 3 ? Double.parseDouble(args[3]) : seconds;
+        long round = args.length > 4 ? (Long.parseLong(args[4]) + 15) / 16 * 16 : 0;
         String name = new File(args[1]).getName().replaceFirst("\\.txt$", "");
         try {
-            measure(name, args[1], args[2], seconds, warmup);
+            measure(name, args[1], args[2], seconds, warmup, round);
         } catch (Throwable t) {
             System.out.println(name + "\tERROR\t" + t);
         }
@@ -45,7 +52,7 @@ public class ForwardModelSpeed {
     }
 
     private static void measure(String name, String gameFile, String levelFile,
-                                double seconds, double warmup) {
+                                double seconds, double warmup, long round) {
         VGDLFactory.GetInstance().init();
         VGDLRegistry.GetInstance().init();
         Game game = new VGDLParser().parseGame(gameFile);
@@ -56,22 +63,28 @@ public class ForwardModelSpeed {
             actions.add(Types.ACTIONS.ACTION_NIL);
         }
         Random rnd = new Random(1);
-        run(start, actions, rnd, warmup);
-        long[] r = run(start, actions, rnd, seconds);
+        run(start, actions, rnd, warmup, 0);
+        long[] r = run(start, actions, rnd, seconds, round);
         double rate = r[0] / (r[2] / 1e9);
         System.out.printf("%s\t%.0f\t%d\t%d%n", name, rate, r[0], r[1]);
     }
 
-    /** Runs the loop for `seconds`; returns {steps, restarts, nanoseconds}. */
+    /** Runs the loop for `seconds` (in whole rounds of `round` steps from
+     *  the start, `rnd` reseeded 1 each, when `round` > 0); returns
+     *  {steps, restarts, nanoseconds}. */
     private static long[] run(StateObservation start, ArrayList<Types.ACTIONS> actions,
-                              Random rnd, double seconds) {
+                              Random rnd, double seconds, long round) {
         long limit = (long) (seconds * 1e9);
         long t0 = System.nanoTime();
         long now = t0;
         long steps = 0;
         long restarts = 0;
         StateObservation cur = start;
-        while (now - t0 < limit) {
+        while (now - t0 < limit || (round > 0 && steps % round != 0)) {
+            if (round > 0 && steps % round == 0) {
+                rnd.setSeed(1);
+                cur = start;
+            }
             for (int k = 0; k < 16; k++) {
                 StateObservation next = cur.copy();
                 next.advance(actions.get(rnd.nextInt(actions.size())));

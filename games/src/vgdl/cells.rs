@@ -48,6 +48,10 @@ pub(crate) struct Scratch {
     pub(crate) firstx: Vec<usize>,
     pub(crate) secondx: Vec<usize>,
     pub(crate) hits: Vec<usize>,
+    /// Per sprite index, its position in the indexed second side.
+    pub(crate) pos_of: Vec<u32>,
+    /// Positions of second-side sprites moved since the index was built.
+    pub(crate) extra: Vec<usize>,
 }
 
 /// Floor division by a fixed positive divisor: a multiply and a shift for

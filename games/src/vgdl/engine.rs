@@ -48,18 +48,22 @@ pub struct Sprite {
     pub max_health: i32,
     /// `timeToLive`.
     pub ttl: i32,
-    /// Flicker `age`, RandomNPC `counter`.
+    /// Flicker `age`, RandomNPC `counter`, SpawnPoint `counter` (one
+    /// field: no class has two of them); PathAltChaser's
+    /// `lastKnownTargetPosition` x (see [`Sprite::known`]).
     pub age: i32,
-    /// SpawnPoint `counter`.
-    pub counter: i32,
-    /// SpawnPoint `start` (-1 until the first update).
+    /// SpawnPoint `start` (-1 until the first update); PathAltChaser's
+    /// `lastKnownTargetPosition` y.
     pub start: i32,
-    /// RandomNPC `prevAction`.
-    pub prev: Dir,
+    /// RandomNPC `prevAction`: an index into `BASEDIRS`, or
+    /// [`PREV_NONE`] for `DNONE` (see [`Sprite::prev_dir`]).
+    pub prev: u8,
     /// PathAltChaser `lastTarget` (a sprite id; `u32::MAX`: none).
     pub target: u32,
-    /// PathAltChaser `lastKnownTargetPosition` (pixels), if any.
-    pub known: Option<(i32, i32)>,
+    /// Whether `age` and `start` hold a PathAltChaser's
+    /// `lastKnownTargetPosition` (pixels; that class uses neither field
+    /// otherwise).
+    pub has_known: bool,
     /// `is_oriented` (the type's, unless `transformToSingleton` set it).
     pub oriented: bool,
     /// Passive movement not yet skipped once.
@@ -70,7 +74,32 @@ pub struct Sprite {
     pub killed: bool,
 }
 
+/// [`Sprite::prev`] when the sprite has made no random move (`DNONE`).
+pub const PREV_NONE: u8 = u8::MAX;
+
 impl Sprite {
+    /// RandomNPC `prevAction` as a direction.
+    #[inline]
+    pub fn prev_dir(&self) -> Dir {
+        match self.prev {
+            PREV_NONE => DNONE,
+            k => super::model::BASEDIRS[k as usize],
+        }
+    }
+
+    /// PathAltChaser's `lastKnownTargetPosition`, if any.
+    #[inline]
+    pub fn known(&self) -> Option<(i32, i32)> {
+        self.has_known.then_some((self.age, self.start))
+    }
+
+    /// Sets PathAltChaser's `lastKnownTargetPosition`.
+    #[inline]
+    pub(crate) fn set_known(&mut self, at: (i32, i32)) {
+        (self.age, self.start) = at;
+        self.has_known = true;
+    }
+
     /// GVGAI's `Rectangle.intersects`.
     #[inline]
     pub fn intersects(&self, o: &Sprite) -> bool {
@@ -216,9 +245,9 @@ pub struct State {
     /// this cycle: the next cycle updates inert sprites too.
     pub(crate) stale_last: bool,
     pub(crate) groups: super::pool::Pooled<Groups>,
-    /// Types of the sprites moved by effects since the pair index was last
-    /// checked (`u16::MAX`: every sprite, by `undoAll`).
-    pub(crate) moved: Vec<u16>,
+    /// Indices of the sprites moved by effects since the pair index was
+    /// last checked (`u32::MAX`: every sprite, by `undoAll`).
+    pub(crate) moved: Vec<u32>,
     /// Buffers of `eventHandling`.
     pub(crate) scratch: super::pool::Pooled<super::cells::Scratch>,
 }
@@ -438,11 +467,10 @@ impl State {
             max_health: t.health.1,
             ttl: t.time_to_live,
             age: 0,
-            counter: 0,
             start: -1,
-            prev: DNONE,
+            prev: PREV_NONE,
             target: u32::MAX,
-            known: None,
+            has_known: false,
             oriented: t.is_oriented,
             first_tick: true,
             disabled: false,

@@ -30,6 +30,8 @@ impl State {
             firstx,
             secondx,
             hits,
+            pos_of,
+            extra,
         } = &mut scratch;
         let gt = self.game_tick();
         let mut guard = 0;
@@ -91,25 +93,41 @@ impl State {
                 self.members(*t2, secondx);
                 let spatial = worth_indexing(firstx.len(), secondx.len(), grid_cells);
                 let mut built = false;
+                // Whether `pos_of` maps this pair's second side.
+                let mut pos_ready = false;
                 self.moved.clear();
                 let subs2 = &rules.types[*t2 as usize].subtypes;
                 for &s1 in firstx.iter() {
                     hits.clear();
                     if spatial {
                         // The same hits as the plain scan below, found
-                        // through a cell index of the second side that is
-                        // rebuilt whenever an effect has moved sprites.
-                        if !built
-                            || self
-                                .moved
-                                .iter()
-                                .any(|&t| t == u16::MAX || subs2.contains(&t))
-                        {
+                        // through a cell index of the second side. A
+                        // sprite of that side that an effect moved since
+                        // the index was built is a candidate of every
+                        // query (`extra`) until the index is rebuilt.
+                        let mut rebuild = !built;
+                        if built && !self.moved.is_empty() {
+                            let side = Side {
+                                subs: subs2,
+                                members: secondx,
+                                pos_of,
+                                pos_ready: &mut pos_ready,
+                                extra,
+                            };
+                            rebuild = side.note_moved(&self.sprites, &self.moved);
+                        }
+                        if rebuild {
                             cells.build(self, secondx);
+                            extra.clear();
                             built = true;
                         }
                         self.moved.clear();
                         cells.candidates(self, s1, hits);
+                        if !extra.is_empty() {
+                            hits.extend_from_slice(extra);
+                            hits.sort_unstable();
+                            hits.dedup();
+                        }
                         hits.retain(|&p| {
                             let s2 = secondx[p];
                             s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
@@ -161,7 +179,7 @@ impl State {
         let rules = Arc::clone(&self.rules);
         let def = &rules.effects[ef];
         match def.kind {
-            EffectKind::UndoAll { .. } => self.moved.push(u16::MAX),
+            EffectKind::UndoAll { .. } => self.moved.push(u32::MAX),
             EffectKind::StepBack { .. }
             | EffectKind::BounceForward
             | EffectKind::WrapAround { .. }
@@ -169,10 +187,7 @@ impl State {
             | EffectKind::AttractGaze { .. }
             | EffectKind::Align { .. }
             | EffectKind::TeleportToExit
-            | EffectKind::PullWithIt { .. } => {
-                let t = self.sprites[s1].ty;
-                self.moved.push(t);
-            }
+            | EffectKind::PullWithIt { .. } => self.moved.push(s1 as u32),
             _ => {}
         }
         match &def.kind {
@@ -790,6 +805,50 @@ impl State {
         if let (true, Some(s2)) = (kill_second, s2) {
             self.kill(s2, true);
         }
+    }
+}
+
+/// The indexed second side of a pair effect, as its sprites move.
+struct Side<'a> {
+    /// The types in it (the subtypes of the pair's second type).
+    subs: &'a [u16],
+    /// Its sprites' indices, in the order the index numbers them.
+    members: &'a [usize],
+    /// Per sprite index, its position in `members` (once `pos_ready`).
+    pos_of: &'a mut Vec<u32>,
+    pos_ready: &'a mut bool,
+    /// Positions of its sprites moved since the index was built.
+    extra: &'a mut Vec<usize>,
+}
+
+impl Side<'_> {
+    /// Adds the sprites of this side among `moved` (sprite indices,
+    /// `u32::MAX`: every sprite) to `extra`; returns whether the index must
+    /// be rebuilt instead (every sprite moved, or `extra` grew past a
+    /// sixteenth of the side).
+    #[inline(never)]
+    fn note_moved(self, sprites: &[super::engine::Sprite], moved: &[u32]) -> bool {
+        for &m in moved {
+            if m == u32::MAX {
+                return true;
+            }
+            if !self.subs.contains(&sprites[m as usize].ty) {
+                continue;
+            }
+            if !*self.pos_ready {
+                self.pos_of.clear();
+                self.pos_of.resize(sprites.len(), u32::MAX);
+                for (p, &k) in self.members.iter().enumerate() {
+                    self.pos_of[k] = p as u32;
+                }
+                *self.pos_ready = true;
+            }
+            match self.pos_of.get(m as usize) {
+                Some(&p) if p != u32::MAX => self.extra.push(p as usize),
+                _ => return true,
+            }
+        }
+        self.extra.len() > 8 + self.members.len() / 16
     }
 }
 

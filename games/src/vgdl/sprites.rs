@@ -160,17 +160,22 @@ impl State {
         BASEDIRS[self.rng.next_int_bound(4) as usize]
     }
 
+    /// A random base direction and its index in `BASEDIRS`.
+    fn random_dir_index(&mut self) -> u8 {
+        self.rng.next_int_bound(4) as u8
+    }
+
     /// RandomNPC's `getRandomMove`.
     fn random_move(&mut self, i: usize) -> Dir {
         let cons = self.rules.types[self.sprites[i].ty as usize].cons;
         if self.sprites[i].age < cons {
             self.sprites[i].age += 1;
-            self.sprites[i].prev
+            self.sprites[i].prev_dir()
         } else {
-            let d = self.random_dir();
-            self.sprites[i].prev = d;
+            let k = self.random_dir_index();
+            self.sprites[i].prev = k;
             self.sprites[i].age = 0;
-            d
+            BASEDIRS[k as usize]
         }
     }
 
@@ -275,7 +280,7 @@ impl State {
                 }
                 let (x, y) = (self.sprites[i].x as f64, self.sprites[i].y as f64);
                 if let Some(k) = self.add_sprite(it as u16, x, y, false) {
-                    self.sprites[i].counter += 1;
+                    self.sprites[i].age += 1;
                     if so != DNONE {
                         self.sprites[k].ori = so;
                     } else if self.sprites[k].ori == DNONE {
@@ -285,7 +290,7 @@ impl State {
             }
         }
         self.base_update(i);
-        if total > 0 && self.sprites[i].counter >= total {
+        if total > 0 && self.sprites[i].age >= total {
             self.kill(i, false);
         }
     }
@@ -304,7 +309,7 @@ impl State {
         let mut consider = |k: usize, targets: &mut Vec<usize>| {
             let s = &self.sprites[k];
             if los {
-                let see = match me.prev {
+                let see = match me.prev_dir() {
                     (0.0, 1.0) => s.x == me.x && s.y >= me.y,
                     (0.0, -1.0) => s.x == me.x && s.y <= me.y,
                     (-1.0, 0.0) => s.x <= me.x && s.y == me.y,
@@ -485,9 +490,9 @@ impl State {
             Some((id, (tx, ty, _, _))) => {
                 self.sprites[i].target = id;
                 let mut step = self.first_step((me.x, me.y), (tx, ty));
-                match (step, self.sprites[i].known) {
+                match (step, self.sprites[i].known()) {
                     (None, Some(k)) => step = self.first_step((me.x, me.y), k),
-                    _ => self.sprites[i].known = Some((tx, ty)),
+                    _ => self.sprites[i].set_known((tx, ty)),
                 }
                 step.unwrap_or(DNONE)
             }
