@@ -1,6 +1,7 @@
 //! Replays every public GVGAI reference trace (`games/data/gvgai/traces/`)
-//! of every shipped game the VGDL engine loads, and requires every record
-//! to be identical, state by state. The supported games are the ones that
+//! of every shipped game the VGDL engine loads, and the games GVGAI's own
+//! sampleMCTS played to their end (`traces_mcts/`, one per game), and
+//! requires every record to be identical, state by state. The supported games are the ones that
 //! load (`Vgdl::parse` succeeds); each other game must fail to load with a
 //! clear "does not implement" error, never a panic or a parse error.
 //! Prints, per game, records identical / total.
@@ -17,11 +18,11 @@ fn game_names() -> Vec<String> {
     common::game_names("games.tsv")
 }
 
-/// The reference records of `game`: the shipped ones, or those of the
+/// The reference records of `game` in the shipped `folder`, or those of the
 /// folder named by `VGDL_TRACES` (same schema; states may be sparse, each
 /// placed by its `tick`).
-fn records(game: &str) -> Vec<Value> {
-    common::records("VGDL_TRACES", "traces", game)
+fn records(folder: &str, game: &str) -> Vec<Value> {
+    common::records("VGDL_TRACES", folder, game)
 }
 
 /// The first difference between our state and the recorded one, if any.
@@ -97,9 +98,9 @@ struct Row {
     first_difference: Option<String>,
 }
 
-/// Replays every record of every shipped game (or of the games named in
-/// `VGDL_GAME`, comma-separated).
-fn run_all() -> Vec<Row> {
+/// Replays every record in `folder` of every shipped game (or of the games
+/// named in `VGDL_GAME`, comma-separated).
+fn run_all(folder: &str) -> Vec<Row> {
     let only = std::env::var("VGDL_GAME").ok();
     let mut rows = Vec::new();
     for game in game_names() {
@@ -126,7 +127,7 @@ fn run_all() -> Vec<Row> {
                 continue;
             }
         };
-        let recs = records(&game);
+        let recs = records(folder, &game);
         let mut same = 0;
         let mut first = None;
         for r in &recs {
@@ -146,16 +147,20 @@ fn run_all() -> Vec<Row> {
     rows
 }
 
-#[test]
-fn every_supported_game_replays_its_reference_traces_exactly() {
-    let rows = run_all();
+/// Prints a line per game and fails on any game that differs or does not
+/// load (a game that lacks a class is only listed); with `every_game`, also
+/// on a supported game without a record.
+fn check(rows: &[Row], every_game: bool) {
     let mut failures = Vec::new();
     let (mut supported, mut identical) = (0, 0);
-    for r in &rows {
+    for r in rows {
         match &r.status {
             Ok((same, total)) => {
                 supported += 1;
                 println!("{:20} {same}/{total} records identical", r.game);
+                if every_game && *total == 0 {
+                    failures.push(format!("{}: no record", r.game));
+                }
                 match &r.first_difference {
                     Some(d) => failures.push(format!("{}: {d}", r.game)),
                     None => identical += 1,
@@ -180,6 +185,19 @@ fn every_supported_game_replays_its_reference_traces_exactly() {
     );
 }
 
+#[test]
+fn every_supported_game_replays_its_reference_traces_exactly() {
+    check(&run_all("traces"), false);
+}
+
+/// The games GVGAI's sampleMCTS played to their end (a win, a loss or the
+/// 2,000-tick cap): long games with purposeful play, one per game
+/// (`games/tests/gvgai_ref/make_mcts_traces.sh`).
+#[test]
+fn every_supported_game_replays_the_games_gvgais_mcts_played() {
+    check(&run_all("traces_mcts"), std::env::var("VGDL_GAME").is_err());
+}
+
 /// Prints the status table of `docs/vgdl.md` (run with `--ignored
 /// --nocapture`).
 #[test]
@@ -187,7 +205,7 @@ fn every_supported_game_replays_its_reference_traces_exactly() {
 fn print_status_table() {
     println!("| game | status | reference records identical |");
     println!("| --- | --- | --- |");
-    for r in run_all() {
+    for r in run_all("traces") {
         match r.status {
             Ok((same, total)) => {
                 let s = if same == total {
