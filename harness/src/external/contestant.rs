@@ -222,12 +222,15 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                         .take()
                         .filter(|_| self.limits.clock == Clock::Wall)
                         .and_then(|from| between(Some(from), p.run_delay()));
+                    // Under the counted clock (a fixed search, see
+                    // `ExternalSpec::countable`): nothing is counted.
+                    let counted = (self.limits.clock == Clock::Counted).then_some(Duration::ZERO);
                     return Reply {
                         result: Ok(a),
                         wall,
                         cpu,
                         waited,
-                        counted: None,
+                        counted,
                     };
                 }
                 Ok(Step::Continue(lines)) => {
