@@ -10,7 +10,8 @@ that differs.
         [--seed S] [--repetitions N] [--counted-step D] [--full] [--keep]
 
 Configs with an external agent are listed and skipped: the counted clock
-counts only built-in agents' looks at their timer. A full run of some
+counts only built-in agents' looks at their timer (and takes UCI/UCCI
+engines with a fixed `search`, which are charged nothing). A full run of some
 shipped configs takes tens of minutes, so by default each is cut down
 (`--repetitions` and a coarser `--counted-step`, both printed; the same for
 both binaries); `--full` runs them as they are. Exit code 1 when a config
@@ -53,17 +54,22 @@ CUT = {
     "supply-agents.toml": (1, None),
     "vgdl-own.toml": (1, "200us"),
     "xiangqi-agents.toml": (1, "5ms"),
+    "xiangqi-fairy-stockfish.toml": (1, "5ms"),
+    "xiangqi-sjaak.toml": (1, "5ms"),
     "xiangqi-gauntlet.toml": (1, "2ms"),
     "xiangqi-sprt.toml": (1, "5ms"),
 }
 
 
 def externals(path):
-    """The labels of the config's external agents (those with `command`)."""
+    """The labels of the config's external agents (those with `command`)
+    that cannot be counted: all but UCI/UCCI engines with a fixed `search`."""
     with open(path, "rb") as f:
         cfg = tomllib.load(f)
     return [
-        a.get("name") or os.path.basename(a["command"][-1]) for a in cfg.get("agents", []) if "command" in a
+        a.get("name") or os.path.basename(a["command"][-1])
+        for a in cfg.get("agents", [])
+        if "command" in a and not (a.get("protocol") in ("uci", "ucci") and "search" in a)
     ]
 
 

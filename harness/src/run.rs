@@ -186,7 +186,7 @@ pub fn apply_overrides(cfg: &mut RunConfig, args: &RunArgs) -> Result<(), Harnes
             .agents
             .iter()
             .enumerate()
-            .find(|(_, a)| matches!(a.kind, config::AgentKind::External(_)));
+            .find(|(_, a)| matches!(&a.kind, config::AgentKind::External(e) if !e.countable()));
         if let Some((i, a)) = external {
             return bad(format!(
                 "--clock counted: {}",

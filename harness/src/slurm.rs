@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 arena slurm configs/class.toml --shards 50 --partition short --time 02:00:00 --cpus-per-task 4 --mem 4G\n  \
 results/connect4/slurm/submit.sh    (runs sbatch twice: the shards, then the merge)\n\n\
 Writes OUT/slurm/shards.sbatch (a job array --array=0-(N-1); task K runs `arena run CONFIG \
---shard K/N --out OUT/shards/K -j $SLURM_CPUS_PER_TASK`), OUT/slurm/merge.sbatch (`arena merge \
+--shard K/N --out OUT/shards/K -j $SLURM_CPUS_PER_TASK`, with --seed, --repetitions, --clock and \
+--counted-step as given here), OUT/slurm/merge.sbatch (`arena merge \
 OUT OUT/shards/*`, submitted with --dependency=afterok on the array) and OUT/slurm/submit.sh. \
 Paths in the scripts are absolute: arena, the config and OUT must be on a file system the nodes \
 share. See docs/cluster.md (also: the same with GNU parallel over SSH)."
@@ -50,6 +51,66 @@ pub struct SlurmArgs {
     /// The arena binary the jobs run (default: this one).
     #[arg(long)]
     pub arena: Option<PathBuf>,
+    /// Override the config's master seed (passed on to every shard).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the number of repetitions per level and lineup (passed on
+    /// to every shard).
+    #[arg(long)]
+    pub repetitions: Option<u32>,
+    /// Judge every agent by this clock instead of the config's: `wall`,
+    /// `cpu` or `counted` (passed on to every shard, see `arena run --clock`).
+    #[arg(long, value_name = "CLOCK")]
+    pub clock: Option<crate::config::Clock>,
+    /// Under the counted clock, what one look at the timer costs an agent
+    /// (passed on to every shard, see `arena run --counted-step`).
+    #[arg(long, value_name = "DURATION", value_parser = crate::play::timing::parse_duration)]
+    pub counted_step: Option<std::time::Duration>,
+}
+
+impl SlurmArgs {
+    /// The `arena run` overrides that are part of the run's fingerprint
+    /// (seed, repetitions, clock, counted step), as the shards' command
+    /// line takes them: every shard, and so the merge, is the run that
+    /// `arena run CONFIG` with the same flags would be.
+    fn run_flags(&self) -> Vec<(&'static str, String)> {
+        let mut flags = Vec::new();
+        if let Some(s) = self.seed {
+            flags.push(("--seed", s.to_string()));
+        }
+        if let Some(r) = self.repetitions {
+            flags.push(("--repetitions", r.to_string()));
+        }
+        if let Some(c) = self.clock {
+            flags.push(("--clock", c.as_str().to_string()));
+        }
+        if let Some(d) = self.counted_step {
+            // Whole nanoseconds: what `parse_duration` reads back exactly.
+            flags.push(("--counted-step", format!("{}ns", d.as_nanos())));
+        }
+        flags
+    }
+
+    /// The overrides as `arena run` would apply them to `cfg`, with its
+    /// checks (a bad value is refused here, not in every shard's job).
+    fn apply_overrides(&self, cfg: &mut crate::config::RunConfig) -> Result<(), HarnessError> {
+        let run = crate::run::RunArgs {
+            config: self.config.clone(),
+            out: None,
+            name: None,
+            concurrency: None,
+            seed: self.seed,
+            repetitions: self.repetitions,
+            quiet: true,
+            resume: false,
+            restart: false,
+            allow_broken: false,
+            shard: None,
+            clock: self.clock,
+            counted_step: self.counted_step,
+        };
+        crate::run::apply_overrides(cfg, &run)
+    }
 }
 
 /// The files `arena slurm` wrote.
@@ -106,7 +167,8 @@ fn common(args: &SlurmArgs) -> Result<String, HarnessError> {
 /// `arena slurm`: write the scripts (see the module documentation) and
 /// say how to submit them.
 pub fn slurm(args: &SlurmArgs, out: &mut dyn Write) -> Result<SlurmFiles, HarnessError> {
-    let cfg = crate::registry::load_config(&args.config)?;
+    let mut cfg = crate::registry::load_config(&args.config)?;
+    args.apply_overrides(&mut cfg)?;
     if cfg.sprt.is_some() {
         return Err(HarnessError::Cluster(format!(
             "{} has an [sprt] section, and a sequential test decides as the games come in, \
@@ -158,6 +220,11 @@ pub fn slurm(args: &SlurmArgs, out: &mut dyn Write) -> Result<SlurmFiles, Harnes
         sh(&dir.to_string_lossy())
     );
     let logs_s = logs.to_string_lossy();
+    let run_flags: String = args
+        .run_flags()
+        .iter()
+        .map(|(flag, v)| format!(" {flag} {}", sh(v)))
+        .collect();
     let shards_script = format!(
         "#!/bin/bash\n{header}\
 # Task K of the array plays shard K/{n} of the plan into $OUT/shards/K; submitting\n\
@@ -171,7 +238,7 @@ set -euo pipefail\n\
 {vars}\
 K=\"$SLURM_ARRAY_TASK_ID\"\n\
 exec \"$ARENA\" run \"$CONFIG\" --shard \"$K/{n}\" --out \"$OUT/shards/$K\" \
--j \"${{SLURM_CPUS_PER_TASK:-1}}\"\n",
+-j \"${{SLURM_CPUS_PER_TASK:-1}}\"{run_flags}\n",
         last = n - 1,
         cpus = args.cpus_per_task,
     );

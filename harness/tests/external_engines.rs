@@ -217,3 +217,61 @@ fn a_misspelled_engine_option_stops_the_run_with_exit_2_naming_the_valid_ones() 
     );
     assert!(!out.join("episodes.csv").exists(), "nothing was played");
 }
+
+mod results;
+
+/// The two engines with a search of fixed size (`search = { nodes = N }`,
+/// `search = { depth = N }`: `go nodes` / `go depth` instead of `go
+/// movetime`), one thread and a fixed hash size, play the same games on
+/// every run: two runs of the same config give the same episodes (apart
+/// from timing columns), whatever the machine's load.
+#[test]
+fn engines_with_a_fixed_search_play_the_same_games_on_every_run() {
+    if !installed(FAIRY_STOCKFISH, "fairy-stockfish") || !installed(SJAAK_II, "sjaakii") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("fixed.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "name = \"fixed\"\ngame = \"xiangqi\"\nlevels = {}\nseed = 3\nmax_steps = 40\n\
+             concurrency = 2\n[time]\nact = \"2s\"\nact_hard = \"10s\"\ninit = \"5s\"\n\
+             init_hard = \"10s\"\n\
+             [[agents]]\nname = \"fsf\"\ncommand = [\"{FAIRY_STOCKFISH}\"]\nprotocol = \"uci\"\n\
+             options = {{ Threads = 1, Hash = 16 }}\nsearch = {{ nodes = 3000 }}\n\
+             [[agents]]\nname = \"sjaak\"\ncommand = [\"{SJAAK_II}\"]\nprotocol = \"uci\"\n\
+             fen_letters = \"KAEHRCP\"\noptions = {{ Hash = 16 }}\nsearch = {{ depth = 3 }}\n",
+            five_starts()
+        ),
+    )
+    .unwrap();
+    let run = |out: &str| {
+        let out = dir.path().join(out);
+        let (code, _, err) = common::arena(&[
+            "run",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let (a, b) = (run("a"), run("b"));
+    let episodes = results::table(&a.join("episodes.csv"));
+    assert_eq!(episodes.len(), 20, "ten games, two rows each");
+    assert_eq!(episodes, results::table(&b.join("episodes.csv")));
+    // No game was cut short: every one ended by the rules or the ply cap.
+    let raw = std::fs::read_to_string(a.join("episodes.csv")).unwrap();
+    assert!(
+        !raw.contains("timeout") && !raw.contains("disqualified") && !raw.contains("crash"),
+        "{raw}"
+    );
+    // A different search is a different config.
+    let meta = std::fs::read_to_string(a.join("meta.json")).unwrap();
+    assert!(
+        meta.contains("nodes 3000") && meta.contains("depth 3"),
+        "{meta}"
+    );
+}

@@ -174,27 +174,36 @@ fn botzone_turn_processes_are_judged_by_their_cpu_time() {
     assert!(wall > 0, "the same bot overruns on the wall clock");
 }
 
-/// Busy loops pinned to CPU 0, killed when dropped.
-struct Spinners(Vec<std::process::Child>);
+/// Busy loops pinned to CPU 0, killed when dropped. One set at a time
+/// (the tests that start them would load each other's CPU twice over).
+struct Spinners {
+    loops: Vec<std::process::Child>,
+    _one_at_a_time: std::sync::MutexGuard<'static, ()>,
+}
+
+static SPINNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Spinners {
     fn start(n: usize) -> Spinners {
-        Spinners(
-            (0..n)
-                .map(|_| {
-                    std::process::Command::new("taskset")
-                        .args(["-c", "0", "sh", "-c", "while :; do :; done"])
-                        .spawn()
-                        .expect("taskset (util-linux) runs")
-                })
-                .collect(),
-        )
+        let one_at_a_time = SPINNING.lock().unwrap_or_else(|p| p.into_inner());
+        let loops = (0..n)
+            .map(|_| {
+                std::process::Command::new("taskset")
+                    .args(["-c", "0", "sh", "-c", "while :; do :; done"])
+                    .spawn()
+                    .expect("taskset (util-linux) runs")
+            })
+            .collect();
+        Spinners {
+            loops,
+            _one_at_a_time: one_at_a_time,
+        }
     }
 }
 
 impl Drop for Spinners {
     fn drop(&mut self) {
-        for c in &mut self.0 {
+        for c in &mut self.loops {
             let _ = c.kill();
             let _ = c.wait();
         }
@@ -242,6 +251,73 @@ fn an_agent_kept_waiting_for_a_cpu_past_the_wait_limit_is_not_disqualified() {
     assert!(steps >= 3, "the game played to max_steps: {:?}", rows[0]);
     assert_eq!(&rows[0][18], "0", "no overrun: {:?}", rows[0]);
     // 15 ms of CPU among 120 busy loops on one CPU: seconds per act.
+    assert!(
+        took > std::time::Duration::from_secs(3),
+        "the busy loops did not keep the agent waiting (the run took {took:?})"
+    );
+}
+
+/// An external agent that spends 5 ms of CPU time on each act (its
+/// process's own, `time.process_time`).
+const BUSY_5MS: &str = r#"
+import json, sys, time
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif m["type"] == "act":
+        end = time.process_time() + 0.005
+        while time.process_time() < end:
+            pass
+        print(json.dumps({"action": m["legal"][0] if m["legal"] else "NIL"}), flush=True)
+    else:
+        break
+"#;
+
+/// The same machine as above for an external agent (a subprocess): the
+/// time its process tree waited for a CPU is not counted toward the wait
+/// for an answer either, so an agent within its CPU budget is not stopped
+/// however long the load keeps it off the CPU.
+#[test]
+fn an_external_agent_kept_waiting_for_a_cpu_past_the_wait_limit_is_not_disqualified() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("busy.py"), BUSY_5MS).unwrap();
+    let cfg = dir.path().join("starved.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"bait\"\nlevels = [0]\nrepetitions = 1\nmax_steps = 2\nconcurrency = 1\n\
+         [time]\nact = \"20ms\"\nact_hard = \"25ms\"\nclock = \"cpu\"\n\
+         [[agents]]\nname = \"busy\"\ncommand = [\"python3\", \"-S\", \"busy.py\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let spinners = Spinners::start(120);
+    let started = std::time::Instant::now();
+    let run = std::process::Command::new("taskset")
+        .args(["-c", "0", env!("CARGO_BIN_EXE_arena"), "run"])
+        .args([cfg.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"])
+        .output()
+        .expect("taskset (util-linux) runs");
+    let took = started.elapsed();
+    drop(spinners);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(out.join("episodes.csv"))
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    let detail = std::fs::read_to_string(out.join("episodes.csv")).unwrap();
+    assert_eq!(&rows[0][10], "normal", "{detail}");
+    let steps: u32 = rows[0][12].parse().unwrap();
+    assert!(steps >= 2, "the game played to max_steps: {detail}");
+    assert_eq!(&rows[0][18], "0", "no overrun: {detail}");
+    // 5 ms of CPU among 120 busy loops on one CPU: seconds per act, past
+    // the 1 s wait for an answer.
     assert!(
         took > std::time::Duration::from_secs(3),
         "the busy loops did not keep the agent waiting (the run took {took:?})"

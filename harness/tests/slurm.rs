@@ -382,3 +382,99 @@ fn a_four_shard_slurm_job_array_merges_to_the_one_machine_results() {
     results::assert_same_results(&out, &whole);
     drop(cluster);
 }
+
+/// The run overrides that are part of the fingerprint (`--seed`,
+/// `--repetitions`, `--clock`, `--counted-step`) given to `arena slurm`
+/// reach every shard: the job script carries them, and its tasks (run here
+/// one after the other by bash, as Slurm's array would run them; the
+/// `#SBATCH` lines are comments to bash) and the merge give the results of
+/// `arena run` with the same flags on one machine. Needs no Slurm.
+#[test]
+fn the_shard_scripts_carry_the_run_overrides_of_the_fingerprint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let cfg = dir.join("c4.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let cfg_s = cfg.to_str().unwrap();
+    let flags = [
+        "--seed",
+        "5",
+        "--repetitions",
+        "2",
+        "--clock",
+        "counted",
+        "--counted-step",
+        "50us",
+    ];
+    let whole = dir.join("whole");
+    let mut args = vec!["run", cfg_s, "--out", whole.to_str().unwrap(), "-q"];
+    args.extend(flags);
+    let (code, _, err) = arena(&args);
+    assert_eq!(code, 0, "{err}");
+
+    let out = dir.join("results");
+    let mut args = vec![
+        "slurm",
+        cfg_s,
+        "--shards",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(flags);
+    let (code, _, err) = arena(&args);
+    assert_eq!(code, 0, "{err}");
+    let script = std::fs::read_to_string(out.join("slurm/shards.sbatch")).unwrap();
+    for want in [
+        "--seed '5'",
+        "--repetitions '2'",
+        "--clock 'counted'",
+        "--counted-step '50000ns'",
+    ] {
+        assert!(script.contains(want), "{want} not in {script}");
+    }
+    for k in 0..3 {
+        let ran = Command::new("bash")
+            .arg(out.join("slurm/shards.sbatch"))
+            .env("SLURM_ARRAY_TASK_ID", k.to_string())
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .output()
+            .unwrap();
+        assert!(
+            ran.status.success(),
+            "shard {k}: {}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    }
+    let merged = Command::new("bash")
+        .arg(out.join("slurm/merge.sbatch"))
+        .output()
+        .unwrap();
+    assert!(
+        merged.status.success(),
+        "merge: {}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    results::assert_same_results(&out, &whole);
+    let fingerprint = |d: &Path| {
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("meta.json")).unwrap()).unwrap();
+        (meta["config_hash"].clone(), meta["config"].clone())
+    };
+    assert_eq!(fingerprint(&out), fingerprint(&whole));
+    assert!(!fingerprint(&whole).0.is_null());
+    // A bad override is refused when the scripts are written, as `arena
+    // run` refuses it (exit code 2), not in every shard's job.
+    let (code, _, err) = arena(&[
+        "slurm",
+        cfg_s,
+        "--shards",
+        "3",
+        "--out",
+        dir.join("bad").to_str().unwrap(),
+        "--counted-step",
+        "50us",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--counted-step"), "{err}");
+}

@@ -128,8 +128,47 @@ impl FenLetters {
     }
 }
 
+/// How a UCI or UCCI engine is asked to search (config key `search`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// `go nodes N`: a fixed number of nodes (`search = { nodes = N }`).
+    Nodes(u64),
+    /// `go depth N`: a fixed depth in plies (`search = { depth = N }`).
+    Depth(u32),
+}
+
+impl Search {
+    /// The config keys of its kinds.
+    pub const KEYS: [&'static str; 2] = ["nodes", "depth"];
+
+    /// The `go` command's parameters: `nodes N` or `depth N`.
+    pub fn go_args(self) -> String {
+        match self {
+            Search::Nodes(n) => format!("nodes {n}"),
+            Search::Depth(d) => format!("depth {d}"),
+        }
+    }
+
+    /// Read from its config key (`nodes`, `depth`) and a value of 1 or more.
+    pub fn from_key(key: &str, value: i64) -> Result<Search, String> {
+        if value < 1 {
+            return Err(format!("{key} = {value}: expected 1 or more"));
+        }
+        match key {
+            "nodes" => Ok(Search::Nodes(value as u64)),
+            "depth" => u32::try_from(value)
+                .map(Search::Depth)
+                .map_err(|_| format!("depth = {value}: too deep")),
+            other => Err(format!(
+                "unknown kind {other:?}: expected one of {}",
+                Self::KEYS.join(", ")
+            )),
+        }
+    }
+}
+
 /// What a UCI or UCCI engine is told, and how it is timed (config keys
-/// `options`, `fen_letters`, `movetime_margin`).
+/// `options`, `fen_letters`, `movetime_margin`, `search`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSettings {
     /// Engine options (`setoption`), in config order; each must be one the
@@ -140,6 +179,12 @@ pub struct EngineSettings {
     /// The share of the remaining soft budget kept back from `movetime`,
     /// in thousandths (default 200: a fifth; at least 10 ms are kept).
     pub margin_permille: u32,
+    /// A search of fixed size instead of `go movetime` (`None`, the
+    /// default, times each move by the budget). A fixed search does not
+    /// depend on time: with one thread and a fixed hash size an engine
+    /// plays the same moves on every run, and the agent may play under
+    /// the counted clock.
+    pub search: Option<Search>,
 }
 
 impl EngineSettings {
@@ -153,7 +198,18 @@ impl Default for EngineSettings {
             options: Vec::new(),
             fen_letters: FenLetters::STANDARD,
             margin_permille: Self::DEFAULT_MARGIN_PERMILLE,
+            search: None,
         }
+    }
+}
+
+impl ExternalSpec {
+    /// Whether the agent may play under the counted clock: a UCI or UCCI
+    /// engine with a fixed `search`, whose moves do not depend on time
+    /// (it is charged no counted time; the wall-clock safety net of
+    /// [`crate::play::judge::TimeLimits::hang_limit`] still applies).
+    pub fn countable(&self) -> bool {
+        matches!(&self.protocol, Protocol::Uci(s) | Protocol::Ucci(s) if s.search.is_some())
     }
 }
 

@@ -165,6 +165,7 @@ fn external_spec(
             a.movetime_margin.as_ref().map(|o| o.span().start),
             "movetime_margin",
         ),
+        (a.search.as_ref().map(|o| o.span().start), "search"),
     ];
     if let (false, Some((Some(at), k))) = (engine, engine_only.iter().find(|(at, _)| at.is_some()))
     {
@@ -201,6 +202,24 @@ fn external_spec(
     if let Some(m) = &a.movetime_margin {
         settings.margin_permille = parse_margin(m.get_ref())
             .map_err(|e| src.err_at(m.span().start, format!("{key}.movetime_margin: {e}")))?;
+    }
+    if let Some(t) = &a.search {
+        let at = t.span().start;
+        let bad = |e: String| src.err_at(at, format!("{key}.search: {e}"));
+        let mut kinds = t.get_ref().iter();
+        let (Some((k, v)), None) = (kinds.next(), kinds.next()) else {
+            return Err(bad(format!(
+                "expected one of {} (e.g. search = {{ nodes = 20000 }})",
+                super::external::Search::KEYS.join(", ")
+            )));
+        };
+        let n = v.as_integer().ok_or_else(|| {
+            bad(format!(
+                "{k}: expected a whole number, got a {}",
+                v.type_str()
+            ))
+        })?;
+        settings.search = Some(super::external::Search::from_key(k, n).map_err(bad)?);
     }
     let protocol = match protocol {
         ProtocolKind::Jsonl => Protocol::Jsonl,
@@ -310,7 +329,8 @@ fn apply_time(
 pub fn uncountable(key: &str, label: &str) -> String {
     format!(
         "{key} ({label}) is an external agent, and clock = \"counted\" counts only a built-in \
-         agent's looks at its timer: give it clock = \"cpu\" or \"wall\" in its own `time` table"
+         agent's looks at its timer (or takes a UCI/UCCI engine with a fixed `search`): give it \
+         clock = \"cpu\" or \"wall\" in its own `time` table"
     )
 }
 
@@ -556,6 +576,7 @@ fn parse_as(
                     (a.options.is_some(), "options"),
                     (a.fen_letters.is_some(), "fen_letters"),
                     (a.movetime_margin.is_some(), "movetime_margin"),
+                    (a.search.is_some(), "search"),
                     (a.botzone_mode.is_some(), "botzone_mode"),
                     (a.env.is_some(), "env"),
                 ];
@@ -615,7 +636,9 @@ fn parse_as(
                 .unwrap_or_else(|| "external".into()),
             (None, None, None) => unreachable!("checked above"),
         };
-        if agent_time.clock == Clock::Counted && matches!(kind, AgentKind::External(_)) {
+        if agent_time.clock == Clock::Counted
+            && matches!(&kind, AgentKind::External(e) if !e.countable())
+        {
             // Where the counted clock was set: the agent's own [time], or the run's.
             let at = match &a.time {
                 Some(t) if t.clock.is_some() => format!("{key}.time.clock"),

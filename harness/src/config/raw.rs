@@ -77,6 +77,7 @@ pub(super) struct RawAgent {
     pub(super) options: Option<toml::Spanned<toml::Table>>,
     pub(super) fen_letters: Option<toml::Spanned<String>>,
     pub(super) movetime_margin: Option<toml::Spanned<toml::Value>>,
+    pub(super) search: Option<toml::Spanned<toml::Table>>,
     pub(super) botzone_mode: Option<String>,
     pub(super) env: Option<toml::Table>,
     pub(super) name: Option<String>,

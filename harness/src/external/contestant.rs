@@ -103,6 +103,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
         // request; under the CPU clock, the wait for an answer ends once
         // the agent has been silent too long (see `CpuWatch`).
         self.delay_start = match (&self.process, &self.broken) {
+            (Some(p), None) if self.limits.clock == Clock::Cpu => p.wait_sched().map(|s| s.waited),
             (Some(p), None) => p.run_delay(),
             _ => None,
         };
@@ -204,7 +205,7 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                     return fail(self.fail(f), wall);
                 }
                 Received::TimedOut => {
-                    match watch.after_slice(until, || p.cpu_time(), || p.sched()) {
+                    match watch.after_slice(until, || p.cpu_time(), || p.wait_sched()) {
                         AfterSlice::Wait => continue,
                         AfterSlice::Stop(f) => return fail(self.fail(f), wall),
                     }
@@ -221,12 +222,15 @@ impl<G: GameView> Contestant<G> for Subprocess<G> {
                         .take()
                         .filter(|_| self.limits.clock == Clock::Wall)
                         .and_then(|from| between(Some(from), p.run_delay()));
+                    // Under the counted clock (a fixed search, see
+                    // `ExternalSpec::countable`): nothing is counted.
+                    let counted = (self.limits.clock == Clock::Counted).then_some(Duration::ZERO);
                     return Reply {
                         result: Ok(a),
                         wall,
                         cpu,
                         waited,
-                        counted: None,
+                        counted,
                     };
                 }
                 Ok(Step::Continue(lines)) => {

@@ -27,7 +27,7 @@ pub mod supervise;
 
 pub use crate::config::external::{
     BotzoneMode, EngineSettings, ExternalSpec, FenLetters, Mount, ProcessLimits, Protocol,
-    ProtocolKind, Sandbox,
+    ProtocolKind, Sandbox, Search,
 };
 pub use contestant::Subprocess;
 

@@ -166,7 +166,8 @@ pub struct ExternalPrint {
     /// Botzone's mode.
     #[serde(rename = "botzone_mode", skip_serializing_if = "Option::is_none")]
     pub botzone_mode: Option<String>,
-    /// UCI/UCCI settings: options, FEN letters, movetime margin (‰).
+    /// UCI/UCCI settings: options, FEN letters, movetime margin (‰), and
+    /// a fixed search where set.
     #[serde(rename = "engine", skip_serializing_if = "Option::is_none")]
     pub engine: Option<Value>,
     /// The working folder, relative to the config's folder.
@@ -301,14 +302,18 @@ fn external(base: &Path, spec: &ExternalSpec) -> AgentDef {
     let (botzone_mode, engine) = match &spec.protocol {
         Protocol::Jsonl => (None, None),
         Protocol::Botzone { mode } => (Some(mode.as_str().to_string()), None),
-        Protocol::Uci(s) | Protocol::Ucci(s) => (
-            None,
-            Some(json!({
+        Protocol::Uci(s) | Protocol::Ucci(s) => {
+            let mut engine = json!({
                 "options": s.options,
                 "fen_letters": s.fen_letters.as_string(),
                 "margin_permille": s.margin_permille,
-            })),
-        ),
+            });
+            // Only where set, so that other runs' fingerprints are unchanged.
+            if let Some(search) = s.search {
+                engine["search"] = json!(search.go_args());
+            }
+            (None, Some(engine))
+        }
     };
     let l = &spec.limits;
     AgentDef::External(Box::new(ExternalPrint {

@@ -395,7 +395,10 @@ impl BotzoneBot {
         // silence; under the wall clock the judge goes by the latency probe).
         self.cpu_start = Some(Duration::ZERO);
         self.delay_start = match self.limits.clock {
-            Clock::Cpu => Some(crate::play::timing::run_delay::of_supervisor()),
+            Clock::Cpu => Some(
+                crate::play::timing::run_delay::of_supervisor()
+                    + crate::play::timing::run_delay::of_this_thread().unwrap_or_default(),
+            ),
             Clock::Wall | Clock::Counted => None,
         };
         let mut p = AgentProcess::spawn_continuing_log(
@@ -455,7 +458,7 @@ impl BotzoneBot {
                 }
                 Output::Failed(f) => return Err(f),
                 Output::TimedOut => {
-                    match watch.after_slice(until, || p.cpu_time(), || p.sched()) {
+                    match watch.after_slice(until, || p.cpu_time(), || p.wait_sched()) {
                         AfterSlice::Wait => continue,
                         // The caller stops the process group.
                         AfterSlice::Stop(f) => return Err(f),
@@ -473,6 +476,7 @@ impl Contestant<Snake> for BotzoneBot {
         // turn replace the kept process by a fresh one, `start_turn` drops
         // the reading.
         self.delay_start = match (&self.process, &self.broken) {
+            (Some(p), None) if self.limits.clock == Clock::Cpu => p.wait_sched().map(|s| s.waited),
             (Some(p), None) => p.run_delay(),
             _ => None,
         };

@@ -25,7 +25,10 @@
 //!
 //! Time: `movetime` is the soft budget left minus a safety margin (a fifth
 //! of it by default, config key `movetime_margin`; at least 10 ms), at least
-//! 1 ms, because engines overshoot. At the end of the game the harness sends
+//! 1 ms, because engines overshoot. With `search = { nodes = N }` or
+//! `search = { depth = N }` ([`crate::external::Search`]) each act is
+//! `go nodes N` / `go depth N` instead (in both dialects): a search that
+//! does not depend on time. At the end of the game the harness sends
 //! `quit`.
 //!
 //! These adapters play Xiangqi: they implement `Protocol<Xiangqi>`, and
@@ -331,9 +334,10 @@ impl Protocol<Xiangqi> for Uci {
             }
             Phase::Act => {
                 let ms = movetime(remaining, self.settings.margin_permille);
-                let go = match self.dialect {
-                    ProtocolKind::Uci => format!("go movetime {ms}"),
-                    _ => format!("go time {ms} movestogo 1"),
+                let go = match (self.settings.search, self.dialect) {
+                    (Some(search), _) => format!("go {}", search.go_args()),
+                    (None, ProtocolKind::Uci) => format!("go movetime {ms}"),
+                    (None, _) => format!("go time {ms} movestogo 1"),
                 };
                 vec![self.position(x), go]
             }
@@ -427,7 +431,7 @@ impl Protocol<Xiangqi> for Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::external::FenLetters;
+    use crate::external::{FenLetters, Search};
     use games::Game;
 
     fn lines(p: &mut Uci, state: &Xiangqi, phase: Phase, ms: u64) -> Vec<String> {
@@ -654,6 +658,31 @@ mod tests {
             ("Debug_Log_File", "string")
         );
         assert!(parse_option("id name X").is_none());
+    }
+
+    #[test]
+    fn a_fixed_search_replaces_the_time_in_both_dialects() {
+        let g = Xiangqi::new();
+        for (dialect, search, go) in [
+            (ProtocolKind::Uci, Search::Nodes(20000), "go nodes 20000"),
+            (ProtocolKind::Ucci, Search::Depth(8), "go depth 8"),
+        ] {
+            let s = EngineSettings {
+                search: Some(search),
+                ..EngineSettings::default()
+            };
+            let mut p = Uci::new(dialect, &s);
+            lines(&mut p, &g, Phase::Init, 1000);
+            // The budget does not change it.
+            for ms in [10, 1000] {
+                assert_eq!(lines(&mut p, &g, Phase::Act, ms)[1], go, "{dialect:?}");
+            }
+        }
+        assert_eq!(
+            Search::from_key("depth", 0),
+            Err("depth = 0: expected 1 or more".into())
+        );
+        assert!(Search::from_key("movetime", 5).is_err());
     }
 
     #[test]

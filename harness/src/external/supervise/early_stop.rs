@@ -2,8 +2,11 @@
 //! [`crate::external::Subprocess`] and [`crate::external::protocols::botzone::BotzoneBot`].
 //!
 //! Under [`Clock::Cpu`] the runner gives an agent until ten times the hard
-//! limit of wall time (at least 1 s) to answer, but the wait ends sooner
-//! in two cases, watched by [`CpuWatch`] (the contestant waits in slices
+//! limit of wall time (at least 1 s) to answer, not counting the time its
+//! process tree waited for a CPU (its run delay, by
+//! [`TimeLimits::wait_over`], the rule of [`TimeLimits::hang_reached`]:
+//! the deadline moves on while the machine's load keeps it waiting), but
+//! the wait ends sooner in two cases, watched by [`CpuWatch`] (the contestant waits in slices
 //! and asks it after each one):
 //! - once the CPU time of its process tree over the request (less VM
 //!   steal, as [`crate::play::judge::judge`] charges it) is past the hard limit,
@@ -21,7 +24,7 @@
 //! read, and under [`Clock::Wall`], the wait is a single one, until the
 //! deadline.
 
-use crate::play::judge::{judge, Answer, Excusals, Usage, Verdict};
+use crate::play::judge::{human, judge, Activity, Answer, Excusals, Usage, Verdict};
 use crate::play::outcome::Outcome;
 use crate::play::player::{Failure, Phase};
 use crate::play::timing::run_delay::TreeSched;
@@ -44,8 +47,11 @@ pub struct CpuWatch {
     limits: TimeLimits,
     /// When the request's clock started.
     start: Instant,
-    /// The runner's deadline for the answer.
+    /// The runner's deadline for the answer, moved on while the agent is
+    /// kept waiting for a CPU.
     deadline: Instant,
+    /// The wait the runner gave (its deadline less `start`).
+    wait: Duration,
     /// The process tree's CPU time at `start`; `None` when nothing is
     /// watched (the wall clock, or the CPU time unreadable).
     cpu_start: Option<Duration>,
@@ -91,6 +97,7 @@ impl CpuWatch {
             limits: *limits,
             start,
             deadline,
+            wait: deadline.saturating_duration_since(start),
             cpu_start,
             delay_start: delay_start.filter(|_| cpu_start.is_some()),
         }
@@ -114,10 +121,15 @@ impl CpuWatch {
     }
 
     /// A wait until `until` (a [`slice_end`](Self::slice_end)) timed out:
-    /// the deadline decides, or else the CPU time over the request, read
-    /// now by `cpu_now` (the process tree's cumulative CPU time), and once
-    /// the silence limit of wall time has passed, the tree's run delay and
-    /// whether it is runnable, read by `sched_now`.
+    /// at the deadline, the wait is over unless the agent was kept waiting
+    /// for a CPU (under [`Clock::Cpu`], where its run delay is read: the
+    /// rule of [`TimeLimits::hang_reached`], through
+    /// [`TimeLimits::wait_over`], over the wait the runner gave), in which
+    /// case the deadline moves on by [`CPU_POLL`]; before it, or so moved
+    /// on, the CPU time over the request decides, read now by `cpu_now`
+    /// (the process tree's cumulative CPU time), and once the silence
+    /// limit of wall time has passed, the tree's run delay and whether it
+    /// is runnable, read by `sched_now`.
     pub fn after_slice(
         &mut self,
         until: Instant,
@@ -126,25 +138,50 @@ impl CpuWatch {
     ) -> AfterSlice {
         let hard = self.hard();
         let what = self.phase.as_str();
-        if until >= self.deadline {
-            let wall = self.start.elapsed();
-            let cpu = self
-                .cpu_start
-                .and_then(|from| between(Some(from), cpu_now()));
-            let most = self.deadline.saturating_duration_since(self.start);
-            return AfterSlice::Stop(Failure {
-                outcome: Outcome::Timeout,
-                detail: format!(
-                    "{}; process group killed",
-                    self.limits.no_answer(what, hard, wall, cpu, false, most)
-                ),
-            });
-        }
+        let at_deadline = until >= self.deadline;
         // Slices end before the deadline only with a hard limit to watch.
-        let Some(from) = self.cpu_start else {
+        if !at_deadline && self.cpu_start.is_none() {
             return AfterSlice::Wait;
+        }
+        let cpu = self
+            .cpu_start
+            .and_then(|from| between(Some(from), cpu_now()));
+        let wall = self.start.elapsed();
+        // The tree's run delay over the request, read at most once.
+        let mut sched_now = Some(sched_now);
+        let mut sched = None;
+        let mut read_sched = |d0: Duration| -> Option<(Duration, bool)> {
+            let now = *sched.get_or_insert_with(|| sched_now.take().and_then(|f| f()));
+            now.map(|n| (n.waited.saturating_sub(d0), n.runnable))
         };
-        let Some(cpu) = between(Some(from), cpu_now()) else {
+        if at_deadline {
+            let activity = match (cpu, self.delay_start) {
+                (Some(cpu), Some(d0)) => {
+                    read_sched(d0).map(|(waited, _)| Activity { wall, cpu, waited })
+                }
+                _ => None,
+            };
+            // Without a reading of the run delay, the deadline ends the wait.
+            if activity.is_none_or(|a| self.limits.wait_over(self.wait, wall, Some(a))) {
+                let most = self.wait;
+                let kept = match activity {
+                    Some(a) if !a.waited.is_zero() => {
+                        format!(" (the {} it waited for a CPU not counted)", human(a.waited))
+                    }
+                    _ => String::new(),
+                };
+                return AfterSlice::Stop(Failure {
+                    outcome: Outcome::Timeout,
+                    detail: format!(
+                        "{}{kept}; process group killed",
+                        self.limits.no_answer(what, hard, wall, cpu, false, most)
+                    ),
+                });
+            }
+            // Kept waiting for a CPU: the deadline moves on.
+            self.deadline = Instant::now() + CPU_POLL;
+        }
+        let Some(cpu) = cpu else {
             // Unreadable now: wait until the deadline, as without a watch.
             self.cpu_start = None;
             self.delay_start = None;
@@ -154,7 +191,7 @@ impl CpuWatch {
         // the CPU time less the time the host of a virtual machine took
         // meanwhile.
         let mut usage = Usage {
-            wall: self.start.elapsed(),
+            wall,
             cpu: Some(cpu),
             waited: None,
             counted: None,
@@ -188,22 +225,21 @@ impl CpuWatch {
         if usage.wall <= self.limits.silence_limit(hard) {
             return AfterSlice::Wait;
         }
-        let Some(now) = sched_now() else {
+        let Some((waited, runnable)) = read_sched(d0) else {
             // Unreadable now: the deadline alone ends the wait.
             self.delay_start = None;
             return AfterSlice::Wait;
         };
-        usage.waited = Some(now.waited.saturating_sub(d0));
-        if verdict(&usage, Some(now.runnable)) != Verdict::Silent {
+        usage.waited = Some(waited);
+        if verdict(&usage, Some(runnable)) != Verdict::Silent {
             return AfterSlice::Wait;
         }
-        let most = self.deadline.saturating_duration_since(self.start);
         AfterSlice::Stop(Failure {
             outcome: Outcome::Timeout,
             detail: format!(
                 "{}; process group killed",
                 self.limits
-                    .no_answer(what, hard, usage.wall, Some(cpu), true, most)
+                    .no_answer(what, hard, usage.wall, Some(cpu), true, self.wait)
             ),
         })
     }
@@ -294,14 +330,69 @@ mod tests {
             f.detail,
             "act used 1000 ms of CPU without answering, past the hard limit of 200 ms; process group killed"
         );
-        // At the deadline, the deadline decides; the message says the CPU
-        // time used and the limits.
+        // At the deadline, with no run delay read, the deadline decides;
+        // the message says the CPU time used and the limits.
+        let mut w = CpuWatch::new(&l, Phase::Act, start, from, None, deadline);
         let read = w.after_slice(deadline, || Some(Duration::from_millis(7120)), no_sched);
         let f = timed_out(read);
         assert!(
             f.detail.contains("of wall time while using 120 ms of CPU; the limit is 200 ms of CPU time, and an answer is waited for at most 2.0 s"),
             "{f:?}"
         );
+    }
+
+    /// A watch whose act started `ago` (hard limit 200 ms), with the
+    /// runner's deadline 2 s after its start (passed when `ago` is over
+    /// 2 s), the tree's CPU time 7 s and run delay 3 s at the start.
+    fn watch_since(ago: Duration) -> CpuWatch {
+        let start = Instant::now() - ago;
+        let s = |v| Some(Duration::from_secs(v));
+        let l = limits(Clock::Cpu);
+        CpuWatch::new(
+            &l,
+            Phase::Act,
+            start,
+            s(7),
+            s(3),
+            start + Duration::from_secs(2),
+        )
+    }
+
+    #[test]
+    fn at_the_deadline_the_time_spent_waiting_for_a_cpu_is_not_counted() {
+        let cpu = || Some(Duration::from_millis(7100));
+        // 2.5 s into the act, 100 ms of CPU, 2.3 s of waiting for a CPU:
+        // 0.2 s of the 2 s wait counted, the deadline moves on a poll.
+        let mut w = watch_since(Duration::from_millis(2500));
+        let read = w.after_slice(w.deadline, cpu, || sched(2300, true));
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
+        let next = w.slice_end();
+        assert!(next > Instant::now() && next <= Instant::now() + CPU_POLL);
+        // The same wait with 0.4 s of run delay: 2.1 s counted, over.
+        let mut w = watch_since(Duration::from_millis(2500));
+        let f = timed_out(w.after_slice(w.deadline, cpu, || sched(400, true)));
+        assert!(
+            f.detail.contains(
+                "while using 100 ms of CPU; the limit is 200 ms of CPU time, and an answer is \
+                 waited for at most 2.0 s (the 400 ms it waited for a CPU not counted); \
+                 process group killed"
+            ),
+            "{f:?}"
+        );
+        // Moved on, the CPU time still stops a spinning agent.
+        let mut w = watch_since(Duration::from_millis(2500));
+        let read = w.after_slice(
+            w.deadline,
+            || Some(Duration::from_millis(7300)),
+            || sched(2300, true),
+        );
+        let AfterSlice::Stop(f) = read else {
+            panic!("not stopped: {read:?}")
+        };
+        assert_eq!(f.outcome, Outcome::Disqualified, "{f:?}");
+        // The run delay unreadable at the deadline: the deadline decides.
+        let mut w = watch_since(Duration::from_millis(2500));
+        timed_out(w.after_slice(w.deadline, cpu, || None));
     }
 
     #[test]

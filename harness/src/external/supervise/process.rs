@@ -694,6 +694,21 @@ impl AgentProcess {
         })
     }
 
+    /// [`AgentProcess::sched`] with the calling thread's run delay added:
+    /// the run delay of everything that works on a request (the agent's
+    /// tree, the supervisor, and the episode's thread, which writes the
+    /// request and waits for the answer), read on the episode's thread.
+    /// Under the CPU clock the wait for an answer does not count it (see
+    /// [`crate::external::supervise::early_stop`]).
+    pub fn wait_sched(&self) -> Option<crate::play::timing::run_delay::TreeSched> {
+        use crate::play::timing::run_delay;
+        let tree = self.sched()?;
+        Some(run_delay::TreeSched {
+            waited: tree.waited + run_delay::of_this_thread().unwrap_or_default(),
+            ..tree
+        })
+    }
+
     /// The last few KiB of the agent's stderr (lossy UTF-8).
     pub fn stderr_tail(&self) -> String {
         let t = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());

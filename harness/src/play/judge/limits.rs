@@ -100,12 +100,26 @@ impl TimeLimits {
     /// machine busy enough to keep an agent off the CPUs past the limit
     /// delays the end of the wait rather than disqualifying the agent. An
     /// agent that spins is still stopped: its CPU time passes the limit.
+    ///
+    /// Built-in agents are read by their worker thread's run delay, external
+    /// agents by their process tree's (see [`TimeLimits::wait_over`]).
     pub fn hang_reached(&self, hard: Duration, wall: Duration, activity: Option<Activity>) -> bool {
+        self.wait_over(self.hang_limit(hard), wall, activity)
+    }
+
+    /// Whether a wait of `limit` of wall time for an answer is over, `wall`
+    /// into it, by the rule of [`TimeLimits::hang_reached`]: under the CPU
+    /// clock, where the run delay was read (`activity`), the time the agent
+    /// waited for a CPU is not counted. `hang_reached` is this rule with
+    /// the [`TimeLimits::hang_limit`] of a hard limit; a caller told a
+    /// deadline of its own (an external agent's supervisor, given the
+    /// runner's) passes the wait it was given.
+    pub fn wait_over(&self, limit: Duration, wall: Duration, activity: Option<Activity>) -> bool {
         let counted = match (self.clock, activity) {
             (Clock::Cpu, Some(a)) => wall.saturating_sub(a.waited),
             _ => wall,
         };
-        counted >= self.hang_limit(hard)
+        counted >= limit
     }
 
     /// Under the CPU clock, how much silent wall time (see
