@@ -363,10 +363,12 @@ impl<G: Game> InProcess<G> {
                         waited: now.waited.saturating_sub(delay0),
                     };
                     if at_deadline {
-                        if self
-                            .limits
-                            .hang_reached(hard, activity.wall, Some(activity))
-                        {
+                        if self.limits.hang_reached(
+                            hard,
+                            activity.wall,
+                            Some(activity),
+                            now.runnable,
+                        ) {
                             return Err(NoAnswer::Deadline);
                         }
                         // Kept waiting for a CPU: the deadline moves on.

@@ -309,7 +309,8 @@ fn look(c: &Call, now: Instant) -> Option<(Failure, f64)> {
         });
     let activity = read.map(|(a, _)| a);
     let message = if now >= c.deadline {
-        if !c.limits.hang_reached(hard, wall, activity) {
+        let runnable = read.is_some_and(|(_, r)| r);
+        if !c.limits.hang_reached(hard, wall, activity, runnable) {
             return None;
         }
         let cpu = activity

@@ -155,14 +155,16 @@ impl CpuWatch {
             now.map(|n| (n.waited.saturating_sub(d0), n.runnable))
         };
         if at_deadline {
-            let activity = match (cpu, self.delay_start) {
-                (Some(cpu), Some(d0)) => {
-                    read_sched(d0).map(|(waited, _)| Activity { wall, cpu, waited })
-                }
+            let read = match (cpu, self.delay_start) {
+                (Some(cpu), Some(d0)) => read_sched(d0)
+                    .map(|(waited, runnable)| (Activity { wall, cpu, waited }, runnable)),
                 _ => None,
             };
+            let activity = read.map(|(a, _)| a);
             // Without a reading of the run delay, the deadline ends the wait.
-            if activity.is_none_or(|a| self.limits.wait_over(self.wait, wall, Some(a))) {
+            if read.is_none_or(|(a, runnable)| {
+                self.limits.wait_over(self.wait, wall, Some(a), runnable)
+            }) {
                 let most = self.wait;
                 let kept = match activity {
                     Some(a) if !a.waited.is_zero() => {
@@ -368,9 +370,15 @@ mod tests {
         assert!(matches!(read, AfterSlice::Wait), "{read:?}");
         let next = w.slice_end();
         assert!(next > Instant::now() && next <= Instant::now() + CPU_POLL);
-        // The same wait with 0.4 s of run delay: 2.1 s counted, over.
+        // The same wait with 0.4 s of run delay, the tree runnable now: the
+        // time since it last ran may be a wait for a CPU still going on (the
+        // run delay counts it once it ends), so only its 100 ms of CPU count.
         let mut w = watch_since(Duration::from_millis(2500));
-        let f = timed_out(w.after_slice(w.deadline, cpu, || sched(400, true)));
+        let read = w.after_slice(w.deadline, cpu, || sched(400, true));
+        assert!(matches!(read, AfterSlice::Wait), "{read:?}");
+        // Not runnable (blocked or asleep): 2.1 s counted, over.
+        let mut w = watch_since(Duration::from_millis(2500));
+        let f = timed_out(w.after_slice(w.deadline, cpu, || sched(400, false)));
         assert!(
             f.detail.contains(
                 "while using 100 ms of CPU; the limit is 200 ms of CPU time, and an answer is \

@@ -100,11 +100,21 @@ impl TimeLimits {
     /// machine busy enough to keep an agent off the CPUs past the limit
     /// delays the end of the wait rather than disqualifying the agent. An
     /// agent that spins is still stopped: its CPU time passes the limit.
+    /// `runnable`: whether any of the agent's threads is running or waiting
+    /// for a CPU now. The kernel adds a wait for a CPU to the run delay only
+    /// when the wait ends, so while the agent is runnable the time since it
+    /// last ran may be such a wait: then only its CPU time counts.
     ///
     /// Built-in agents are read by their worker thread's run delay, external
     /// agents by their process tree's (see [`TimeLimits::wait_over`]).
-    pub fn hang_reached(&self, hard: Duration, wall: Duration, activity: Option<Activity>) -> bool {
-        self.wait_over(self.hang_limit(hard), wall, activity)
+    pub fn hang_reached(
+        &self,
+        hard: Duration,
+        wall: Duration,
+        activity: Option<Activity>,
+        runnable: bool,
+    ) -> bool {
+        self.wait_over(self.hang_limit(hard), wall, activity, runnable)
     }
 
     /// Whether a wait of `limit` of wall time for an answer is over, `wall`
@@ -114,8 +124,15 @@ impl TimeLimits {
     /// the [`TimeLimits::hang_limit`] of a hard limit; a caller told a
     /// deadline of its own (an external agent's supervisor, given the
     /// runner's) passes the wait it was given.
-    pub fn wait_over(&self, limit: Duration, wall: Duration, activity: Option<Activity>) -> bool {
+    pub fn wait_over(
+        &self,
+        limit: Duration,
+        wall: Duration,
+        activity: Option<Activity>,
+        runnable: bool,
+    ) -> bool {
         let counted = match (self.clock, activity) {
+            (Clock::Cpu, Some(a)) if runnable => a.cpu,
             (Clock::Cpu, Some(a)) => wall.saturating_sub(a.waited),
             _ => wall,
         };

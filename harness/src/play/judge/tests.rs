@@ -303,18 +303,27 @@ fn time_spent_waiting_for_a_cpu_does_not_bring_the_cpu_clocks_wait_to_an_end() {
     };
     // A busy machine: 1.5 s into the act, 20 ms of CPU, 1.4 s of it
     // waiting for a CPU: 0.1 s counted, wait on.
-    assert!(!cpu.hang_reached(hard, ms(1500), Some(act(1500, 20, 1400))));
+    assert!(!cpu.hang_reached(hard, ms(1500), Some(act(1500, 20, 1400)), false));
     // Without a reading of the run delay the wall time alone counts.
-    assert!(cpu.hang_reached(hard, ms(1500), None));
+    assert!(cpu.hang_reached(hard, ms(1500), None, false));
     // A spinning agent on a quiet machine: its wall time is its CPU time.
-    assert!(cpu.hang_reached(hard, ms(1000), Some(act(1000, 1000, 0))));
-    assert!(!cpu.hang_reached(hard, ms(999), Some(act(999, 999, 0))));
+    assert!(cpu.hang_reached(hard, ms(1000), Some(act(1000, 1000, 0)), false));
+    assert!(!cpu.hang_reached(hard, ms(999), Some(act(999, 999, 0)), false));
     // A spinning agent on a busy machine: stopped once a second is its own.
-    assert!(!cpu.hang_reached(hard, ms(3000), Some(act(3000, 900, 2100))));
-    assert!(cpu.hang_reached(hard, ms(3000), Some(act(3000, 1000, 2000))));
+    assert!(!cpu.hang_reached(hard, ms(3000), Some(act(3000, 900, 2100)), false));
+    assert!(cpu.hang_reached(hard, ms(3000), Some(act(3000, 1000, 2000)), false));
+    // Runnable now: the time since it last ran may be a wait for a CPU
+    // that the run delay shows only once it runs again, so only its CPU
+    // time counts: 1.5 s with 100 ms of run delay read, 20 ms of CPU.
+    assert!(!cpu.hang_reached(hard, ms(1500), Some(act(1500, 20, 100)), true));
+    assert!(cpu.hang_reached(hard, ms(1500), Some(act(1500, 20, 100)), false));
+    // A runnable spinner is stopped once a second of CPU is its own.
+    assert!(cpu.hang_reached(hard, ms(4000), Some(act(4000, 1000, 100)), true));
+    assert!(!cpu.hang_reached(hard, ms(4000), Some(act(4000, 999, 100)), true));
     // The wall clock's wait is its hang limit, whatever the run delay.
-    assert!(wall.hang_reached(hard, ms(100), Some(act(100, 10, 90))));
-    assert!(!wall.hang_reached(hard, ms(99), Some(act(99, 10, 89))));
+    assert!(wall.hang_reached(hard, ms(100), Some(act(100, 10, 90)), false));
+    assert!(wall.hang_reached(hard, ms(100), Some(act(100, 10, 90)), true));
+    assert!(!wall.hang_reached(hard, ms(99), Some(act(99, 10, 89)), false));
 }
 
 #[test]
