@@ -210,9 +210,14 @@ fn list_is_a_line_per_game_and_a_game_in_detail() {
     let games: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
     // Six games and the VGDL family, then a line per shipped VGDL game.
     assert_eq!(games.len(), 7, "{out}");
-    assert_eq!(out.lines().count(), 7 + 2 + 110 + 3, "{out}");
+    // 110 single-player and 60 two-player GVGAI games.
+    assert_eq!(out.lines().count(), 7 + 2 + 110 + 60 + 3, "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("  gvgai2p:")).count(),
+        60
+    );
     assert!(
-        games[6].starts_with("gvgai:NAME, vgdl:PATH: levels per game (below)"),
+        games[6].starts_with("gvgai:NAME, gvgai2p:NAME, vgdl:PATH: levels per game (below)"),
         "{out}"
     );
     let line = |game: &str| {
