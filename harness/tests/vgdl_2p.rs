@@ -3,49 +3,24 @@
 //! list`, a `vgdl:PATH` with `no_players=2`, and `configs/gvgai-2p.toml`
 //! (a round robin of the sample agents) end to end.
 
-use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
+#[path = "common/gvgai.rs"]
+mod gvgai;
 use common::arena;
-
-fn gvgai() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/data/gvgai")
-}
+use gvgai::{check_trace, gvgai};
 
 /// The shipped two-player game names, from `games2p.tsv`.
 fn game_names() -> Vec<String> {
-    let tsv = std::fs::read_to_string(gvgai().join("games2p.tsv")).unwrap();
-    tsv.lines()
-        .skip(1)
-        .map(|l| l.split('\t').nth(1).unwrap().to_string())
-        .collect()
+    gvgai::game_names("games2p.tsv")
 }
 
 /// The two-player reference records of `game`.
 fn records(game: &str) -> Vec<Value> {
-    let f = std::fs::File::open(gvgai().join(format!("traces2p/{game}.jsonl.gz"))).unwrap();
-    BufReader::new(GzDecoder::new(f))
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect()
-}
-
-/// JSON equality where numbers compare by value (`1` equals `1.0`).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
+    gvgai::records("traces2p", game).collect()
 }
 
 /// Runs `arena trace gvgai2p:GAME` on a reference record, its joint
@@ -65,39 +40,7 @@ fn check_record(game: &str, rec: &Value) -> Result<(), String> {
             names.join("/")
         })
         .collect();
-    let (level, seed) = (rec["level"].to_string(), rec["seed"].to_string());
-    let name = format!("gvgai2p:{game}");
-    let (code, out, err) = arena(&[
-        "trace",
-        &name,
-        "--level",
-        &level,
-        "--seed",
-        &seed,
-        "--actions",
-        &actions.join(","),
-    ]);
-    if code != 0 {
-        return Err(format!("{name}: exit {code}: {err}"));
-    }
-    let want = rec["states"].as_array().unwrap();
-    let lines: Vec<&str> = out.lines().collect();
-    if lines.len() != want.len() {
-        return Err(format!(
-            "{name} level {level} seed {seed}: {} lines, the reference has {} states",
-            lines.len(),
-            want.len()
-        ));
-    }
-    for (i, (line, w)) in lines.iter().zip(want).enumerate() {
-        let ours: Value = serde_json::from_str(line).map_err(|e| format!("{name}: {e}"))?;
-        if !same(&ours, w) {
-            return Err(format!(
-                "{name} level {level} seed {seed}, state {i}:\n ours {ours}\n want {w}"
-            ));
-        }
-    }
-    Ok(())
+    check_trace(&format!("gvgai2p:{game}"), rec, &actions.join(","))
 }
 
 /// The games `arena list` calls trace-identical.

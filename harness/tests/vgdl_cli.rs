@@ -2,50 +2,22 @@
 //! GVGAI's public reference records, `arena list`, a bad `vgdl:PATH`, an
 //! external JSONL agent, and arena's own example game (configs/vgdl-own.toml).
 
-use flate2::read::GzDecoder;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
 
 mod common;
+#[path = "common/gvgai.rs"]
+mod gvgai;
 use common::arena;
-
-fn gvgai() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/data/gvgai")
-}
+use gvgai::check_trace;
 
 /// The shipped game names, from `games.tsv`.
 fn game_names() -> Vec<String> {
-    let tsv = std::fs::read_to_string(gvgai().join("games.tsv")).unwrap();
-    tsv.lines()
-        .skip(1)
-        .map(|l| l.split('\t').nth(1).unwrap().to_string())
-        .collect()
+    gvgai::game_names("games.tsv")
 }
 
 /// The `k`-th public reference record of `game`.
 fn record(game: &str, k: usize) -> Value {
-    let f = std::fs::File::open(gvgai().join(format!("traces/{game}.jsonl.gz"))).unwrap();
-    let line = BufReader::new(GzDecoder::new(f))
-        .lines()
-        .nth(k)
-        .unwrap()
-        .unwrap();
-    serde_json::from_str(&line).unwrap()
-}
-
-/// JSON equality where numbers compare by value (`1` equals `1.0`).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
+    gvgai::records("traces", game).nth(k).unwrap()
 }
 
 /// Runs `arena trace` on a reference record: `Err` names the first
@@ -57,39 +29,7 @@ fn check_record(game: &str, rec: &Value) -> Result<(), String> {
         .iter()
         .map(|a| a.as_str().unwrap())
         .collect();
-    let (level, seed) = (rec["level"].to_string(), rec["seed"].to_string());
-    let name = format!("gvgai:{game}");
-    let (code, out, err) = arena(&[
-        "trace",
-        &name,
-        "--level",
-        &level,
-        "--seed",
-        &seed,
-        "--actions",
-        &actions.join(","),
-    ]);
-    if code != 0 {
-        return Err(format!("{name}: exit {code}: {err}"));
-    }
-    let want = rec["states"].as_array().unwrap();
-    let lines: Vec<&str> = out.lines().collect();
-    if lines.len() != want.len() {
-        return Err(format!(
-            "{name} level {level} seed {seed}: {} lines, the reference has {} states",
-            lines.len(),
-            want.len()
-        ));
-    }
-    for (i, (line, w)) in lines.iter().zip(want).enumerate() {
-        let ours: Value = serde_json::from_str(line).map_err(|e| format!("{name}: {e}"))?;
-        if !same(&ours, w) {
-            return Err(format!(
-                "{name} level {level} seed {seed}, state {i}:\n ours {ours}\n want {w}"
-            ));
-        }
-    }
-    Ok(())
+    check_trace(&format!("gvgai:{game}"), rec, &actions.join(","))
 }
 
 #[test]
