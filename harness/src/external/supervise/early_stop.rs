@@ -387,11 +387,13 @@ mod tests {
             ),
             "{f:?}"
         );
-        // Moved on, the CPU time still stops a spinning agent.
+        // Moved on, the CPU time still stops a spinning agent: 1.9 s of
+        // CPU, far past the 200 ms hard limit whatever VM steal the real
+        // machine had over these 2.5 s (the judge does not charge it).
         let mut w = watch_since(Duration::from_millis(2500));
         let read = w.after_slice(
             w.deadline,
-            || Some(Duration::from_millis(7300)),
+            || Some(Duration::from_millis(8900)),
             || sched(2300, true),
         );
         let AfterSlice::Stop(f) = read else {
