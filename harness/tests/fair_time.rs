@@ -323,3 +323,48 @@ fn an_external_agent_kept_waiting_for_a_cpu_past_the_wait_limit_is_not_disqualif
         "the busy loops did not keep the agent waiting (the run took {took:?})"
     );
 }
+
+/// Under the CPU clock an external agent's waits for a CPU are read from
+/// its cgroup's CPU pressure: the wait of a wrapper script's child that
+/// has exited still counts (the run delay of the live process tree loses
+/// it), so on a loaded machine a wrapper (`python3` as a pyenv shim that
+/// forks a few dozen scripts) does not make its agent look silent.
+#[test]
+fn the_cpu_waits_of_an_agents_exited_processes_still_count() {
+    use harness::external::supervise::containment;
+    use harness::external::supervise::process::{AgentProcess, Received};
+    use harness::external::{ExternalSpec, ProcessLimits, Protocol, Sandbox};
+    use std::time::{Duration, Instant};
+    containment::init();
+    if !containment::cgroups_available() || !Path::new("/proc/pressure/cpu").exists() {
+        tools::skip("no cgroup per agent or no CPU pressure accounting here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A child on CPU 0 that needs about 0.2 s of CPU, among 20 busy loops:
+    // seconds of waiting for a CPU, then it exits.
+    let script = "taskset -c 0 sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'; \
+                  echo done; exec sleep 60";
+    let spec = ExternalSpec {
+        command: vec!["sh".into(), "-c".into(), script.into()],
+        protocol: Protocol::Jsonl,
+        workdir: std::fs::canonicalize(dir.path()).unwrap(),
+        sandbox: Sandbox::None,
+        limits: ProcessLimits::default(),
+        env: Vec::new(),
+        writable_workdir: false,
+        mounts: Vec::new(),
+    };
+    let spinners = Spinners::start(20);
+    let mut p = AgentProcess::spawn(&spec, None).unwrap();
+    let before = p.wait_sched().expect("the waits are read").waited;
+    let got = p.recv_line(Instant::now() + Duration::from_secs(120));
+    drop(spinners);
+    assert!(matches!(&got, Received::Line(l) if l == "done"), "{got:?}");
+    let waited = p.wait_sched().unwrap().waited.saturating_sub(before);
+    assert!(
+        waited >= Duration::from_millis(500),
+        "the child's wait for a CPU was lost: {waited:?}"
+    );
+    p.stop();
+}

@@ -3,7 +3,8 @@
 //!
 //! Under [`Clock::Cpu`] the runner gives an agent until ten times the hard
 //! limit of wall time (at least 1 s) to answer, not counting the time its
-//! process tree waited for a CPU (its run delay, by
+//! processes waited for a CPU (see
+//! [`AgentProcess::wait_sched`](crate::external::supervise::process::AgentProcess::wait_sched), by
 //! [`TimeLimits::wait_over`], the rule of [`TimeLimits::hang_reached`]:
 //! the deadline moves on while the machine's load keeps it waiting), but
 //! the wait ends sooner in two cases, watched by [`CpuWatch`] (the contestant waits in slices

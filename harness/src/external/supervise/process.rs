@@ -150,6 +150,11 @@ pub struct AgentProcess {
     last_output_at: Option<Instant>,
     /// The agent's cgroup, if it has one (its CPU time is read there).
     cgroup: Option<PathBuf>,
+    /// Whether the cgroup's CPU pressure could be read at the start (see
+    /// [`AgentProcess::wait_sched`]): then it is always the measure of the
+    /// tree's waits for a CPU under the CPU clock, so that two readings
+    /// are of one measure.
+    pressure: bool,
     /// The pid of the process arena started.
     root: i32,
 }
@@ -395,6 +400,9 @@ impl AgentProcess {
             held: None,
             exited_at: None,
             last_output_at: None,
+            pressure: cgroup
+                .as_ref()
+                .is_some_and(|(d, _)| crate::play::timing::run_delay::of_cgroup(d).is_some()),
             cgroup: cgroup.map(|(d, _)| d),
             root: pgid.map_or(0, |p| p.as_raw_nonzero().get()),
         })
@@ -694,17 +702,30 @@ impl AgentProcess {
         })
     }
 
-    /// [`AgentProcess::sched`] with the calling thread's run delay added:
-    /// the run delay of everything that works on a request (the agent's
-    /// tree, the supervisor, and the episode's thread, which writes the
-    /// request and waits for the answer), read on the episode's thread.
-    /// Under the CPU clock the wait for an answer does not count it (see
-    /// [`crate::external::supervise::early_stop`]).
+    /// What works on a request waited for a CPU so far, and whether the
+    /// agent's tree is runnable now, read on the episode's thread: the
+    /// agent's waits, the supervisor's (which reads its answers) and the
+    /// calling thread's (the episode's, which writes the request and waits
+    /// for the answer). The agent's waits are its cgroup's CPU pressure
+    /// stall time ([`run_delay::of_cgroup`](crate::play::timing::run_delay::of_cgroup)) where it has one with
+    /// pressure accounting: that keeps the waits of its processes that
+    /// exited (a wrapper script's children) and of a wait in progress.
+    /// Elsewhere they are the run delay of its live process tree, as in
+    /// [`AgentProcess::sched`]. Under the CPU clock the wait for an answer
+    /// does not count them (see [`crate::external::supervise::early_stop`]).
+    /// `None` when the tree (or the pressure, where it is the measure)
+    /// cannot be read.
     pub fn wait_sched(&self) -> Option<crate::play::timing::run_delay::TreeSched> {
         use crate::play::timing::run_delay;
-        let tree = self.sched()?;
+        let tree = run_delay::of_tree_now(self.root)?;
+        let agent = match (&self.cgroup, self.pressure) {
+            (Some(dir), true) => run_delay::of_cgroup(dir)?,
+            _ => tree.waited,
+        };
         Some(run_delay::TreeSched {
-            waited: tree.waited + run_delay::of_this_thread().unwrap_or_default(),
+            waited: agent
+                + run_delay::of_supervisor()
+                + run_delay::of_this_thread().unwrap_or_default(),
             ..tree
         })
     }

@@ -123,6 +123,29 @@ pub fn of_tree_now(root: i32) -> Option<TreeSched> {
     })
 }
 
+/// The CPU pressure stall time of a cgroup so far: the `total` of the
+/// `some` line of its `cpu.pressure` (microseconds), the wall time during
+/// which at least one of its tasks was ready to run but waiting for a CPU.
+/// Unlike the run delay of a process tree read through `/proc`
+/// ([`of_tree_now`]), it keeps the waits of processes that already exited
+/// (a wrapper script's short-lived children) and counts a wait still in
+/// progress. `None` without pressure accounting (a kernel without PSI, or
+/// `psi=0`).
+pub fn of_cgroup(dir: &std::path::Path) -> Option<Duration> {
+    parse_pressure(&std::fs::read_to_string(dir.join("cpu.pressure")).ok()?)
+}
+
+/// The `total=` of the `some` line of a pressure text.
+pub(crate) fn parse_pressure(text: &str) -> Option<Duration> {
+    let some = text.lines().find(|l| l.starts_with("some "))?;
+    let us: u64 = some
+        .split_ascii_whitespace()
+        .find_map(|f| f.strip_prefix("total="))?
+        .parse()
+        .ok()?;
+    Some(Duration::from_micros(us))
+}
+
 /// A thread of this process, by its thread id, as the scheduler has it
 /// now: its CPU time so far (the first number of its `schedstat`), its run
 /// delay so far, and whether it is runnable. `None` when it cannot be
@@ -187,6 +210,19 @@ mod tests {
         assert!(!at_normal_priority("4242 (x) R 1 2"), "cut short");
         let own = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
         assert!(at_normal_priority(&own), "{own}");
+    }
+
+    #[test]
+    fn the_total_of_the_some_line_is_the_cpu_pressure_stall() {
+        let text = "some avg10=0.00 avg60=11.73 avg300=20.10 total=14858681\n\
+                    full avg10=0.00 avg60=0.00 avg300=0.00 total=7\n";
+        assert_eq!(
+            parse_pressure(text),
+            Some(Duration::from_micros(14_858_681))
+        );
+        assert_eq!(parse_pressure("full avg10=0.00 total=7\n"), None);
+        assert_eq!(parse_pressure("some avg10=0.00\n"), None);
+        assert_eq!(parse_pressure(""), None);
     }
 
     #[test]
