@@ -12,11 +12,10 @@ use crate::output::reporters::{Event, Progress, Reporter, TerminalSummary};
 use crate::output::resume::{self, Resume};
 use crate::output::rows::{self, EpisodeRow, RunKeys};
 use crate::play::runner::{EpisodeRecord, RunnerEvent};
-use crate::tty::progress_mode;
 /// How progress is shown; `run_config` takes it.
 pub use crate::tty::ProgressMode;
 use clap::Args;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -206,11 +205,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&cfg.name));
-    let mode = progress_mode(
-        std::io::stderr().is_terminal(),
-        std::env::var_os("CI").is_some(),
-        args.quiet,
-    );
+    let mode = ProgressMode::for_stderr(args.quiet);
     // The machine first: can it sandbox the agents? (exit code 3)
     crate::external::supervise::canary::sandboxes(&cfg).map_err(HarnessError::Machine)?;
     if !args.allow_broken {
@@ -222,8 +217,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<RunOutput, HarnessErro
         _ => Resume::Auto,
     };
     let mut reporters = file_reporters(&dir);
-    if mode == ProgressMode::Bar {
-        reporters.push(Box::<Progress>::default());
+    if mode != ProgressMode::Silent {
+        reporters.push(Box::new(Progress::new(mode)));
     }
     if !args.quiet {
         reporters.push(Box::new(TerminalEnd {
@@ -316,8 +311,8 @@ pub fn run_config(
     mode: ProgressMode,
 ) -> Result<RunOutput, HarnessError> {
     let mut reporters = file_reporters(dir);
-    if mode == ProgressMode::Bar {
-        reporters.push(Box::<Progress>::default());
+    if mode != ProgressMode::Silent {
+        reporters.push(Box::new(Progress::new(mode)));
     }
     run_with(cfg, dir, Resume::Auto, &mut reporters)
 }

@@ -201,6 +201,26 @@ fn run_writes_tables_and_prints_the_summary() {
     assert!(episodes.starts_with("run,game,level,repetition,episode,seed,seat,agent,opponent,result,outcome,score,steps,total_ms,cpu_ms,mean_act_ms,max_act_ms,p99_act_ms,overruns"));
     let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 3, "{summary}"); // header, level 0, all
+                                                         // stderr is not a terminal here: progress is a line per tenth of the
+                                                         // episodes (a log, a pipe, a Slurm job's output is never silent).
+    for done in [
+        "tiny (bait): 1/2 episodes played, ",
+        "tiny (bait): 2/2 episodes played, ",
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with(done)),
+            "{done:?} in {err}"
+        );
+    }
+    let (code, _, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        dir.path().join("quiet").to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("episodes played"), "--quiet: {err}");
 }
 
 #[test]

@@ -415,7 +415,7 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
             .chain(&plan.class)
             .map(|r| r.planned(players))
             .sum();
-        let progress = progress::Progress::new(opts.progress, total);
+        let progress = progress::Progress::new(opts.progress, total, progress::GAMES);
         let (stop_ticks, ticks) = std::sync::mpsc::channel::<()>();
         let (mine, class) = std::thread::scope(|scope| {
             if progress.wants_ticks() {

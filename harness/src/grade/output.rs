@@ -621,7 +621,7 @@ mod tests {
             jobs: None,
             anonymize: false,
             gradescope: false,
-            progress: super::super::progress::ProgressMode::Off,
+            progress: super::super::progress::ProgressMode::Silent,
             check: false,
             shard: None,
         };

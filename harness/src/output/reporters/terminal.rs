@@ -5,52 +5,67 @@
 use super::{Event, Reporter};
 use crate::error::HarnessError;
 use crate::output::rows;
+use crate::tty::ProgressMode;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// The progress bar with ETA (only made when stderr is an interactive
-/// terminal; see [`crate::tty::progress_mode`]).
-#[derive(Default)]
+/// The run's progress in episodes (see [`crate::tty`]: a bar with ETA on an
+/// interactive terminal, lines elsewhere), with the SPRT's LLR when there
+/// is one.
 pub struct Progress {
-    bar: Option<indicatif::ProgressBar>,
+    mode: ProgressMode,
+    count: Option<Arc<crate::tty::Progress>>,
+    ticker: Option<crate::tty::Ticker>,
     sprt: Option<crate::output::reporters::tally::SprtTally>,
+}
+
+impl Progress {
+    /// Progress shown as `mode` says.
+    pub fn new(mode: ProgressMode) -> Progress {
+        Progress {
+            mode,
+            count: None,
+            ticker: None,
+            sprt: None,
+        }
+    }
 }
 
 impl Reporter for Progress {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         match event {
             Event::RunPlanned { cfg, episodes, .. } => {
-                let b = indicatif::ProgressBar::new(episodes.len() as u64);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{spinner} {msg} [{bar:30}] {pos}/{len} episodes, {elapsed} elapsed, ETA {eta}",
-                    )
-                    .expect("valid template")
-                    .progress_chars("=> "),
-                );
-                b.set_message(format!("{} ({})", cfg.name, cfg.game));
-                self.bar = Some(b);
+                let count = Arc::new(crate::tty::Progress::new(
+                    self.mode,
+                    episodes.len(),
+                    "episodes played",
+                ));
+                count.set_message(format!("{} ({})", cfg.name, cfg.game));
+                self.ticker = count.ticking();
+                self.count = Some(count);
                 self.sprt = cfg
                     .sprt
                     .as_ref()
                     .map(|sp| crate::output::reporters::tally::tally_of(cfg, sp));
             }
             Event::EpisodeFinished { rows, .. } => {
-                if let Some(b) = &self.bar {
-                    b.inc(1);
+                if let Some(c) = &self.count {
                     if let Some(t) = self.sprt.as_mut() {
                         t.add(rows);
                         let st = t.status();
-                        b.set_message(format!(
+                        c.set_message(format!(
                             "LLR {:.2} ({:.2}, {:.2})",
                             st.llr, st.lower, st.upper
                         ));
                     }
+                    c.one_done();
                 }
             }
             Event::RunFinished { .. } => {
-                if let Some(b) = self.bar.take() {
-                    b.finish_and_clear();
+                self.ticker = None;
+                if let Some(c) = self.count.take() {
+                    c.finish();
                 }
             }
             _ => {}

@@ -16,7 +16,7 @@ use crate::play::player::panic_message;
 use crate::play::timing::{ms, AgentTimer, Clock};
 use agents::sokoban::{LeastBound, Method, SolveOptions, SolveResult, SolveStatus};
 use games::sokoban::{print_levels, replay, Level};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -277,13 +277,9 @@ fn warn_of_memory(jobs: usize, budget_mb: usize) {
 }
 
 /// A progress bar over `len` levels when stderr is an interactive terminal
-/// (and not CI), like `arena run`.
+/// (and not CI), like `arena run`; elsewhere none.
 fn progress(len: usize, what: &str) -> Option<indicatif::ProgressBar> {
-    match crate::tty::progress_mode(
-        std::io::stderr().is_terminal(),
-        std::env::var_os("CI").is_some(),
-        false,
-    ) {
+    match crate::tty::ProgressMode::for_stderr(false) {
         crate::tty::ProgressMode::Bar => {
             let b = indicatif::ProgressBar::new(len as u64);
             b.set_style(
@@ -296,7 +292,8 @@ fn progress(len: usize, what: &str) -> Option<indicatif::ProgressBar> {
             b.set_message(what.to_string());
             Some(b)
         }
-        crate::tty::ProgressMode::Silent => None,
+        // Each level's line is printed as it ends (`arena solve sokoban`).
+        crate::tty::ProgressMode::Lines | crate::tty::ProgressMode::Silent => None,
     }
 }
 
