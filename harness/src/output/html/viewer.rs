@@ -49,6 +49,14 @@ pub struct Embedded {
 
 impl Embedded {
     fn push(&mut self, meta: ReplayMeta, gz: &[u8]) {
+        self.bytes += gz.len();
+        let blob = base64::engine::general_purpose::STANDARD.encode(gz);
+        self.push_encoded(meta, blob);
+    }
+
+    /// Add a replay whose gzip member is `blob` (base64); the caller counts
+    /// its bytes.
+    fn push_encoded(&mut self, meta: ReplayMeta, blob: String) {
         self.index.push(json!({
             "episode": meta.episode,
             "game": meta.game,
@@ -58,10 +66,29 @@ impl Embedded {
             "seats": meta.seats.iter().map(|s| s.agent.as_str()).collect::<Vec<_>>(),
             "steps": meta.ticks.len(),
         }));
-        self.bytes += gz.len();
-        self.blobs
-            .push(base64::engine::general_purpose::STANDARD.encode(gz));
+        self.blobs.push(blob);
         self.metas.push(meta);
+    }
+
+    /// Embed the replays of an [`replay::Index`] collected as they were
+    /// written: the same as [`Embedded::of_file`] of the file they were
+    /// written to, with the index's budget, without reading it back. Also
+    /// the number of replays left out.
+    pub fn of_index(index: replay::Index) -> (Self, usize) {
+        let mut e = Embedded::default();
+        for (head, blob) in index.heads.into_iter().zip(index.blobs) {
+            let meta = ReplayMeta {
+                episode: head.episode,
+                game: head.game,
+                seed: head.seed,
+                level: head.level,
+                seats: head.seats,
+                ticks: head.ticks,
+            };
+            e.push_encoded(meta, blob);
+        }
+        e.bytes = index.bytes;
+        (e, index.left_out)
     }
 
     /// Embed replays read in memory (`arena replay --html`).
