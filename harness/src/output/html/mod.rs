@@ -30,7 +30,7 @@ use crate::output::reporters::{
 };
 use crate::output::rows::{CrossRow, EpisodeRow, SummaryRow};
 use serde::de::DeserializeOwned;
-use serde_json::json;
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -312,32 +312,37 @@ pub fn build_with(
     // Episodes, with links into the viewer.
     let with_replay: std::collections::HashSet<usize> =
         embedded.metas.iter().map(|m| m.episode).collect();
-    let list: Vec<serde_json::Value> = by_episode
+    let list: Vec<EpisodeEntry> = by_episode
         .iter()
-        .map(|(ep, rows)| {
+        .map(|(&episode, rows)| {
             let r0 = rows[0];
-            json!({
-                "episode": ep,
-                "level": r0.level,
-                "seed": r0.seed.to_string(),
-                "steps": r0.steps,
-                "replay": with_replay.contains(ep),
-                "seats": rows.iter().map(|r| json!({
-                    "agent": r.agent,
-                    "result": r.result,
-                    "outcome": r.outcome,
-                    "score": r.score,
-                })).collect::<Vec<_>>(),
-            })
+            EpisodeEntry {
+                episode,
+                level: &r0.level,
+                seed: r0.seed.to_string(),
+                steps: r0.steps,
+                replay: with_replay.contains(&episode),
+                seats: rows
+                    .iter()
+                    .map(|r| SeatEntry {
+                        agent: &r.agent,
+                        result: &r.result,
+                        outcome: &r.outcome,
+                        score: r.score,
+                    })
+                    .collect(),
+            }
         })
         .collect();
+    // Serializing plain structs of strings and numbers cannot fail.
+    let list = serde_json::to_string(&list).unwrap_or_default();
     h.push_str("<section id=\"episodes\"><h2>Episodes</h2>\n<div class=\"pager\"><input id=\"ep-filter\" placeholder=\"filter (agent, level, outcome...)\"> <button id=\"ep-prev\">&lt; prev</button><button id=\"ep-next\">next &gt;</button> <span id=\"ep-info\" class=\"note\"></span></div>\n<table class=\"t\"><thead><tr><th>episode</th><th>level</th><th>seed</th><th>seats</th><th>result</th><th>failures</th><th>score</th><th>steps</th><th>replay</th></tr></thead><tbody id=\"ep-body\"></tbody></table>\n");
     if embedded.blobs.is_empty() {
         h.push_str("<p class=\"note\">No replays in this folder (config key <code>replays = false</code>, or an older run).</p>\n");
     }
     h.push_str(&format!(
         "<script id=\"arena-episodes\" type=\"application/json\">{}</script>\n<script>{}</script>\n</section>\n",
-        script_json(&serde_json::Value::from(list).to_string()),
+        script_json(&list),
         script_json(REPORT_JS)
     ));
     if !embedded.blobs.is_empty() {
@@ -345,6 +350,27 @@ pub fn build_with(
     }
     h.push_str("</main></body></html>\n");
     Ok((h, left_out))
+}
+
+/// An episode in the report's episode list (`arena-episodes`).
+#[derive(Serialize)]
+struct EpisodeEntry<'a> {
+    episode: usize,
+    level: &'a str,
+    /// As text: JavaScript numbers lose a u64's low digits.
+    seed: String,
+    steps: u32,
+    replay: bool,
+    seats: Vec<SeatEntry<'a>>,
+}
+
+/// A seat of an [`EpisodeEntry`].
+#[derive(Serialize)]
+struct SeatEntry<'a> {
+    agent: &'a str,
+    result: &'a str,
+    outcome: &'a str,
+    score: f64,
 }
 
 fn plot_or_note(svg: Result<String, String>) -> String {
