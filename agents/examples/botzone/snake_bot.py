@@ -13,6 +13,9 @@ prints ONE line {"response": {"direction": d}, ...} and exits.
 
 Strategy (as Botzone's sample): a random direction that is not immediately
 fatal. Directions: 0 up (x-1), 1 right (y+1), 2 down (x+1), 3 left (y-1).
+The random choice is seeded from the game so far (a hash of the requests and
+responses; Botzone's protocol gives no seed), so the same game gets the same
+moves run after run, and the same as the keep-running bot's.
 
 Extras that show the protocol's features:
 - "data" remembers how many turns this game has had; it is checked.
@@ -22,6 +25,7 @@ Extras that show the protocol's features:
   stops with an error, which arena records as `crash`.
 - `--trace` prints the rebuilt state to stderr (arena keeps it in the log).
 """
+import hashlib
 import json
 import os
 import random
@@ -101,6 +105,15 @@ def rebuild(requests, responses):
     return game
 
 
+def seed_from(requests, responses):
+    """Seed `random` from the game so far (not "data"/"globaldata", which
+    depend on which games the bot played before): the same history, the
+    same draws."""
+    text = json.dumps({"requests": requests, "responses": responses},
+                      sort_keys=True, separators=(",", ":"))
+    random.seed(hashlib.sha256(text.encode()).digest())
+
+
 def main():
     full_input = json.loads(input())
     requests = full_input["requests"]
@@ -128,6 +141,7 @@ def main():
         sys.stderr.flush()
 
     choices = [d for d in range(4) if game.safe(d)] or list(range(4))
+    seed_from(requests, responses)
     print(json.dumps({
         "response": {"direction": random.choice(choices)},
         "debug": f"{len(choices)} safe direction(s)",

@@ -17,10 +17,12 @@ On Botzone, tick "keep running" when you upload the bot; in arena, set
 answer and restarted with the full history, which this bot also handles).
 
 Strategy as the traditional sample: a random direction that is not
-immediately fatal; the same self-check (a fatal move in the history means
+immediately fatal, seeded from the game so far as the traditional bot seeds
+it (the same history, the same move, in either mode); the same self-check (a fatal move in the history means
 the rebuilt state is wrong: stop with an error, arena records `crash`).
 `--trace` prints the rebuilt state to stderr every turn.
 """
+import hashlib
 import json
 import os
 import random
@@ -92,7 +94,14 @@ class Game:
         return not any(cell in b and cell not in leaving for b in self.bodies)
 
 
-def answer(game):
+def seed_from(requests, responses):
+    """Seed `random` from the game so far (as the traditional bot does)."""
+    text = json.dumps({"requests": requests, "responses": responses},
+                      sort_keys=True, separators=(",", ":"))
+    random.seed(hashlib.sha256(text.encode()).digest())
+
+
+def answer(game, requests, responses):
     if "--trace" in sys.argv:
         # One write per line: with PYTHONUNBUFFERED, print() would send the
         # text and its newline in two writes.
@@ -101,7 +110,9 @@ def answer(game):
         }) + "\n")
         sys.stderr.flush()
     choices = [d for d in range(4) if game.safe(d)] or list(range(4))
+    seed_from(requests, responses)
     d = random.choice(choices)
+    responses.append({"direction": d})
     print(json.dumps({"response": {"direction": d}}))
     print(KEEP_RUNNING, flush=True)
     return d
@@ -110,17 +121,19 @@ def answer(game):
 def main():
     # First turn: the full history (a restarted bot may get more than the map).
     full_input = json.loads(input())
-    game = Game(full_input["requests"][0])
-    for i, mine in enumerate(full_input["responses"]):
-        game.play_mine_theirs(mine["direction"], full_input["requests"][i + 1]["direction"])
-    mine = answer(game)
+    requests, responses = full_input["requests"], full_input["responses"]
+    game = Game(requests[0])
+    for i, mine in enumerate(responses):
+        game.play_mine_theirs(mine["direction"], requests[i + 1]["direction"])
+    mine = answer(game, requests, responses)
     # Later turns: one request per line.
     for line in sys.stdin:
         if not line.strip():
             continue
         request = json.loads(line)
+        requests.append(request)
         game.play_mine_theirs(mine, request["direction"])
-        mine = answer(game)
+        mine = answer(game, requests, responses)
 
 
 if __name__ == "__main__":

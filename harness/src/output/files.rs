@@ -3,6 +3,7 @@
 //! `arena grade` and `--restart` share.
 
 use super::html::HtmlReport;
+use super::replay::{Replays, SharedIndex};
 use super::reporters::{ConfigCopy, CrosstableCsv, EpisodesCsv, MovesJsonl, Reporter, SummaryCsv};
 use super::{journal, meta};
 use std::path::Path;
@@ -14,8 +15,10 @@ use std::path::Path;
 pub fn file_reporters<'a>(dir: &Path) -> Vec<Box<dyn Reporter + 'a>> {
     let mut reporters: Vec<Box<dyn Reporter + 'a>> = vec![Box::new(ConfigCopy::new(dir))];
     reporters.extend(table_reporters(dir));
-    reporters.push(Box::new(crate::output::replay::Replays::new(dir)));
-    reporters.push(Box::new(HtmlReport::new(dir)));
+    // The report embeds the replays as the replay reporter wrote them.
+    let index = SharedIndex::new(super::html::EMBED_BUDGET);
+    reporters.push(Box::new(Replays::new(dir).collecting(index.clone())));
+    reporters.push(Box::new(HtmlReport::new(dir).with_index(index)));
     reporters
 }
 

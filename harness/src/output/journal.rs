@@ -182,15 +182,19 @@ impl Syncer {
     }
 
     /// A line was written: have it synced within [`SYNC_EVERY`]; the error
-    /// of an earlier `fsync`, if one failed.
+    /// of an earlier `fsync`, if one failed. The syncer is woken by the
+    /// first line after a sync only (it waits for `dirty`; lines written
+    /// while it is already set join the same group).
     fn written(&self) -> std::io::Result<()> {
         let mut st = self.state();
         if let Some(e) = st.error.take() {
             return Err(e);
         }
-        st.dirty = true;
+        let was_dirty = std::mem::replace(&mut st.dirty, true);
         drop(st);
-        self.shared.1.notify_one();
+        if !was_dirty {
+            self.shared.1.notify_one();
+        }
         Ok(())
     }
 

@@ -35,7 +35,9 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+mod index;
 mod writer;
+pub use index::{Index, SharedIndex};
 pub use writer::Replays;
 
 /// The schema of this version, the `schema` field of every replay.
@@ -174,14 +176,15 @@ pub fn build(
 
 /// Append the JSON line of [`build`]'s replay to `out` (the same text as
 /// serializing it, newline included), with the states written straight
-/// as text by [`GameEntry::replay_json`] rather than built as values.
+/// as text by [`GameEntry::replay_json`] rather than built as values;
+/// returns that replay without its states (`states` empty).
 pub fn write_json(
     game: &dyn GameEntry,
     cfg: &RunConfig,
     rec: &EpisodeRecord,
     level_text: Option<String>,
     out: &mut Vec<u8>,
-) -> Result<(), HarnessError> {
+) -> Result<Replay, HarnessError> {
     let ep = &rec.episode;
     let sim = game
         .replay_json(&ep.level, ep.seed, cfg.max_steps, &rec.moves)
@@ -200,7 +203,7 @@ pub fn write_json(
     out.truncate(out.len() - 3);
     out.extend_from_slice(&sim.states.bytes);
     out.extend_from_slice(b"}\n");
-    Ok(())
+    Ok(head)
 }
 
 fn does_not_replay(rec: &EpisodeRecord, e: HarnessError) -> HarnessError {

@@ -23,13 +23,14 @@ pub mod tables;
 pub mod viewer;
 
 use crate::error::HarnessError;
+use crate::output::replay::SharedIndex;
 use crate::output::reporters::ratings::{RatingRow, RatingsCsv};
 use crate::output::reporters::{
     ConfigCopy, CrosstableCsv, EpisodesCsv, Event, Reporter, SummaryCsv,
 };
 use crate::output::rows::{CrossRow, EpisodeRow, SummaryRow};
 use serde::de::DeserializeOwned;
-use serde_json::json;
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -72,7 +73,17 @@ fn unreadable(why: &str) -> String {
 /// Write `dir/report.html` from the files in `dir`; returns its path and
 /// the number of episodes whose replays did not fit in the page.
 pub fn write_report(dir: &Path) -> Result<(PathBuf, usize), HarnessError> {
-    let (html, left_out) = build(dir, EMBED_BUDGET)?;
+    write_report_with(dir, None)
+}
+
+/// [`write_report`], embedding the replays of `index` (collected as they
+/// were written to `dir`'s `replays.jsonl.gz`, with [`EMBED_BUDGET`])
+/// instead of reading the file back, when given.
+fn write_report_with(
+    dir: &Path,
+    index: Option<crate::output::replay::Index>,
+) -> Result<(PathBuf, usize), HarnessError> {
+    let (html, left_out) = build_with(dir, EMBED_BUDGET, index)?;
     let path = dir.join(FILE_NAME);
     std::fs::write(&path, html).map_err(|e| HarnessError::io(&path, e))?;
     Ok((path, left_out))
@@ -104,6 +115,17 @@ pub fn report_command(dir: &Path, out: &mut dyn Write) -> Result<(), HarnessErro
 /// The page for the results in `dir`, embedding at most `budget` bytes of
 /// replays; also the number of replays left out.
 pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError> {
+    build_with(dir, budget, None)
+}
+
+/// [`build`], with the replays of `index` when given (collected as they were
+/// written to `dir`'s replays, with the same budget) instead of reading
+/// the file.
+pub fn build_with(
+    dir: &Path,
+    budget: usize,
+    index: Option<crate::output::replay::Index>,
+) -> Result<(String, usize), HarnessError> {
     let episodes: Vec<EpisodeRow> = read_rows(&dir.join(EpisodesCsv::FILE))
         .ok_or_else(|| HarnessError::ResultsFolder(format!("{}: no episodes.csv", dir.display())))?
         .map_err(|why| HarnessError::ResultsFolder(format!("{}: {why}", dir.display())))?;
@@ -115,7 +137,9 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
         .and_then(|t| t.parse().ok())
         .unwrap_or_default();
     let replays_path = dir.join(crate::output::replay::FILE_NAME);
-    let (embedded, left_out) = if replays_path.is_file() {
+    let (embedded, left_out) = if let Some(index) = index {
+        Embedded::of_index(index)
+    } else if replays_path.is_file() {
         Embedded::of_file(&replays_path, budget)?
     } else {
         (Embedded::default(), 0)
@@ -288,32 +312,37 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
     // Episodes, with links into the viewer.
     let with_replay: std::collections::HashSet<usize> =
         embedded.metas.iter().map(|m| m.episode).collect();
-    let list: Vec<serde_json::Value> = by_episode
+    let list: Vec<EpisodeEntry> = by_episode
         .iter()
-        .map(|(ep, rows)| {
+        .map(|(&episode, rows)| {
             let r0 = rows[0];
-            json!({
-                "episode": ep,
-                "level": r0.level,
-                "seed": r0.seed.to_string(),
-                "steps": r0.steps,
-                "replay": with_replay.contains(ep),
-                "seats": rows.iter().map(|r| json!({
-                    "agent": r.agent,
-                    "result": r.result,
-                    "outcome": r.outcome,
-                    "score": r.score,
-                })).collect::<Vec<_>>(),
-            })
+            EpisodeEntry {
+                episode,
+                level: &r0.level,
+                seed: r0.seed.to_string(),
+                steps: r0.steps,
+                replay: with_replay.contains(&episode),
+                seats: rows
+                    .iter()
+                    .map(|r| SeatEntry {
+                        agent: &r.agent,
+                        result: &r.result,
+                        outcome: &r.outcome,
+                        score: r.score,
+                    })
+                    .collect(),
+            }
         })
         .collect();
+    // Serializing plain structs of strings and numbers cannot fail.
+    let list = serde_json::to_string(&list).unwrap_or_default();
     h.push_str("<section id=\"episodes\"><h2>Episodes</h2>\n<div class=\"pager\"><input id=\"ep-filter\" placeholder=\"filter (agent, level, outcome...)\"> <button id=\"ep-prev\">&lt; prev</button><button id=\"ep-next\">next &gt;</button> <span id=\"ep-info\" class=\"note\"></span></div>\n<table class=\"t\"><thead><tr><th>episode</th><th>level</th><th>seed</th><th>seats</th><th>result</th><th>failures</th><th>score</th><th>steps</th><th>replay</th></tr></thead><tbody id=\"ep-body\"></tbody></table>\n");
     if embedded.blobs.is_empty() {
         h.push_str("<p class=\"note\">No replays in this folder (config key <code>replays = false</code>, or an older run).</p>\n");
     }
     h.push_str(&format!(
         "<script id=\"arena-episodes\" type=\"application/json\">{}</script>\n<script>{}</script>\n</section>\n",
-        script_json(&serde_json::Value::from(list).to_string()),
+        script_json(&list),
         script_json(REPORT_JS)
     ));
     if !embedded.blobs.is_empty() {
@@ -321,6 +350,27 @@ pub fn build(dir: &Path, budget: usize) -> Result<(String, usize), HarnessError>
     }
     h.push_str("</main></body></html>\n");
     Ok((h, left_out))
+}
+
+/// An episode in the report's episode list (`arena-episodes`).
+#[derive(Serialize)]
+struct EpisodeEntry<'a> {
+    episode: usize,
+    level: &'a str,
+    /// As text: JavaScript numbers lose a u64's low digits.
+    seed: String,
+    steps: u32,
+    replay: bool,
+    seats: Vec<SeatEntry<'a>>,
+}
+
+/// A seat of an [`EpisodeEntry`].
+#[derive(Serialize)]
+struct SeatEntry<'a> {
+    agent: &'a str,
+    result: &'a str,
+    outcome: &'a str,
+    score: f64,
 }
 
 fn plot_or_note(svg: Result<String, String>) -> String {
@@ -398,9 +448,13 @@ fn times_section(
 }
 
 /// The report reporter: `report.html` when the run finishes (after the
-/// tables and replays, so it must come after their reporters).
+/// tables and replays, so it must come after their reporters). Given the
+/// [`SharedIndex`] the replay reporter fills, it embeds the replays from
+/// there; it reads `replays.jsonl.gz` back when the slot is empty (no
+/// replay reporter, or one that did not write every replay).
 pub struct HtmlReport {
     dir: PathBuf,
+    index: Option<SharedIndex>,
 }
 
 impl HtmlReport {
@@ -408,19 +462,80 @@ impl HtmlReport {
     pub fn new(dir: &Path) -> Self {
         HtmlReport {
             dir: dir.to_path_buf(),
+            index: None,
         }
+    }
+
+    /// Take the replays' index from `index` (filled by
+    /// [`crate::output::replay::Replays::collecting`] with [`EMBED_BUDGET`]).
+    pub fn with_index(mut self, index: SharedIndex) -> Self {
+        self.index = Some(index);
+        self
     }
 }
 
 impl Reporter for HtmlReport {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         if let Event::RunFinished { .. } = event {
-            write_report(&self.dir)?;
+            let index = self.index.as_ref().and_then(SharedIndex::take);
+            write_report_with(&self.dir, index)?;
         }
         Ok(())
     }
 
     fn files(&self) -> &'static [&'static str] {
         &[FILE_NAME]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::replay::{Index, Replays};
+
+    /// Play 20 episodes of random Connect Four into `dir` with
+    /// `episodes.csv` and the replays, their index collected with `budget`.
+    fn run_into(dir: &Path, budget: usize) -> Option<Index> {
+        let text = "name = \"t\"\ngame = \"connect4\"\nrepetitions = 10\nseed = 3\n\
+                    [[agents]]\nagent = \"random\"\nname = \"a\"\n\
+                    [[agents]]\nagent = \"random\"\nname = \"b\"\n";
+        let cfg = crate::registry::parse_config(text, &dir.join("c.toml")).unwrap();
+        let shared = SharedIndex::new(budget);
+        let mut reporters: Vec<Box<dyn Reporter>> = vec![
+            Box::new(EpisodesCsv::new(dir)),
+            Box::new(Replays::new(dir).collecting(shared.clone())),
+        ];
+        let out = crate::run::run_with(
+            &cfg,
+            dir,
+            crate::output::resume::Resume::Auto,
+            &mut reporters,
+        )
+        .unwrap();
+        assert!(out.complete);
+        drop(reporters);
+        shared.take()
+    }
+
+    #[test]
+    fn the_report_from_the_replays_collected_as_written_equals_the_one_read_back() {
+        // The whole run embedded, then a budget that leaves some out.
+        for (budget, some_left_out) in [(EMBED_BUDGET, false), (4_000, true)] {
+            let dir = tempfile::tempdir().unwrap();
+            let index = run_into(dir.path(), budget).expect("the index of every replay");
+            assert_eq!(index.heads.len() + index.left_out, 20);
+            assert_eq!(
+                index.left_out > 0,
+                some_left_out,
+                "{} left out",
+                index.left_out
+            );
+            assert!(index.heads.iter().all(|h| h.states.is_empty()));
+            let (collected, left_a) = build_with(dir.path(), budget, Some(index)).unwrap();
+            let (read_back, left_b) = build(dir.path(), budget).unwrap();
+            assert_eq!(left_a, left_b);
+            assert!(collected.contains("arena-replays"));
+            assert!(collected == read_back, "the pages differ (budget {budget})");
+        }
     }
 }

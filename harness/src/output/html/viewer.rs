@@ -7,8 +7,8 @@
 use crate::error::HarnessError;
 use crate::output::replay::{self, Replay};
 use base64::Engine;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::io::Read;
 use std::path::Path;
 
@@ -34,11 +34,36 @@ pub struct ReplayMeta {
     pub ticks: Vec<replay::Tick>,
 }
 
-/// Replays ready to embed: an index entry and a base64 gzip member each.
+/// The viewer's index entry of a replay: `{episode, game, seed, level,
+/// seats, steps}`.
+#[derive(Serialize)]
+struct IndexEntry<'a> {
+    episode: usize,
+    game: &'a str,
+    /// As text: JavaScript numbers lose a u64's low digits.
+    seed: String,
+    level: &'a str,
+    seats: Vec<&'a str>,
+    steps: usize,
+}
+
+impl<'a> IndexEntry<'a> {
+    fn of(meta: &'a ReplayMeta) -> Self {
+        IndexEntry {
+            episode: meta.episode,
+            game: &meta.game,
+            seed: meta.seed.to_string(),
+            level: &meta.level.spec,
+            seats: meta.seats.iter().map(|s| s.agent.as_str()).collect(),
+            steps: meta.ticks.len(),
+        }
+    }
+}
+
+/// Replays ready to embed: their metadata (the viewer's index is made of
+/// it) and a base64 gzip member each.
 #[derive(Default)]
 pub struct Embedded {
-    /// One entry per replay: `{episode, game, level, seats, steps}`.
-    pub index: Vec<Value>,
     /// The replays' gzip'd JSON lines, in base64.
     pub blobs: Vec<String>,
     /// Their metadata.
@@ -49,19 +74,37 @@ pub struct Embedded {
 
 impl Embedded {
     fn push(&mut self, meta: ReplayMeta, gz: &[u8]) {
-        self.index.push(json!({
-            "episode": meta.episode,
-            "game": meta.game,
-            // As text: JavaScript numbers lose a u64's low digits.
-            "seed": meta.seed.to_string(),
-            "level": meta.level.spec,
-            "seats": meta.seats.iter().map(|s| s.agent.as_str()).collect::<Vec<_>>(),
-            "steps": meta.ticks.len(),
-        }));
         self.bytes += gz.len();
-        self.blobs
-            .push(base64::engine::general_purpose::STANDARD.encode(gz));
+        let blob = base64::engine::general_purpose::STANDARD.encode(gz);
+        self.push_encoded(meta, blob);
+    }
+
+    /// Add a replay whose gzip member is `blob` (base64); the caller counts
+    /// its bytes.
+    fn push_encoded(&mut self, meta: ReplayMeta, blob: String) {
+        self.blobs.push(blob);
         self.metas.push(meta);
+    }
+
+    /// Embed the replays of an [`replay::Index`] collected as they were
+    /// written: the same as [`Embedded::of_file`] of the file they were
+    /// written to, with the index's budget, without reading it back. Also
+    /// the number of replays left out.
+    pub fn of_index(index: replay::Index) -> (Self, usize) {
+        let mut e = Embedded::default();
+        for (head, blob) in index.heads.into_iter().zip(index.blobs) {
+            let meta = ReplayMeta {
+                episode: head.episode,
+                game: head.game,
+                seed: head.seed,
+                level: head.level,
+                seats: head.seats,
+                ticks: head.ticks,
+            };
+            e.push_encoded(meta, blob);
+        }
+        e.bytes = index.bytes;
+        (e, index.left_out)
     }
 
     /// Embed replays read in memory (`arena replay --html`).
@@ -156,13 +199,28 @@ impl Embedded {
         Ok((e, left_out))
     }
 
-    /// The `<script>` holding the data, JSON escaped for HTML.
+    /// The `<script>` holding the data, `{"index": [...], "blobs": [...]}`
+    /// (one index entry and one blob per replay), JSON escaped for HTML.
+    /// Written piece by piece; base64 needs neither JSON nor HTML escapes.
     pub fn script(&self) -> String {
-        let data = json!({ "index": self.index, "blobs": self.blobs });
-        format!(
-            "<script id=\"arena-replays\" type=\"application/json\">{}</script>\n",
-            script_json(&data.to_string())
-        )
+        let index: Vec<IndexEntry> = self.metas.iter().map(IndexEntry::of).collect();
+        // Serializing plain structs of strings and numbers cannot fail.
+        let index = serde_json::to_string(&index).unwrap_or_default();
+        let blobs: usize = self.blobs.iter().map(|b| b.len() + 3).sum();
+        let mut s = String::with_capacity(index.len() + blobs + 100);
+        s.push_str("<script id=\"arena-replays\" type=\"application/json\">{\"index\":");
+        s.push_str(&script_json(&index));
+        s.push_str(",\"blobs\":[");
+        for (i, b) in self.blobs.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push('"');
+            s.push_str(b);
+            s.push('"');
+        }
+        s.push_str("]}</script>\n");
+        s
     }
 }
 
@@ -410,5 +468,37 @@ mod tests {
         // Cut short inside the deflate data.
         std::fs::write(&path, &all[..ours.len() / 2]).unwrap();
         assert!(Embedded::of_file(&path, usize::MAX).is_err());
+    }
+
+    #[test]
+    fn the_script_is_the_json_of_the_index_and_the_blobs_escaped_for_html() {
+        let mut r = replay(0);
+        // Text that must be escaped in a `<script>`, and a seed past 2^53.
+        r.seats[0].agent = "a</script><!--x".into();
+        r.level.spec = "levels/</b>.txt".into();
+        r.seed = u64::MAX - 1;
+        let e = Embedded::of_replays(&[r.clone(), replay(0)]).unwrap();
+        let index: Vec<serde_json::Value> = e
+            .metas
+            .iter()
+            .map(|m| {
+                json!({
+                    "episode": m.episode,
+                    "game": m.game,
+                    "seed": m.seed.to_string(),
+                    "level": m.level.spec,
+                    "seats": m.seats.iter().map(|s| s.agent.as_str()).collect::<Vec<_>>(),
+                    "steps": m.ticks.len(),
+                })
+            })
+            .collect();
+        let data = json!({ "index": index, "blobs": e.blobs });
+        let expected = format!(
+            "<script id=\"arena-replays\" type=\"application/json\">{}</script>\n",
+            script_json(&data.to_string())
+        );
+        let got = e.script();
+        assert_eq!(got, expected);
+        assert!(got.contains("a<\\/script><\\!--x") && got.contains("\"18446744073709551614\""));
     }
 }

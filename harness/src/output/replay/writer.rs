@@ -1,6 +1,7 @@
 //! The replay reporter ([`Replays`]): `replays.jsonl.gz` written by a
 //! thread of its own.
 
+use super::index::{Index, SharedIndex};
 use super::{gzip_bytes, write_json, FILE_NAME};
 use crate::config::RunConfig;
 use crate::error::HarnessError;
@@ -21,10 +22,13 @@ use std::thread::JoinHandle;
 /// of its own, so that the run's main thread, which runs every reporter,
 /// only hands each record over; the thread is drained, and its first
 /// error reported, at the end of the run. Without a thread to spare, the
-/// members are written here.
+/// members are written here. Given a [`SharedIndex`], it also collects what
+/// the report embeds of each replay as it is written, and leaves it there
+/// when every replay of the run was written.
 pub struct Replays {
     path: PathBuf,
     writer: Option<Writer>,
+    index: Option<SharedIndex>,
 }
 
 /// How many finished episodes may wait for the replay thread before the
@@ -36,7 +40,7 @@ enum Writer {
     Here(Box<Members>),
     Thread {
         tx: mpsc::SyncSender<EpisodeRecord>,
-        thread: JoinHandle<Result<(), HarnessError>>,
+        thread: JoinHandle<Result<Option<Index>, HarnessError>>,
         failed: Arc<AtomicBool>,
     },
 }
@@ -49,6 +53,7 @@ struct Members {
     game: &'static dyn GameEntry,
     texts: HashMap<String, Option<String>>,
     json: Vec<u8>,
+    index: Option<Index>,
 }
 
 impl Members {
@@ -65,11 +70,16 @@ impl Members {
         }
         let text = self.texts.get(spec).cloned().flatten();
         self.json.clear();
-        write_json(self.game, &self.cfg, record, text, &mut self.json)?;
+        let head = write_json(self.game, &self.cfg, record, text, &mut self.json)?;
+        let gz = gzip_bytes(&self.json);
         self.file
-            .write_all(&gzip_bytes(&self.json))
+            .write_all(&gz)
             .and_then(|_| self.file.flush())
-            .map_err(|e| HarnessError::io(&self.path, e))
+            .map_err(|e| HarnessError::io(&self.path, e))?;
+        if let Some(index) = self.index.as_mut() {
+            index.push(head, &gz);
+        }
+        Ok(())
     }
 }
 
@@ -89,7 +99,7 @@ impl Writer {
             .spawn(move || {
                 let taken = theirs.lock().map(|mut m| m.take()).unwrap_or(None);
                 let Some(mut members) = taken else {
-                    return Ok(());
+                    return Ok(None);
                 };
                 for record in rx {
                     if let Err(e) = members.write(&record) {
@@ -97,7 +107,7 @@ impl Writer {
                         return Err(e);
                     }
                 }
-                Ok(())
+                Ok(members.index)
             });
         match spawned {
             Ok(thread) => Ok(Writer::Thread { tx, thread, failed }),
@@ -119,10 +129,11 @@ impl Writer {
         }
     }
 
-    /// Wait until every member handed over is written; the thread's error.
-    fn finish(self) -> Result<(), HarnessError> {
+    /// Wait until every member handed over is written; the index of the
+    /// members written, or the thread's error.
+    fn finish(self) -> Result<Option<Index>, HarnessError> {
         match self {
-            Writer::Here(_) => Ok(()),
+            Writer::Here(m) => Ok(m.index),
             Writer::Thread { tx, thread, .. } => {
                 drop(tx);
                 thread.join().unwrap_or_else(|_| {
@@ -141,12 +152,27 @@ impl Replays {
         Replays {
             path: dir.join(FILE_NAME),
             writer: None,
+            index: None,
         }
     }
 
+    /// Also collect the replays' [`Index`] into `index` as they are written.
+    pub fn collecting(mut self, index: SharedIndex) -> Self {
+        self.index = Some(index);
+        self
+    }
+
     /// Wait for the replays handed over to be written; the first error.
+    /// Their index goes to the shared slot when all were written.
     fn finish(&mut self) -> Result<(), HarnessError> {
-        self.writer.take().map_or(Ok(()), Writer::finish)
+        let Some(writer) = self.writer.take() else {
+            return Ok(());
+        };
+        let index = writer.finish()?;
+        if let Some(shared) = &self.index {
+            shared.put(index);
+        }
+        Ok(())
     }
 }
 
@@ -160,8 +186,14 @@ impl Drop for Replays {
 impl Reporter for Replays {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         match event {
-            Event::RunPlanned { cfg, .. } if cfg.replays => {
+            Event::RunPlanned { cfg, .. } => {
                 self.finish()?;
+                if let Some(shared) = &self.index {
+                    shared.put(None);
+                }
+                if !cfg.replays {
+                    return Ok(());
+                }
                 let file = File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?;
                 self.writer = Some(Writer::start(Members {
                     path: self.path.clone(),
@@ -170,6 +202,7 @@ impl Reporter for Replays {
                     game: crate::registry::find(cfg.game)?,
                     texts: HashMap::new(),
                     json: Vec::new(),
+                    index: self.index.as_ref().map(SharedIndex::start),
                 })?);
             }
             Event::EpisodeFinished { record, .. } => {
