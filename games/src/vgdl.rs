@@ -25,6 +25,7 @@ mod path;
 mod pool;
 pub mod rng;
 mod sprites;
+mod store;
 mod trace;
 
 pub use engine::{Sprite, Sprites, State, Winner, MAX_TIMESTEPS, PREV_NONE};
@@ -75,6 +76,10 @@ impl Vgdl {
         build(&self.rules, text, seed).map(|state| VgdlGame { state })
     }
 }
+
+/// The fewest quiet sprites a level shares between clones (fewer are
+/// copied with the others).
+const MIN_SHARED: usize = 64;
 
 fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError> {
     let lines: Vec<Vec<char>> = parse::java_lines(text)
@@ -239,6 +244,13 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
             obstacle,
             n_actions == 3,
         )));
+    }
+    // The sprites of quiet types are written by a cycle only when an effect
+    // moves, kills or changes one: clones share them, when they are enough
+    // to outweigh the cost of two parts.
+    let quiet = |s: &Sprite| rules.quiet.get(s.ty as usize) == Some(&true);
+    if st.sprites.iter().filter(|s| quiet(s)).count() >= MIN_SHARED {
+        st.sprites.share(quiet);
     }
     Ok(st)
 }

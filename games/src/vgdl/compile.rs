@@ -491,8 +491,10 @@ pub fn compile(d: &Description) -> Result<Rules, VgdlError> {
         no_players: no_players as usize,
         no_counters,
         inert: Vec::new(),
+        quiet: Vec::new(),
     };
     rules.inert = super::inert::inert_types(&rules);
+    rules.quiet = super::inert::quiet_types(&rules);
     Ok(rules)
 }
 

@@ -10,120 +10,13 @@
 
 use super::model::{Action, Class, Dir, Rules, TermKind, DNONE};
 use super::rng::JavaRandom;
+pub use super::store::{Sprite, Sprites, PREV_NONE};
 use std::sync::Arc;
 
 /// GVGAI's `MAX_TIMESTEPS`.
 pub const MAX_TIMESTEPS: i32 = 2000;
 /// GVGAI's `MAX_SPRITES`.
 const MAX_SPRITES: usize = 10000;
-
-/// One sprite.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprite {
-    /// GVGAI's `spriteID` (creation order).
-    pub id: u32,
-    /// Type id.
-    pub ty: u16,
-    /// Rectangle, integer pixels.
-    pub x: i32,
-    /// Top.
-    pub y: i32,
-    /// Width.
-    pub w: i32,
-    /// Height.
-    pub h: i32,
-    /// `lastrect` position (same size as the rectangle).
-    pub lx: i32,
-    /// `lastrect` top.
-    pub ly: i32,
-    /// Orientation.
-    pub ori: Dir,
-    /// Ticks since the last move.
-    pub lastmove: i32,
-    /// Current speed.
-    pub speed: f64,
-    /// `healthPoints`.
-    pub health: i32,
-    /// `maxHealthPoints`.
-    pub max_health: i32,
-    /// `timeToLive`.
-    pub ttl: i32,
-    /// Flicker `age`, RandomNPC `counter`, SpawnPoint `counter` (one
-    /// field: no class has two of them); PathAltChaser's
-    /// `lastKnownTargetPosition` x (see [`Sprite::known`]).
-    pub age: i32,
-    /// SpawnPoint `start` (-1 until the first update); PathAltChaser's
-    /// `lastKnownTargetPosition` y.
-    pub start: i32,
-    /// RandomNPC `prevAction`: an index into `BASEDIRS`, or
-    /// [`PREV_NONE`] for `DNONE` (see [`Sprite::prev_dir`]).
-    pub prev: u8,
-    /// PathAltChaser `lastTarget` (a sprite id; `u32::MAX`: none).
-    pub target: u32,
-    /// Whether `age` and `start` hold a PathAltChaser's
-    /// `lastKnownTargetPosition` (pixels; that class uses neither field
-    /// otherwise).
-    pub has_known: bool,
-    /// `is_oriented` (the type's, unless `transformToSingleton` set it).
-    pub oriented: bool,
-    /// Passive movement not yet skipped once.
-    pub first_tick: bool,
-    /// A killed avatar.
-    pub disabled: bool,
-    /// In this tick's kill list.
-    pub killed: bool,
-}
-
-/// [`Sprite::prev`] when the sprite has made no random move (`DNONE`).
-pub const PREV_NONE: u8 = u8::MAX;
-
-impl Sprite {
-    /// RandomNPC `prevAction` as a direction.
-    #[inline]
-    pub fn prev_dir(&self) -> Dir {
-        match self.prev {
-            PREV_NONE => DNONE,
-            k => super::model::BASEDIRS[k as usize],
-        }
-    }
-
-    /// PathAltChaser's `lastKnownTargetPosition`, if any.
-    #[inline]
-    pub fn known(&self) -> Option<(i32, i32)> {
-        self.has_known.then_some((self.age, self.start))
-    }
-
-    /// Sets PathAltChaser's `lastKnownTargetPosition`.
-    #[inline]
-    pub(crate) fn set_known(&mut self, at: (i32, i32)) {
-        (self.age, self.start) = at;
-        self.has_known = true;
-    }
-
-    /// GVGAI's `Rectangle.intersects`.
-    #[inline]
-    pub fn intersects(&self, o: &Sprite) -> bool {
-        let (ax, ay, aw, ah) = (self.x as i64, self.y as i64, self.w as i64, self.h as i64);
-        let (bx, by, bw, bh) = (o.x as i64, o.y as i64, o.w as i64, o.h as i64);
-        aw > 0
-            && ah > 0
-            && bw > 0
-            && bh > 0
-            && bx < ax + aw
-            && by < ay + ah
-            && ax < bx + bw
-            && ay < by + bh
-    }
-    pub(crate) fn last_intersects(&self) -> bool {
-        let (x, y, lx, ly) = (self.x as i64, self.y as i64, self.lx as i64, self.ly as i64);
-        let (w, h) = (self.w as i64, self.h as i64);
-        lx < x + w && ly < y + h && x < lx + w && y < ly + h
-    }
-    /// `lastDirection()`.
-    pub fn last_dir(&self) -> (f64, f64) {
-        ((self.x - self.lx) as f64, (self.y - self.ly) as f64)
-    }
-}
 
 /// `Vector2d.normalise`.
 pub fn normalise(v: (f64, f64)) -> (f64, f64) {
@@ -278,7 +171,7 @@ impl State {
     /// Index of the sprite with this id.
     #[inline]
     pub fn index_of(&self, id: u32) -> Option<usize> {
-        self.sprites.binary_search_by_key(&id, |s| s.id).ok()
+        self.sprites.position(id)
     }
 
     /// The class of sprite `i`'s type.
@@ -359,9 +252,11 @@ impl State {
         let g: &mut Groups = &mut self.groups;
         g.off.clear();
         g.off.resize(t + 1, 0);
-        for s in &self.sprites {
-            g.off[s.ty as usize + 1] += 1;
-        }
+        let (shared, own) = self.sprites.parts_from(0);
+        shared
+            .iter()
+            .chain(own)
+            .for_each(|s| g.off[s.ty as usize + 1] += 1);
         for k in 0..t {
             g.off[k + 1] += g.off[k];
         }
@@ -369,11 +264,11 @@ impl State {
         g.idx.resize(self.sprites.len(), 0);
         g.next.clear();
         g.next.extend_from_slice(&g.off[..t]);
-        for (i, s) in self.sprites.iter().enumerate() {
+        shared.iter().chain(own).enumerate().for_each(|(i, s)| {
             let slot = &mut g.next[s.ty as usize];
             g.idx[*slot as usize] = i as u32;
             *slot += 1;
-        }
+        });
         g.n0 = self.sprites.len();
     }
 
@@ -384,9 +279,10 @@ impl State {
         if g.off.len() == self.rules.types.len() + 1 {
             let (a, b) = (g.off[ty as usize] as usize, g.off[ty as usize + 1] as usize);
             out.extend(g.idx[a..b].iter().map(|&i| i as usize));
-            for k in g.n0..self.sprites.len() {
-                if self.sprites[k].ty == ty {
-                    out.push(k);
+            // Sprites added since the rebuild (all in the owned part).
+            for (k, s) in self.sprites.own_from(g.n0).iter().enumerate() {
+                if s.ty == ty {
+                    out.push(g.n0 + k);
                 }
             }
         } else {
@@ -399,7 +295,10 @@ impl State {
         let g = &self.groups;
         if g.off.len() == self.rules.types.len() + 1 {
             let n = (g.off[ty as usize + 1] - g.off[ty as usize]) as usize;
-            n + self.sprites[g.n0..].iter().filter(|s| s.ty == ty).count()
+            let mut new = 0;
+            self.sprites
+                .for_each_from(g.n0, |_, s| new += usize::from(s.ty == ty));
+            n + new
         } else {
             self.sprites.iter().filter(|s| s.ty == ty).count()
         }
@@ -414,10 +313,9 @@ impl State {
                 .iter()
                 .filter(|&&i| !self.sprites[i as usize].disabled)
                 .count();
-            let new = self.sprites[g.n0..]
-                .iter()
-                .filter(|s| s.ty == ty && !s.disabled)
-                .count();
+            let mut new = 0;
+            self.sprites
+                .for_each_from(g.n0, |_, s| new += usize::from(s.ty == ty && !s.disabled));
             (old + new) as i32
         } else {
             self.sprites
@@ -623,13 +521,25 @@ impl State {
         let all = std::mem::take(&mut self.stale_last);
         for &t in rules.sprite_order.iter().rev() {
             let c = rules.types[t as usize].class.unwrap_or(Class::Immovable);
-            if c.is_avatar() || (!all && rules.inert.get(t as usize) == Some(&true)) {
+            let inert = rules.inert.get(t as usize) == Some(&true);
+            let quiet = rules.quiet.get(t as usize) == Some(&true);
+            if c.is_avatar() || (!all && inert) {
                 continue;
             }
             members.clear();
             let g = &self.groups;
             let (a, b) = (g.off[t as usize] as usize, g.off[t as usize + 1] as usize);
             members.extend(g.idx[a..b].iter().map(|&i| i as usize));
+            if quiet {
+                // Only the sprites an effect moved or whose last rectangle
+                // it set differ from an update that does nothing
+                // (`quiet_types`); the others, maybe shared between clones,
+                // are not written.
+                members.retain(|&k| {
+                    let s = &self.sprites[k];
+                    s.lx != s.x || s.ly != s.y
+                });
+            }
             for &k in &members {
                 if !self.sprites[k].disabled {
                     self.pre_movement(k);
@@ -639,7 +549,8 @@ impl State {
             // Sprites of this type created earlier in this tick.
             let mut k = self.groups.n0;
             while k < self.sprites.len() {
-                if self.sprites[k].ty == t && !self.sprites[k].disabled {
+                let s = &self.sprites[k];
+                if s.ty == t && !s.disabled && !(quiet && s.lx == s.x && s.ly == s.y) {
                     self.pre_movement(k);
                     self.update_sprite(k, c);
                 }
@@ -675,12 +586,14 @@ impl State {
             if !self.others.is_empty() {
                 self.forget_killed_avatars();
             }
-            let dead: Vec<u32> = self
+            let mut dead: Vec<u32> = self
                 .sprites
                 .iter()
                 .filter(|s| s.killed)
                 .map(|s| s.id)
                 .collect();
+            // The shared part's ids come first, not in id order.
+            dead.sort_unstable();
             let targets: Vec<u32> = self
                 .sprites
                 .iter()
@@ -809,7 +722,3 @@ impl super::pool::Spare for Sprite {
         &SPRITES
     }
 }
-
-/// The sprites of a state in creation order: a `Vec<Sprite>` (through
-/// `Deref`) whose clone reuses a spare buffer.
-pub type Sprites = super::pool::PoolVec<Sprite>;

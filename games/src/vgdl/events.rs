@@ -265,9 +265,8 @@ impl State {
                 itype_other,
                 take_orientation,
             } => {
-                let group: Vec<usize> = (0..self.sprites.len())
-                    .filter(|&k| self.sprites[k].ty == *itype)
-                    .collect();
+                let mut group: Vec<usize> = Vec::new();
+                self.group(*itype, &mut group);
                 for k in group {
                     let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
                     if let Some(n) = self.add_sprite(*itype_other, x, y, false) {
@@ -339,9 +338,8 @@ impl State {
                 if !pt.has_itype_field || pt.itype < 0 {
                     return;
                 }
-                let dest: Vec<usize> = (0..self.sprites.len())
-                    .filter(|&k| self.sprites[k].ty as i32 == pt.itype)
-                    .collect();
+                let mut dest: Vec<usize> = Vec::new();
+                self.group(pt.itype as u16, &mut dest);
                 if dest.is_empty() {
                     self.kill(s1, false);
                 } else {
@@ -412,9 +410,15 @@ impl State {
                     if not_itypes.contains(&(t as i32)) {
                         continue;
                     }
-                    for s in self.sprites.iter_mut().filter(|s| s.ty == t) {
-                        s.x = s.lx;
-                        s.y = s.ly;
+                    for k in 0..self.sprites.len() {
+                        let s = &self.sprites[k];
+                        // A sprite that did not move is not written (a
+                        // write to a shared sprite copies the shared part).
+                        if s.ty == t && (s.x != s.lx || s.y != s.ly) {
+                            let s = &mut self.sprites[k];
+                            s.x = s.lx;
+                            s.y = s.ly;
+                        }
                     }
                 }
             }
@@ -693,9 +697,8 @@ impl State {
         kill_second: bool,
         force_orientation: bool,
     ) {
-        let group: Vec<usize> = (0..self.sprites.len())
-            .filter(|&k| self.sprites[k].ty == itype)
-            .collect();
+        let mut group: Vec<usize> = Vec::new();
+        self.group(itype, &mut group);
         for k in group {
             let (x, y) = (self.sprites[k].x as f64, self.sprites[k].y as f64);
             let n = self.add_sprite(itype_to, x, y, true);
@@ -706,8 +709,10 @@ impl State {
     /// `setSpeedForAll`.
     pub(crate) fn set_speed_all(&mut self, itype: u16, value: f64) {
         let subs = self.rules.types[itype as usize].subtypes.clone();
-        for s in self.sprites.iter_mut().filter(|s| subs.contains(&s.ty)) {
-            s.speed = value;
+        for k in 0..self.sprites.len() {
+            if subs.contains(&self.sprites[k].ty) {
+                self.sprites[k].speed = value;
+            }
         }
     }
 
@@ -827,7 +832,7 @@ impl Side<'_> {
     /// be rebuilt instead (every sprite moved, or `extra` grew past a
     /// sixteenth of the side).
     #[inline(never)]
-    fn note_moved(self, sprites: &[super::engine::Sprite], moved: &[u32]) -> bool {
+    fn note_moved(self, sprites: &super::engine::Sprites, moved: &[u32]) -> bool {
         for &m in moved {
             if m == u32::MAX {
                 return true;

@@ -1,7 +1,7 @@
 //! Inert sprite types: sprites that never move and whose update does
 //! nothing observable, so that a cycle can skip them.
 
-use super::model::{Class, Rules};
+use super::model::{Class, EffectKind, Rules};
 
 /// Per type, whether its sprites are inert: an `Immovable` or `Door` that
 /// is static (no passive movement), has no time to live, and is never the
@@ -39,6 +39,56 @@ pub(crate) fn inert_types(rules: &Rules) -> Vec<bool> {
                 && t.is_static
                 && t.time_to_live < 0
                 && !first[k]
+        })
+        .collect()
+}
+
+/// Per type, whether its sprites are quiet: an `Immovable` or `Door` that
+/// is static and has no time to live, and is never the first side of an
+/// effect that moves it by its own movement rules (`pullWithIt`,
+/// `bounceForward`, `turnAround`: the only readers of its ticks since its
+/// last move). Such a sprite's update only copies its rectangle to its
+/// last rectangle and counts ticks nothing reads, so a cycle updates only
+/// those whose last rectangle differs (an effect moved them or set it).
+/// Every inert type is quiet.
+pub(crate) fn quiet_types(rules: &Rules) -> Vec<bool> {
+    let n = rules.types.len();
+    let mut moved = vec![false; n];
+    let moves = |ef: u16| {
+        matches!(
+            rules.effects.get(ef as usize).map(|e| &e.kind),
+            Some(
+                EffectKind::PullWithIt { .. } | EffectKind::BounceForward | EffectKind::TurnAround
+            )
+        )
+    };
+    let mut mark = |t: u16, effects: &[u16]| {
+        if effects.iter().any(|&ef| moves(ef)) {
+            for &st in &rules.types[t as usize].subtypes {
+                moved[st as usize] = true;
+            }
+        }
+    };
+    for (t1, _, effects) in &rules.pairs {
+        mark(*t1, effects);
+    }
+    for (t, effects) in &rules.eos {
+        mark(*t, effects);
+    }
+    for te in &rules.time_effects {
+        if let Some(t) = te.itype {
+            mark(t, &[te.effect]);
+        }
+    }
+    rules
+        .types
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            matches!(t.class, Some(Class::Immovable | Class::Door))
+                && t.is_static
+                && t.time_to_live < 0
+                && !moved[k]
         })
         .collect()
 }

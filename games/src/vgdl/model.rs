@@ -639,6 +639,9 @@ pub struct Rules {
     /// Per type, whether its sprites are inert (a cycle skips their
     /// update; see `inert.rs`).
     pub inert: Vec<bool>,
+    /// Per type, whether its sprites are quiet (a cycle updates only those
+    /// an effect moved; see `inert.rs`).
+    pub quiet: Vec<bool>,
 }
 
 /// An effect only the two-player games use, compiled (applied in

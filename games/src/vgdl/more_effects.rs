@@ -19,7 +19,11 @@ impl State {
             } => {
                 let rules = std::sync::Arc::clone(&self.rules);
                 let subs = &rules.types[itype as usize].subtypes;
-                for s in self.sprites.iter_mut().filter(|s| subs.contains(&s.ty)) {
+                for k in 0..self.sprites.len() {
+                    if !subs.contains(&self.sprites[k].ty) {
+                        continue;
+                    }
+                    let s = &mut self.sprites[k];
                     if increase {
                         s.speed += value;
                     } else if s.speed - value < 0.0 {

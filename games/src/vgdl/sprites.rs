@@ -329,20 +329,16 @@ impl State {
                 targets.push(k);
             }
         };
-        if self.sprites.iter().any(|s| s.ty as i32 == it) {
-            for k in 0..self.sprites.len() {
-                if self.sprites[k].ty as i32 == it {
-                    consider(k, &mut targets);
-                }
-            }
+        let mut group = Vec::new();
+        if self.group_len(it as u16) > 0 {
+            self.group(it as u16, &mut group);
         } else {
             for &st in &self.rules.types[it as usize].subtypes {
-                for k in 0..self.sprites.len() {
-                    if self.sprites[k].ty == st {
-                        consider(k, &mut targets);
-                    }
-                }
+                self.group(st, &mut group);
             }
+        }
+        for k in group {
+            consider(k, &mut targets);
         }
         targets
     }
@@ -443,11 +439,10 @@ impl State {
             return out;
         }
         let target = itype1[0] as u16;
-        let mut cands: Vec<usize> = (0..self.sprites.len())
-            .filter(|&k| self.sprites[k].ty == target)
-            .collect();
+        let mut cands: Vec<usize> = Vec::new();
+        self.group(target, &mut cands);
         for &st in &self.rules.types[target as usize].subtypes {
-            cands.extend((0..self.sprites.len()).filter(|&k| self.sprites[k].ty == st));
+            self.group(st, &mut cands);
         }
         if random {
             if cands.is_empty() {
