@@ -12,35 +12,7 @@ use super::model::{Class, EffectKind, Rules};
 /// `State::stale_last`) and counts ticks since its last move, which only
 /// its own moves read.
 pub(crate) fn inert_types(rules: &Rules) -> Vec<bool> {
-    let n = rules.types.len();
-    let mut first = vec![false; n];
-    let mut mark = |t: u16| {
-        for &st in &rules.types[t as usize].subtypes {
-            first[st as usize] = true;
-        }
-    };
-    for (t1, _, _) in &rules.pairs {
-        mark(*t1);
-    }
-    for (t, _) in &rules.eos {
-        mark(*t);
-    }
-    for te in &rules.time_effects {
-        if let Some(t) = te.itype {
-            mark(t);
-        }
-    }
-    rules
-        .types
-        .iter()
-        .enumerate()
-        .map(|(k, t)| {
-            matches!(t.class, Some(Class::Immovable | Class::Door))
-                && t.is_static
-                && t.time_to_live < 0
-                && !first[k]
-        })
-        .collect()
+    unmoved_static_types(rules, |_| true)
 }
 
 /// Per type, whether its sprites are quiet: an `Immovable` or `Door` that
@@ -52,20 +24,31 @@ pub(crate) fn inert_types(rules: &Rules) -> Vec<bool> {
 /// those whose last rectangle differs (an effect moved them or set it).
 /// Every inert type is quiet.
 pub(crate) fn quiet_types(rules: &Rules) -> Vec<bool> {
-    let n = rules.types.len();
-    let mut moved = vec![false; n];
-    let moves = |ef: u16| {
+    unmoved_static_types(rules, |kind| {
         matches!(
-            rules.effects.get(ef as usize).map(|e| &e.kind),
-            Some(
-                EffectKind::PullWithIt { .. } | EffectKind::BounceForward | EffectKind::TurnAround
-            )
+            kind,
+            EffectKind::PullWithIt { .. } | EffectKind::BounceForward | EffectKind::TurnAround
         )
-    };
+    })
+}
+
+/// Per type, whether it is a static `Immovable` or `Door` with no time to
+/// live that is never (through any type whose sprite group includes it)
+/// the first side of a pair, end-of-screen or timed effect whose kind
+/// `counts`.
+fn unmoved_static_types(rules: &Rules, counts: impl Fn(&EffectKind) -> bool) -> Vec<bool> {
+    let n = rules.types.len();
+    let mut first = vec![false; n];
     let mut mark = |t: u16, effects: &[u16]| {
-        if effects.iter().any(|&ef| moves(ef)) {
+        let counted = effects.iter().any(|&ef| {
+            rules
+                .effects
+                .get(ef as usize)
+                .is_some_and(|e| counts(&e.kind))
+        });
+        if counted {
             for &st in &rules.types[t as usize].subtypes {
-                moved[st as usize] = true;
+                first[st as usize] = true;
             }
         }
     };
@@ -88,7 +71,7 @@ pub(crate) fn quiet_types(rules: &Rules) -> Vec<bool> {
             matches!(t.class, Some(Class::Immovable | Class::Door))
                 && t.is_static
                 && t.time_to_live < 0
-                && !moved[k]
+                && !first[k]
         })
         .collect()
 }
