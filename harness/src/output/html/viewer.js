@@ -245,8 +245,8 @@
   // A VGDL game (gvgai:NAME, gvgai2p:NAME, vgdl:PATH): every sprite a
   // square of its type's colour (`colors`: its `color` parameter or a hash
   // of its name), scaled from pixels to the canvas, the avatar marked with
-  // a ring; with several players (`players`), each avatar's ring has its
-  // player's colour and number.
+  // a ring; with several players (`players`), each avatar is a badge of
+  // its player's colour and number (at least 16 px across).
   draw.vgdl = function (st) {
     var w = st.width || 1, h = st.height || 1, block = st.block || 1;
     var s = cellSize(w, h, 560, 480), k = s / block;
@@ -266,9 +266,15 @@
     avatars.forEach(function (a, n) {
       if (!a || typeof a !== "object") return;
       var x = a.x * k + s / 2, y = a.y * k + s / 2, ring = VGDL_PLAYERS[n % VGDL_PLAYERS.length];
+      if (many) {
+        // A badge with the player's number, legible however small the cells.
+        var r = Math.max(s * 0.42, 8);
+        disc(x, y, r, ring, "#17305e");
+        glyph(String(n), x, y, r * 1.3, "#17305e");
+        return;
+      }
       disc(x, y, s * 0.42, null, "#17305e");
-      disc(x, y, s * 0.3, null, many ? ring : "#fff");
-      if (many) glyph(String(n), x, y, s * 0.4, ring);
+      disc(x, y, s * 0.3, null, "#fff");
     });
   };
   var VGDL_PLAYERS = ["#fff", "#ffd84a", "#ff7a7a", "#7af0a8"];
