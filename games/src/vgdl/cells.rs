@@ -52,6 +52,8 @@ pub(crate) struct Scratch {
     pub(crate) pos_of: Vec<u32>,
     /// Positions of second-side sprites moved since the index was built.
     pub(crate) extra: Vec<usize>,
+    /// The second side `cells` indexes (its sprites, in its order).
+    pub(crate) indexed: Vec<usize>,
 }
 
 /// Floor division by a fixed positive divisor: a multiply and a shift for

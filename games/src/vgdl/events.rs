@@ -32,6 +32,7 @@ impl State {
             hits,
             pos_of,
             extra,
+            indexed,
         } = &mut scratch;
         let gt = self.game_tick();
         let mut guard = 0;
@@ -76,6 +77,13 @@ impl State {
             let (w, h) = (self.screen.0.max(0) as usize, self.screen.1.max(0) as usize);
             w.div_ceil(b).saturating_mul(h.div_ceil(b))
         };
+        // The type whose members `cells` indexes (`indexed`, the second
+        // side of every pair that uses the index), kept from pair to pair
+        // while the members stay the same: the moves since its last query
+        // are in `self.moved`, noted at the next query.
+        let mut index_of: Option<u16> = None;
+        // Whether `pos_of` maps the indexed side.
+        let mut pos_ready = false;
         for (t1, t2, effs) in &rules.pairs {
             for &ef in effs {
                 let hash = rules.effects[ef as usize].hash;
@@ -92,10 +100,15 @@ impl State {
                 }
                 self.members(*t2, secondx);
                 let spatial = worth_indexing(firstx.len(), secondx.len(), grid_cells);
-                let mut built = false;
-                // Whether `pos_of` maps this pair's second side.
-                let mut pos_ready = false;
-                self.moved.clear();
+                let mut built = spatial && index_of == Some(*t2) && secondx == indexed;
+                if spatial && !built {
+                    // The index is built at the first query, of these members.
+                    std::mem::swap(secondx, indexed);
+                    index_of = Some(*t2);
+                    pos_ready = false;
+                    self.moved.clear();
+                }
+                let secondx: &[usize] = if spatial { indexed } else { secondx };
                 let subs2 = &rules.types[*t2 as usize].subtypes;
                 for &s1 in firstx.iter() {
                     hits.clear();
@@ -883,4 +896,37 @@ fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (
 fn worth_indexing(first: usize, second: usize, cells: usize) -> bool {
     let build = 8 * second + cells.min(16 * second + 4096) / 2;
     second > 2 && first.saturating_mul(second) > build + 16 * first
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::vgdl::model::Action;
+    use crate::vgdl::Vgdl;
+
+    /// Forty boxes fly right; the two that reach a wall (there are two,
+    /// too few to index) wrap onto the hole at the left edge of their row,
+    /// which then scores. The boxes' cell index is built for `box box` and
+    /// used again for `hole box`: the boxes that `box wall` moved in
+    /// between must be found where they are now, not where they were when
+    /// the index was built.
+    #[test]
+    fn a_reused_cell_index_sees_the_sprites_moved_since_it_was_built() {
+        let game = "BasicGame square_size=10\n  SpriteSet\n    floor > Immovable\n    hole > Immovable\n    wall > Immovable\n    box > Missile orientation=RIGHT speed=1\n    avatar > MovingAvatar\n  LevelMapping\n    . > floor\n    h > hole\n    w > wall\n    b > box\n  InteractionSet\n    box box > reverseDirection\n    box wall > wrapAround\n    hole box > killSprite scoreChange=1\n  TerminationSet\n    Timeout limit=100 win=True\n";
+        let mut level = String::from("A..........\n");
+        for r in 0..40 {
+            level += if r < 2 {
+                "hb........w\n"
+            } else {
+                "hb.........\n"
+            };
+        }
+        let mut st = Vgdl::parse(game).unwrap().level(&level, 0).unwrap().state;
+        for _ in 0..12 {
+            st.cycle(Action::Nil);
+        }
+        assert_eq!(
+            st.score, 2.0,
+            "both boxes that wrapped hit their row's hole"
+        );
+    }
 }
