@@ -155,6 +155,14 @@ impl Progress {
         }
     }
 
+    /// A line of output above the bar (on stderr; the bar stays below).
+    pub fn println(&self, line: String) {
+        match &self.bar {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Remove the bar.
     pub fn finish(&self) {
         if let Some(b) = &self.bar {

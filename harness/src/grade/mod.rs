@@ -415,29 +415,20 @@ pub fn grade(opts: &GradeOptions, out: &mut dyn Write) -> Result<ClassResult, Ha
             .chain(&plan.class)
             .map(|r| r.planned(players))
             .sum();
-        let progress = progress::Progress::new(opts.progress, total, progress::GAMES);
-        let (stop_ticks, ticks) = std::sync::mpsc::channel::<()>();
-        let (mine, class) = std::thread::scope(|scope| {
-            if progress.wants_ticks() {
-                let progress = &progress;
-                scope.spawn(move || {
-                    while ticks.recv_timeout(std::time::Duration::from_secs(1))
-                        == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
-                    {
-                        progress.tick();
-                    }
-                });
-            }
-            // First every student's own run, `jobs` runs at once; then the
-            // class round robin, `jobs` games at once.
-            let mine = play(&plan.students, cfg.concurrency, &progress);
-            let class = plan
-                .class
-                .as_ref()
-                .map(|r| play(std::slice::from_ref(r), cfg.concurrency, &progress));
-            drop(stop_ticks);
-            (mine, class)
-        });
+        let progress = std::sync::Arc::new(progress::Progress::new(
+            opts.progress,
+            total,
+            progress::GAMES,
+        ));
+        let ticker = progress.ticking();
+        // First every student's own run, `jobs` runs at once; then the
+        // class round robin, `jobs` games at once.
+        let mine = play(&plan.students, cfg.concurrency, &progress);
+        let class = plan
+            .class
+            .as_ref()
+            .map(|r| play(std::slice::from_ref(r), cfg.concurrency, &progress));
+        drop(ticker);
         progress.finish();
         let class_slots = class.into_iter().flatten().map(|r| (r, true));
         for (slot, is_class) in mine.into_iter().map(|r| (r, false)).chain(class_slots) {

@@ -276,25 +276,19 @@ fn warn_of_memory(jobs: usize, budget_mb: usize) {
     }
 }
 
-/// A progress bar over `len` levels when stderr is an interactive terminal
-/// (and not CI), like `arena run`; elsewhere none.
-fn progress(len: usize, what: &str) -> Option<indicatif::ProgressBar> {
-    match crate::tty::ProgressMode::for_stderr(false) {
-        crate::tty::ProgressMode::Bar => {
-            let b = indicatif::ProgressBar::new(len as u64);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{spinner} {msg} [{bar:30}] {pos}/{len} levels, {elapsed} elapsed, ETA {eta}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            b.set_message(what.to_string());
-            Some(b)
+/// Progress over `len` levels: a bar when stderr is an interactive
+/// terminal (and not CI), like `arena run`; elsewhere no count (`arena
+/// solve sokoban` prints each level's line as it ends).
+fn progress(len: usize, what: &str) -> crate::tty::Progress {
+    let mode = match crate::tty::ProgressMode::for_stderr(false) {
+        crate::tty::ProgressMode::Bar => crate::tty::ProgressMode::Bar,
+        crate::tty::ProgressMode::Lines | crate::tty::ProgressMode::Silent => {
+            crate::tty::ProgressMode::Silent
         }
-        // Each level's line is printed as it ends (`arena solve sokoban`).
-        crate::tty::ProgressMode::Lines | crate::tty::ProgressMode::Silent => None,
-    }
+    };
+    let p = crate::tty::Progress::new(mode, len, "levels");
+    p.set_message(what.to_string());
+    p
 }
 
 /// The levels `arena solve sokoban` works on.
@@ -365,20 +359,13 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
         if let Some(by) = r.found_by {
             line = format!("{line}, found by {by}");
         }
-        match &bar {
-            Some(b) => {
-                b.println(line);
-                b.inc(1);
-            }
-            None => eprintln!("{line}"),
-        }
+        bar.println(line);
+        bar.one_done();
     };
     let started = Instant::now();
     // A solver bug fails the run, after the tables are written.
     let (rows, failure) = solve_levels(&levels, &opts, args.time_limit, jobs, &log);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let io = |e| HarnessError::io("<stdout>", e);
     for r in &rows {
         let line = if r.status == SolveStatus::Solved {
@@ -500,17 +487,11 @@ fn bench_with(
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     warn_of_memory(jobs.min(levels.len()), SolveOptions::default().max_memory_mb);
     let bar = progress(levels.len(), &format!("bench sokoban {file}"));
-    let tick = |_: &LevelRow| {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
+    let tick = |_: &LevelRow| bar.one_done();
     let started = Instant::now();
     let (rows, failure) = solve_levels_with(&levels, limit, jobs, &tick, solve);
     let wall = started.elapsed().as_secs_f64();
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let io = |e| HarnessError::io("<stdout>", e);
     let solved: Vec<&LevelRow> = rows
         .iter()
