@@ -20,6 +20,7 @@ pub mod model;
 mod more_effects;
 mod multi;
 pub mod names;
+mod packed;
 pub mod parse;
 mod path;
 mod pool;

@@ -54,6 +54,8 @@ pub(crate) struct Scratch {
     pub(crate) extra: Vec<usize>,
     /// The second side `cells` indexes (its sprites, in its order).
     pub(crate) indexed: Vec<usize>,
+    /// The packed rectangles of a second side.
+    pub(crate) packed: super::packed::PackedSide,
 }
 
 /// Floor division by a fixed positive divisor: a multiply and a shift for
@@ -209,17 +211,36 @@ impl CellIndex {
     }
 }
 
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Vec<Scratch>> = const { std::cell::RefCell::new(Vec::new()) };
+/// A state's [`Scratch`], boxed so that moving it (into and out of a
+/// state, and of the pool) copies a pointer; `None` until first used.
+#[derive(Debug, Default)]
+pub(crate) struct ScratchBox(Option<Box<Scratch>>);
+
+impl ScratchBox {
+    /// The scratch, leaving `None` (a new one if there was none).
+    #[inline]
+    pub(crate) fn take(&mut self) -> Box<Scratch> {
+        self.0.take().unwrap_or_default()
+    }
+
+    /// Puts the scratch back.
+    #[inline]
+    pub(crate) fn put(&mut self, s: Box<Scratch>) {
+        self.0 = Some(s);
+    }
 }
 
-impl super::pool::Recycle for Scratch {
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<ScratchBox>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl super::pool::Recycle for ScratchBox {
     fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Self>>> {
         &SCRATCH
     }
     fn copy_into(&self, _into: &mut Self) {}
     fn worth_keeping(&self) -> bool {
-        self.firstx.capacity() > 0
+        self.0.as_ref().is_some_and(|s| s.firstx.capacity() > 0)
     }
 }
 

@@ -142,7 +142,7 @@ pub struct State {
     /// last checked (`u32::MAX`: every sprite, by `undoAll`).
     pub(crate) moved: Vec<u32>,
     /// Buffers of `eventHandling`.
-    pub(crate) scratch: super::pool::Pooled<super::cells::Scratch>,
+    pub(crate) scratch: super::pool::Pooled<super::cells::ScratchBox>,
 }
 
 impl super::cells::Rects for State {

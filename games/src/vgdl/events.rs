@@ -24,7 +24,7 @@ impl State {
 
     pub(crate) fn event_handling(&mut self) {
         let rules = Arc::clone(&self.rules);
-        let mut scratch = std::mem::take(&mut *self.scratch);
+        let mut scratch = self.scratch.take();
         let Scratch {
             cells,
             firstx,
@@ -33,7 +33,9 @@ impl State {
             pos_of,
             extra,
             indexed,
-        } = &mut scratch;
+            packed,
+        } = &mut *scratch;
+        packed.forget();
         let gt = self.game_tick();
         let mut guard = 0;
         while let Some(&(next, te)) = self.timers.first() {
@@ -80,12 +82,20 @@ impl State {
         // The type whose members `cells` indexes (`indexed`, the second
         // side of every pair that uses the index), kept from pair to pair
         // while the members stay the same: the moves since its last query
-        // are in `self.moved`, noted at the next query.
+        // are `self.moved[index_seen..]`, noted at the next query.
         let mut index_of: Option<u16> = None;
+        let mut index_seen = 0;
         // Whether `pos_of` maps the indexed side.
         let mut pos_ready = false;
         for (t1, t2, effs) in &rules.pairs {
+            // A copy of the effect before (`repeat=N`) that executed
+            // nothing left the state as it was: this copy would too.
+            let mut idle: Option<u16> = None;
             for &ef in effs {
+                if idle == Some(ef) {
+                    continue;
+                }
+                idle = Some(ef);
                 let hash = rules.effects[ef as usize].hash;
                 if self
                     .shields
@@ -99,74 +109,120 @@ impl State {
                     continue;
                 }
                 self.members(*t2, secondx);
-                let spatial = worth_indexing(firstx.len(), secondx.len(), grid_cells);
-                let mut built = spatial && index_of == Some(*t2) && secondx == indexed;
-                if spatial && !built {
+                let how = Lookup::choose(firstx.len(), secondx.len(), grid_cells);
+                let mut built = how == Lookup::Cells && index_of == Some(*t2) && secondx == indexed;
+                if how == Lookup::Cells && !built {
                     // The index is built at the first query, of these members.
                     std::mem::swap(secondx, indexed);
                     index_of = Some(*t2);
                     pos_ready = false;
-                    self.moved.clear();
+                    index_seen = self.moved.len();
                 }
-                let secondx: &[usize] = if spatial { indexed } else { secondx };
-                let subs2 = &rules.types[*t2 as usize].subtypes;
-                for &s1 in firstx.iter() {
-                    hits.clear();
-                    if spatial {
-                        // The same hits as the plain scan below, found
-                        // through a cell index of the second side. A
-                        // sprite of that side that an effect moved since
-                        // the index was built is a candidate of every
-                        // query (`extra`) until the index is rebuilt.
-                        let mut rebuild = !built;
-                        if built && !self.moved.is_empty() {
-                            let side = Side {
-                                subs: subs2,
-                                members: secondx,
-                                pos_of,
-                                pos_ready: &mut pos_ready,
-                                extra,
-                            };
-                            rebuild = side.note_moved(&self.sprites, &self.moved);
+                if how == Lookup::Packed {
+                    packed.use_side(*t2, secondx, &self.sprites, &self.moved);
+                }
+                let fired = match how {
+                    Lookup::Scan => {
+                        let mut fired = false;
+                        for &s1 in firstx.iter() {
+                            hits.clear();
+                            self.scan(s1, secondx, hits);
+                            fired |= self.fire(ef, s1, hits);
                         }
-                        if rebuild {
-                            cells.build(self, secondx);
-                            extra.clear();
-                            built = true;
+                        fired
+                    }
+                    Lookup::Packed => {
+                        // The same hits as the plain scan, from the packed
+                        // rectangles.
+                        let mut fired = false;
+                        for &s1 in firstx.iter() {
+                            hits.clear();
+                            packed.catch_up(&self.sprites, &self.moved);
+                            packed.hits(&self.sprites, s1, hits);
+                            fired |= self.fire(ef, s1, hits);
                         }
-                        self.moved.clear();
-                        cells.candidates(self, s1, hits);
-                        if !extra.is_empty() {
-                            hits.extend_from_slice(extra);
-                            hits.sort_unstable();
-                            hits.dedup();
-                        }
-                        hits.retain(|&p| {
-                            let s2 = secondx[p];
-                            s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
-                        });
-                        for h in hits.iter_mut() {
-                            *h = secondx[*h];
-                        }
-                    } else {
-                        for &s2 in secondx.iter() {
-                            if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
-                                hits.push(s2);
+                        fired
+                    }
+                    Lookup::Cells => {
+                        // The same hits as the plain scan, found through a
+                        // cell index of the second side. A sprite of that
+                        // side that an effect moved since the index was
+                        // built is a candidate of every query (`extra`)
+                        // until the index is rebuilt.
+                        let secondx: &[usize] = indexed;
+                        let subs2 = &rules.types[*t2 as usize].subtypes;
+                        let mut fired = false;
+                        for &s1 in firstx.iter() {
+                            hits.clear();
+                            let mut rebuild = !built;
+                            if built && index_seen < self.moved.len() {
+                                let side = Side {
+                                    subs: subs2,
+                                    members: secondx,
+                                    pos_of,
+                                    pos_ready: &mut pos_ready,
+                                    extra,
+                                };
+                                rebuild = side.note_moved(&self.sprites, &self.moved[index_seen..]);
                             }
+                            if rebuild {
+                                cells.build(self, secondx);
+                                extra.clear();
+                                built = true;
+                            }
+                            index_seen = self.moved.len();
+                            cells.candidates(self, s1, hits);
+                            if !extra.is_empty() {
+                                hits.extend_from_slice(extra);
+                                hits.sort_unstable();
+                                hits.dedup();
+                            }
+                            hits.retain(|&p| {
+                                let s2 = secondx[p];
+                                s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2])
+                            });
+                            for h in hits.iter_mut() {
+                                *h = secondx[*h];
+                            }
+                            fired |= self.fire(ef, s1, hits);
                         }
+                        fired
                     }
-                    for &s2 in hits.iter() {
-                        if !self.sprites[s1].killed
-                            && s1 != s2
-                            && self.sprites[s1].intersects(&self.sprites[s2])
-                        {
-                            self.execute(ef as usize, s1, Some(s2));
-                        }
-                    }
+                };
+                if fired {
+                    idle = None;
                 }
             }
         }
-        *self.scratch = scratch;
+        self.scratch.put(scratch);
+    }
+
+    /// Pushes the sprites of `side` that `s1` overlaps (GVGAI's test of
+    /// every pair).
+    #[inline]
+    fn scan(&self, s1: usize, side: &[usize], hits: &mut Vec<usize>) {
+        for &s2 in side {
+            if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
+                hits.push(s2);
+            }
+        }
+    }
+
+    /// Executes effect `ef` on `s1` and each of `hits` that it still
+    /// overlaps, while it is not killed; returns whether it executed any.
+    #[inline]
+    fn fire(&mut self, ef: u16, s1: usize, hits: &[usize]) -> bool {
+        let mut fired = false;
+        for &s2 in hits {
+            if !self.sprites[s1].killed
+                && s1 != s2
+                && self.sprites[s1].intersects(&self.sprites[s2])
+            {
+                fired = true;
+                self.execute(ef as usize, s1, Some(s2));
+            }
+        }
+        fired
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared
@@ -888,15 +944,44 @@ fn pixel_perfect_rect(a: &super::engine::Sprite, b: &super::engine::Sprite) -> (
     }
 }
 
-/// Whether a pair effect with `first` and `second` sprites finds its
-/// overlaps faster through a cell index of the second side (built in about
-/// `8 * second` steps plus a pass over the grid's `cells`, capped where the
-/// index is a sorted list, then about 16 per query) than by testing every
-/// pair.
-fn worth_indexing(first: usize, second: usize, cells: usize) -> bool {
-    let build = 8 * second + cells.min(16 * second + 4096) / 2;
-    second > 2 && first.saturating_mul(second) > build + 16 * first
+/// How a pair effect finds the sprites of its second side that a first
+/// sprite overlaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lookup {
+    /// Test every sprite of the side.
+    Scan,
+    /// Through the side's rectangles packed into columns ([`super::packed`]).
+    Packed,
+    /// Through a cell index of the side ([`super::cells`]).
+    Cells,
 }
+
+impl Lookup {
+    /// For `first` and `second` sprites on a grid of `cells` cells: a cell
+    /// index when the side has more than [`PACKED_MAX`] sprites and the
+    /// queries pay for building it (about `8 * second` steps plus a pass
+    /// over the grid, capped where the index is a sorted list, then about
+    /// 16 per query, against `second` per query); packed rectangles when at
+    /// least [`PACKED_FIRST`] first sprites query a side of three or more;
+    /// else the plain scan.
+    fn choose(first: usize, second: usize, cells: usize) -> Lookup {
+        let build = 8 * second + cells.min(16 * second + 4096) / 2;
+        if second > PACKED_MAX && first.saturating_mul(second) > build + 16 * first {
+            Lookup::Cells
+        } else if first >= PACKED_FIRST && second > 2 {
+            Lookup::Packed
+        } else {
+            Lookup::Scan
+        }
+    }
+}
+
+/// The largest second side searched through packed rectangles rather than
+/// a cell index.
+const PACKED_MAX: usize = 32;
+
+/// The fewest first sprites whose queries pay for packing the second side.
+const PACKED_FIRST: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -928,5 +1013,54 @@ mod tests {
             st.score, 2.0,
             "both boxes that wrapped hit their row's hole"
         );
+    }
+
+    /// The same through packed rectangles: ten boxes (too few to index)
+    /// are packed for `box box` and the packing is used again for
+    /// `hole box`; the two boxes that `box wall` wrapped in between must
+    /// be found on their holes.
+    #[test]
+    fn reused_packed_rectangles_see_the_sprites_moved_since_they_were_packed() {
+        let game = "BasicGame square_size=10\n  SpriteSet\n    floor > Immovable\n    hole > Immovable\n    wall > Immovable\n    box > Missile orientation=RIGHT speed=1\n    avatar > MovingAvatar\n  LevelMapping\n    . > floor\n    h > hole\n    w > wall\n    b > box\n  InteractionSet\n    box box > reverseDirection\n    box wall > wrapAround\n    hole box > killSprite scoreChange=1\n  TerminationSet\n    Timeout limit=100 win=True\n";
+        let mut level = String::from("A..........\n");
+        for r in 0..10 {
+            level += if r < 2 {
+                "hb........w\n"
+            } else {
+                "hb.........\n"
+            };
+        }
+        let mut st = Vgdl::parse(game).unwrap().level(&level, 0).unwrap().state;
+        for _ in 0..12 {
+            st.cycle(Action::Nil);
+        }
+        assert_eq!(
+            st.score, 2.0,
+            "both boxes that wrapped hit their row's hole"
+        );
+    }
+
+    /// Three boxes in a row pushed left: the rightmost moves onto the
+    /// middle one, which the first copy of `box box` moves onto the left
+    /// one, which only the second copy moves on (boxes are handled in
+    /// creation order, left to right). The copies after the first that
+    /// executes nothing are skipped; the ones before must all run.
+    #[test]
+    fn repeated_copies_of_an_effect_run_until_one_does_nothing() {
+        let game = "BasicGame square_size=10\n  SpriteSet\n    floor > Immovable\n    box > Passive\n    avatar > MovingAvatar\n  LevelMapping\n    . > floor\n    b > box\n  InteractionSet\n    box avatar > bounceForward\n    box box > bounceForward repeat=5\n  TerminationSet\n    Timeout limit=100 win=True\n";
+        let mut st = Vgdl::parse(game)
+            .unwrap()
+            .level("....bbbA", 0)
+            .unwrap()
+            .state;
+        st.cycle(Action::Left);
+        let mut xs: Vec<i32> = st
+            .sprites
+            .iter()
+            .filter(|s| st.rules.types[s.ty as usize].name == "box")
+            .map(|s| s.x)
+            .collect();
+        xs.sort_unstable();
+        assert_eq!(xs, vec![30, 40, 50], "the whole row moved one cell left");
     }
 }
