@@ -141,6 +141,7 @@ fn build(rules: &Arc<Rules>, text: &str, seed: i64) -> Result<State, ParseError>
         groups: Default::default(),
         scratch: Default::default(),
         moved: Vec::new(),
+        executed: 0,
         graveyard: Vec::new(),
         pull_tick: vec![-1; rules.effects.len()],
         pulled: Vec::new(),

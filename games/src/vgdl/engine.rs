@@ -138,9 +138,13 @@ pub struct State {
     /// this cycle: the next cycle updates inert sprites too.
     pub(crate) stale_last: bool,
     pub(crate) groups: super::pool::Pooled<Groups>,
-    /// Indices of the sprites moved by effects since the pair index was
-    /// last checked (`u32::MAX`: every sprite, by `undoAll`).
+    /// Indices of the sprites moved by effects this cycle (`u32::MAX`:
+    /// every sprite, by `undoAll`), which the pair effects' indexes of
+    /// their second sides catch up with.
     pub(crate) moved: Vec<u32>,
+    /// Effects executed on sprites (a wrapping count: whether a pair
+    /// effect executed any).
+    pub(crate) executed: u32,
     /// Buffers of `eventHandling`.
     pub(crate) scratch: super::pool::Pooled<super::cells::ScratchBox>,
 }

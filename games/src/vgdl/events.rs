@@ -121,27 +121,24 @@ impl State {
                 if how == Lookup::Packed {
                     packed.use_side(*t2, secondx, &self.sprites, &self.moved);
                 }
-                let fired = match how {
+                let executed = self.executed;
+                match how {
                     Lookup::Scan => {
-                        let mut fired = false;
                         for &s1 in firstx.iter() {
                             hits.clear();
                             self.scan(s1, secondx, hits);
-                            fired |= self.fire(ef, s1, hits);
+                            self.fire(ef, s1, hits);
                         }
-                        fired
                     }
                     Lookup::Packed => {
                         // The same hits as the plain scan, from the packed
                         // rectangles.
-                        let mut fired = false;
                         for &s1 in firstx.iter() {
                             hits.clear();
                             packed.catch_up(&self.sprites, &self.moved);
                             packed.hits(&self.sprites, s1, hits);
-                            fired |= self.fire(ef, s1, hits);
+                            self.fire(ef, s1, hits);
                         }
-                        fired
                     }
                     Lookup::Cells => {
                         // The same hits as the plain scan, found through a
@@ -151,7 +148,6 @@ impl State {
                         // until the index is rebuilt.
                         let secondx: &[usize] = indexed;
                         let subs2 = &rules.types[*t2 as usize].subtypes;
-                        let mut fired = false;
                         for &s1 in firstx.iter() {
                             hits.clear();
                             let mut rebuild = !built;
@@ -184,12 +180,11 @@ impl State {
                             for h in hits.iter_mut() {
                                 *h = secondx[*h];
                             }
-                            fired |= self.fire(ef, s1, hits);
+                            self.fire(ef, s1, hits);
                         }
-                        fired
                     }
-                };
-                if fired {
+                }
+                if self.executed != executed {
                     idle = None;
                 }
             }
@@ -199,7 +194,7 @@ impl State {
 
     /// Pushes the sprites of `side` that `s1` overlaps (GVGAI's test of
     /// every pair).
-    #[inline]
+    #[inline(always)]
     fn scan(&self, s1: usize, side: &[usize], hits: &mut Vec<usize>) {
         for &s2 in side {
             if s1 != s2 && self.sprites[s1].intersects(&self.sprites[s2]) {
@@ -209,25 +204,23 @@ impl State {
     }
 
     /// Executes effect `ef` on `s1` and each of `hits` that it still
-    /// overlaps, while it is not killed; returns whether it executed any.
-    #[inline]
-    fn fire(&mut self, ef: u16, s1: usize, hits: &[usize]) -> bool {
-        let mut fired = false;
+    /// overlaps, while it is not killed.
+    #[inline(always)]
+    fn fire(&mut self, ef: u16, s1: usize, hits: &[usize]) {
         for &s2 in hits {
             if !self.sprites[s1].killed
                 && s1 != s2
                 && self.sprites[s1].intersects(&self.sprites[s2])
             {
-                fired = true;
                 self.execute(ef as usize, s1, Some(s2));
             }
         }
-        fired
     }
 
     /// `executeEffect`: the effect, then its score unless it cleared
     /// `applyScore`.
     fn execute(&mut self, ef: usize, s1: usize, s2: Option<usize>) {
+        self.executed = self.executed.wrapping_add(1);
         self.apply(ef, s1, s2);
         if self.apply_score[ef] {
             let def = &self.rules.effects[ef];
