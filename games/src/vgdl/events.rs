@@ -981,17 +981,15 @@ mod tests {
     use crate::vgdl::model::Action;
     use crate::vgdl::Vgdl;
 
-    /// Forty boxes fly right; the two that reach a wall (there are two,
-    /// too few to index) wrap onto the hole at the left edge of their row,
-    /// which then scores. The boxes' cell index is built for `box box` and
-    /// used again for `hole box`: the boxes that `box wall` moved in
-    /// between must be found where they are now, not where they were when
-    /// the index was built.
-    #[test]
-    fn a_reused_cell_index_sees_the_sprites_moved_since_it_was_built() {
+    /// Boxes fly right, one per row of `rows`; the two that reach a wall
+    /// (there are two, too few to index) wrap onto the hole at the left
+    /// edge of their row, which then scores. The boxes' side is searched
+    /// for `box box` and the same search used again for `hole box`. The
+    /// score after twelve cycles.
+    fn boxes_wrapping_onto_holes(rows: usize) -> f64 {
         let game = "BasicGame square_size=10\n  SpriteSet\n    floor > Immovable\n    hole > Immovable\n    wall > Immovable\n    box > Missile orientation=RIGHT speed=1\n    avatar > MovingAvatar\n  LevelMapping\n    . > floor\n    h > hole\n    w > wall\n    b > box\n  InteractionSet\n    box box > reverseDirection\n    box wall > wrapAround\n    hole box > killSprite scoreChange=1\n  TerminationSet\n    Timeout limit=100 win=True\n";
         let mut level = String::from("A..........\n");
-        for r in 0..40 {
+        for r in 0..rows {
             level += if r < 2 {
                 "hb........w\n"
             } else {
@@ -1002,33 +1000,30 @@ mod tests {
         for _ in 0..12 {
             st.cycle(Action::Nil);
         }
+        st.score
+    }
+
+    /// Forty boxes: their cell index is built for `box box` and used again
+    /// for `hole box`; the boxes that `box wall` moved in between must be
+    /// found where they are now, not where they were when the index was
+    /// built.
+    #[test]
+    fn a_reused_cell_index_sees_the_sprites_moved_since_it_was_built() {
         assert_eq!(
-            st.score, 2.0,
+            boxes_wrapping_onto_holes(40),
+            2.0,
             "both boxes that wrapped hit their row's hole"
         );
     }
 
-    /// The same through packed rectangles: ten boxes (too few to index)
-    /// are packed for `box box` and the packing is used again for
-    /// `hole box`; the two boxes that `box wall` wrapped in between must
-    /// be found on their holes.
+    /// Ten boxes (too few to index): they are packed for `box box` and the
+    /// packing is used again for `hole box`; the two boxes that `box wall`
+    /// wrapped in between must be found on their holes.
     #[test]
     fn reused_packed_rectangles_see_the_sprites_moved_since_they_were_packed() {
-        let game = "BasicGame square_size=10\n  SpriteSet\n    floor > Immovable\n    hole > Immovable\n    wall > Immovable\n    box > Missile orientation=RIGHT speed=1\n    avatar > MovingAvatar\n  LevelMapping\n    . > floor\n    h > hole\n    w > wall\n    b > box\n  InteractionSet\n    box box > reverseDirection\n    box wall > wrapAround\n    hole box > killSprite scoreChange=1\n  TerminationSet\n    Timeout limit=100 win=True\n";
-        let mut level = String::from("A..........\n");
-        for r in 0..10 {
-            level += if r < 2 {
-                "hb........w\n"
-            } else {
-                "hb.........\n"
-            };
-        }
-        let mut st = Vgdl::parse(game).unwrap().level(&level, 0).unwrap().state;
-        for _ in 0..12 {
-            st.cycle(Action::Nil);
-        }
         assert_eq!(
-            st.score, 2.0,
+            boxes_wrapping_onto_holes(10),
+            2.0,
             "both boxes that wrapped hit their row's hole"
         );
     }

@@ -217,34 +217,9 @@ impl PackedSide {
 mod tests {
     use super::*;
     use crate::vgdl::rng::JavaRandom;
-    use crate::vgdl::PREV_NONE;
 
-    fn sprite(id: u32, (x, y, w, h): (i32, i32, i32, i32)) -> Sprite {
-        Sprite {
-            id,
-            ty: 0,
-            x,
-            y,
-            w,
-            h,
-            lx: x,
-            ly: y,
-            ori: (0.0, 0.0),
-            lastmove: 0,
-            speed: 0.0,
-            health: 0,
-            max_health: 0,
-            ttl: -1,
-            age: 0,
-            start: -1,
-            prev: PREV_NONE,
-            target: u32::MAX,
-            has_known: false,
-            oriented: false,
-            first_tick: true,
-            disabled: false,
-            killed: false,
-        }
+    fn sprite(id: u32, rect: (i32, i32, i32, i32)) -> Sprite {
+        Sprite::plain(id, 0, rect)
     }
 
     /// A rectangle near a small grid, sometimes empty, sometimes at the

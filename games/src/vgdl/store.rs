@@ -124,6 +124,39 @@ impl Sprite {
     }
 }
 
+#[cfg(test)]
+impl Sprite {
+    /// A sprite of type `ty` at rectangle `(x, y, w, h)` that has not moved,
+    /// with every other field at its start value (for tests).
+    pub(crate) fn plain(id: u32, ty: u16, (x, y, w, h): (i32, i32, i32, i32)) -> Sprite {
+        Sprite {
+            id,
+            ty,
+            x,
+            y,
+            w,
+            h,
+            lx: x,
+            ly: y,
+            ori: (0.0, 0.0),
+            lastmove: 0,
+            speed: 0.0,
+            health: 0,
+            max_health: 0,
+            ttl: -1,
+            age: 0,
+            start: -1,
+            prev: PREV_NONE,
+            target: u32::MAX,
+            has_known: false,
+            oriented: false,
+            first_tick: true,
+            disabled: false,
+            killed: false,
+        }
+    }
+}
+
 /// The sprites of a state (see the module's documentation): indexed like a
 /// vector, iterated in index order.
 #[derive(Clone, Default)]
@@ -322,34 +355,9 @@ impl<'a> IntoIterator for &'a Sprites {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vgdl::PREV_NONE;
 
     fn sprite(id: u32, ty: u16) -> Sprite {
-        Sprite {
-            id,
-            ty,
-            x: id as i32,
-            y: 0,
-            w: 1,
-            h: 1,
-            lx: id as i32,
-            ly: 0,
-            ori: (0.0, 0.0),
-            lastmove: 0,
-            speed: 0.0,
-            health: 0,
-            max_health: 0,
-            ttl: -1,
-            age: 0,
-            start: -1,
-            prev: PREV_NONE,
-            target: u32::MAX,
-            has_known: false,
-            oriented: false,
-            first_tick: true,
-            disabled: false,
-            killed: false,
-        }
+        Sprite::plain(id, ty, (id as i32, 0, 1, 1))
     }
 
     #[test]
