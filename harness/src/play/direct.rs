@@ -267,16 +267,7 @@ impl<G: Game> Contestant<G> for Direct<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Spins until this thread has used `d` more of CPU time.
-    fn spin(d: Duration) {
-        let cpu0 = thread_cpu_time();
-        let mut x = 0u64;
-        while thread_cpu_time().saturating_sub(cpu0) < d {
-            x = x.wrapping_mul(31).wrapping_add(7);
-        }
-        std::hint::black_box(x);
-    }
+    use crate::play::timing::spin_cpu;
 
     #[test]
     fn a_schedstat_reading_is_reused_only_while_it_is_recent() {
@@ -301,7 +292,7 @@ mod tests {
         // Older than REUSE_WITHIN: read anew, and it shows the CPU time
         // spent since (schedstat's run time is the thread's as of its last
         // tick or switch: 25 ms of spinning is at least two ticks' worth).
-        spin(REUSE_WITHIN + Duration::from_millis(25));
+        spin_cpu(REUSE_WITHIN + Duration::from_millis(25));
         let later = recent_sched().expect("readable as before");
         assert!(later.0 > first.0, "{first:?} then {later:?}");
         assert_eq!(LAST.get().map(|(_, r)| r), Some(later));

@@ -49,14 +49,7 @@ mod tests {
         let f = SchedFile::open(tid).expect("schedstat (Linux)");
         let (ran0, _) = f.read().unwrap();
         // 20 ms of this thread's CPU time, however loaded the machine.
-        let cpu0 = crate::play::timing::thread_cpu_time();
-        let mut x = 0u64;
-        while crate::play::timing::thread_cpu_time().saturating_sub(cpu0)
-            < Duration::from_millis(20)
-        {
-            x = x.wrapping_mul(31).wrapping_add(7);
-        }
-        std::hint::black_box(x);
+        crate::play::timing::spin_cpu(Duration::from_millis(20));
         let (ran1, waited1) = f.read().unwrap();
         assert!(
             ran1 >= ran0 + Duration::from_millis(19),

@@ -17,6 +17,18 @@ pub fn thread_cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// Spins until the calling thread has used `d` more of CPU time, however
+/// loaded the machine (for tests).
+#[cfg(test)]
+pub(crate) fn spin_cpu(d: Duration) {
+    let cpu0 = thread_cpu_time();
+    let mut x = 0u64;
+    while thread_cpu_time().saturating_sub(cpu0) < d {
+        x = x.wrapping_mul(31).wrapping_add(7);
+    }
+    std::hint::black_box(x);
+}
+
 /// The timer an in-process agent reads during one decision. It starts when
 /// the harness starts the request (so handing the state over counts against
 /// the agent, as in GVGAI) and measures the clock the run is judged by;
