@@ -43,6 +43,13 @@ fn edges(s: &Sprite) -> ([i32; 4], bool) {
     ([s.x, s.y, x1, y1 as i32], fits)
 }
 
+/// Whether rectangles with packed edges `a` and `b` (left, top, right,
+/// bottom) overlap: `Rectangle.intersects` of non-empty rectangles.
+#[inline(always)]
+fn overlaps(a: [i32; 4], b: [i32; 4]) -> bool {
+    (b[0] < a[2]) & (b[1] < a[3]) & (a[0] < b[2]) & (a[1] < b[3])
+}
+
 impl Packed {
     /// Packs the rectangles of the sprites `members` of `sprites`.
     pub(crate) fn pack(&mut self, sprites: &Sprites, members: &[usize]) {
@@ -87,7 +94,7 @@ impl Packed {
         }
         let ax1 = i32::try_from(a.x as i64 + a.w as i64).ok()?;
         let ay1 = i32::try_from(a.y as i64 + a.h as i64).ok()?;
-        let (ax0, ay0) = (a.x, a.y);
+        let a_edges = [a.x, a.y, ax1, ay1];
         let n = self.x0.len();
         let (x0, y0, x1, y1) = (&self.x0[..n], &self.y0[..n], &self.x1[..n], &self.y1[..n]);
         // Overlaps are rare: sixteen positions at a time are tested as a
@@ -102,18 +109,18 @@ impl Packed {
             let cy1: &[i32; CHUNK] = y1[base..base + CHUNK].try_into().expect("a chunk");
             let mut any = false;
             for j in 0..CHUNK {
-                any |= (cx0[j] < ax1) & (cy0[j] < ay1) & (ax0 < cx1[j]) & (ay0 < cy1[j]);
+                any |= overlaps(a_edges, [cx0[j], cy0[j], cx1[j], cy1[j]]);
             }
             if any {
                 for j in 0..CHUNK {
-                    if (cx0[j] < ax1) & (cy0[j] < ay1) & (ax0 < cx1[j]) & (ay0 < cy1[j]) {
+                    if overlaps(a_edges, [cx0[j], cy0[j], cx1[j], cy1[j]]) {
                         out.push(base + j);
                     }
                 }
             }
         }
         for p in whole..n {
-            if (x0[p] < ax1) & (y0[p] < ay1) & (ax0 < x1[p]) & (ay0 < y1[p]) {
+            if overlaps(a_edges, [x0[p], y0[p], x1[p], y1[p]]) {
                 out.push(p);
             }
         }
