@@ -26,6 +26,7 @@
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
+use crate::play::batched::Batched;
 pub use crate::play::episode::play_episode;
 use crate::play::episode::{play, Deliver, Played};
 pub use crate::play::factory::{log_label, ContestantFactory};
@@ -251,7 +252,7 @@ const STOP_POLL: Duration = Duration::from_millis(20);
 
 /// Play `episodes` with `cfg.concurrency` episodes at once, calling
 /// `on_event` on the calling thread when each starts and finishes (in
-/// finishing order). Stops starting new episodes once `stop()` says so
+/// finishing order, in batches while they come fast: [`Batched`]). Stops starting new episodes once `stop()` says so
 /// (finished ones are still delivered), or after a harness error. Returns the first harness error, if
 /// any, after all started episodes have been delivered.
 ///
@@ -325,11 +326,12 @@ pub fn run_tournament<G: PlayGame>(
     }
     // Finished episodes whose fate is not known yet, by index.
     let mut held: Vec<EpisodeRecord> = Vec::new();
+    let mut rx = Batched::new(rx);
     while live > 0 {
         if !pool.stopped.load(Ordering::Relaxed) && stop() {
             pool.stopped.store(true, Ordering::Relaxed);
         }
-        let msg = match rx.recv_timeout(STOP_POLL) {
+        let msg = match rx.recv(Some(STOP_POLL)) {
             Ok(m) => m,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,

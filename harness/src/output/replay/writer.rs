@@ -6,6 +6,7 @@ use super::{gzip_bytes, write_json, FILE_NAME};
 use crate::config::RunConfig;
 use crate::error::HarnessError;
 use crate::output::reporters::{Event, Reporter};
+use crate::play::batched::Batched;
 use crate::play::runner::EpisodeRecord;
 use crate::registry::GameEntry;
 use std::collections::HashMap;
@@ -19,7 +20,8 @@ use std::thread::JoinHandle;
 /// The replay reporter: `replays.jsonl.gz`, a gzip member per finished
 /// episode, in finishing order (off with `replays = false`). The members
 /// are built (the re-play, the JSON, the deflate) and written by a thread
-/// of its own, so that the run's main thread, which runs every reporter,
+/// of its own (which takes them in batches while they come fast:
+/// [`Batched`]), so that the run's main thread, which runs every reporter,
 /// only hands each record over; the thread is drained, and its first
 /// error reported, at the end of the run. Without a thread to spare, the
 /// members are written here. Given a [`SharedIndex`], it also collects what
@@ -101,7 +103,7 @@ impl Writer {
                 let Some(mut members) = taken else {
                     return Ok(None);
                 };
-                for record in rx {
+                for record in Batched::new(rx) {
                     if let Err(e) = members.write(&record) {
                         flag.store(true, Ordering::Relaxed);
                         return Err(e);
