@@ -26,6 +26,40 @@ thread_local! {
     static SCHED: Option<SchedFile> = SchedFile::open(this_thread_id());
     /// The last reading of it under the CPU clock, and when it was taken.
     static LAST: Cell<Option<(Instant, (Duration, Duration))>> = const { Cell::new(None) };
+    /// This thread's CPU time at the end of its last call, and a wall-clock
+    /// reading taken just before it.
+    static LAST_END: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+}
+
+/// A call's start reading of the thread's CPU time is the last call's end
+/// reading plus the wall-clock time since, when that is at most this much
+/// (two built-in agents acting in turn on one thread read the CPU clock, a
+/// system call, once per act instead of twice). The wall clock runs at least
+/// as fast as the thread's CPU time, so the estimate is never below the
+/// true reading: a call is judged short by the time the thread spent
+/// waiting for a CPU in that gap, at most this much, never long.
+const CHAIN_WITHIN: Duration = Duration::from_micros(50);
+
+/// The calling thread's CPU time now (`now` a wall-clock reading just
+/// taken): [`thread_cpu_time`], or the last call's end reading carried
+/// forward by the wall-clock time since it (see [`CHAIN_WITHIN`]).
+fn cpu_at(now: Instant) -> Duration {
+    if let Some((at, cpu)) = LAST_END.get() {
+        let gap = now.saturating_duration_since(at);
+        if gap <= CHAIN_WITHIN {
+            return cpu + gap;
+        }
+    }
+    thread_cpu_time()
+}
+
+/// Read the calling thread's CPU time at the end of a call, and keep it
+/// for the next call's start ([`cpu_at`]).
+fn cpu_at_end() -> Duration {
+    let at = Instant::now();
+    let cpu = thread_cpu_time();
+    LAST_END.set(Some((at, cpu)));
+    cpu
 }
 
 /// Under the CPU clock, a reading of this thread's `schedstat` at most this
@@ -175,7 +209,7 @@ impl<G: Game> Contestant<G> for Direct<G> {
             sched_from: (clock == Clock::Cpu).then_some(sched_start).flatten(),
             hook: Arc::clone(&self.hook),
         });
-        let cpu0 = thread_cpu_time();
+        let cpu0 = cpu_at(Instant::now());
         let timer = AgentTimer::of_at(&self.limits, start, budget, cpu0);
         let r = in_agent(|| {
             catch_unwind(AssertUnwindSafe(|| match phase {
@@ -186,7 +220,7 @@ impl<G: Game> Contestant<G> for Direct<G> {
                 Phase::Act => Some(agent.act(state, seat, &timer)),
             }))
         });
-        let cpu = thread_cpu_time().saturating_sub(cpu0);
+        let cpu = cpu_at_end().saturating_sub(cpu0);
         let at = Instant::now();
         if !self.watchdog.end(call) {
             self.abandoned = true;
@@ -296,5 +330,31 @@ mod tests {
         let later = recent_sched().expect("readable as before");
         assert!(later.0 > first.0, "{first:?} then {later:?}");
         assert_eq!(LAST.get().map(|(_, r)| r), Some(later));
+    }
+
+    #[test]
+    fn a_start_reading_is_carried_forward_only_from_a_recent_end_reading() {
+        // A made-up end reading far above the thread's true CPU time shows
+        // which way a start reading was made.
+        let far = Duration::from_secs(1_000_000);
+        // Just taken: carried forward by the wall-clock gap (at most
+        // CHAIN_WITHIN, in at least one of a hundred tries however loaded
+        // the machine).
+        let carried = (0..100).any(|_| {
+            let at = Instant::now();
+            LAST_END.set(Some((at, far)));
+            let now = Instant::now();
+            let cpu = cpu_at(now);
+            now.duration_since(at) <= CHAIN_WITHIN && cpu == far + now.duration_since(at)
+        });
+        assert!(carried, "a recent end reading was never carried forward");
+        // Older than CHAIN_WITHIN: the clock is read.
+        let old = Instant::now();
+        std::thread::sleep(CHAIN_WITHIN * 2);
+        LAST_END.set(Some((old, far)));
+        assert!(cpu_at(Instant::now()) < far);
+        // An end reading is kept for the next start.
+        let end = cpu_at_end();
+        assert_eq!(LAST_END.get().map(|(_, c)| c), Some(end));
     }
 }
