@@ -370,6 +370,7 @@ pub fn run_with(
         &mut failure,
     );
     let mut rows = tell_done(&keys, &start.done, reporters, &mut failure);
+    tell_all(reporters, &Event::CaughtUp, &mut failure);
     let mut finished = vec![false; plan.len()];
     for record in &start.done {
         finished[record.episode.index] = true;
@@ -389,6 +390,7 @@ pub fn run_with(
                 &Event::EpisodeStarted { episode: &episode },
                 &mut failure,
             ),
+            RunnerEvent::CaughtUp => tell_all(reporters, &Event::CaughtUp, &mut failure),
             RunnerEvent::Replayed(episode, why) => tell_all(
                 reporters,
                 &Event::EpisodeReplayed {

@@ -1,6 +1,7 @@
 //! The run's journal, `journal.jsonl`: one line per finished episode (its
-//! [`EpisodeRecord`]), written to the file (one `write`) as each episode
-//! finishes, and `fsync`'d in groups: by a syncer thread at most
+//! [`EpisodeRecord`]), written to the file (one `write` per batch of
+//! episodes: at each [`Event::CaughtUp`], before any table reporter writes
+//! that batch's rows) as episodes finish, and `fsync`'d in groups: by a syncer thread at most
 //! [`SYNC_EVERY`] after the line was written, and before the run's end is
 //! reported. A run that was interrupted continues from it: every journaled
 //! episode is kept exactly once, the others are played, and every table is
@@ -219,14 +220,16 @@ impl Drop for Syncer {
 }
 
 /// The reporter that appends each newly finished episode to the journal
-/// as it finishes (one `write` of the whole line), `fsync`'d by a
-/// background syncer within `SYNC_EVERY` and before the run's end is
-/// reported.
+/// (the lines of a batch in one `write`, at [`Event::CaughtUp`] or the
+/// run's end), `fsync`'d by a background syncer within `SYNC_EVERY` and
+/// before the run's end is reported.
 pub struct JournalWriter {
     path: PathBuf,
     file: Option<File>,
     keep: u64,
     syncer: Option<Syncer>,
+    /// Lines not written yet.
+    pending: Vec<u8>,
 }
 
 impl JournalWriter {
@@ -238,24 +241,56 @@ impl JournalWriter {
             file: None,
             keep,
             syncer: None,
+            pending: Vec::new(),
         }
+    }
+
+    fn io(&self, e: std::io::Error) -> HarnessError {
+        HarnessError::io(&self.path, e)
+    }
+
+    /// Write the pending lines (one `write`) and have them synced.
+    fn write_pending(&mut self) -> std::io::Result<()> {
+        let Some(f) = self.file.as_mut() else {
+            return Ok(());
+        };
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let written = f.write_all(&self.pending);
+        self.pending.clear();
+        written?;
+        match self.syncer.as_ref() {
+            Some(s) => s.written(),
+            None => f.sync_data(),
+        }
+    }
+}
+
+impl Drop for JournalWriter {
+    fn drop(&mut self) {
+        // A run that ended on an error still keeps what finished.
+        let _ = self.write_pending();
     }
 }
 
 impl Reporter for JournalWriter {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
-        let io = |e| HarnessError::io(&self.path, e);
         match event {
             Event::RunPlanned { .. } => {
-                let f = OpenOptions::new()
+                let io = |e| HarnessError::io(&self.path, e);
+                let mut f = OpenOptions::new()
                     .create(true)
                     .truncate(false)
                     .write(true)
                     .open(&self.path)
                     .map_err(io)?;
-                // Drop a torn last line (or everything, for a new run).
+                // Drop a torn last line (or everything, for a new run);
+                // lines go after the rest.
                 f.set_len(self.keep).map_err(io)?;
                 f.sync_data().map_err(io)?;
+                use std::io::Seek;
+                f.seek(std::io::SeekFrom::End(0)).map_err(io)?;
                 self.syncer = Some(Syncer::start(f.try_clone().map_err(io)?).map_err(io)?);
                 self.file = Some(f);
             }
@@ -264,22 +299,17 @@ impl Reporter for JournalWriter {
                 resumed: false,
                 ..
             } => {
-                if let Some(f) = self.file.as_mut() {
-                    let mut line = serde_json::to_string(&LineRef { v: VERSION, record })
+                if self.file.is_some() {
+                    serde_json::to_writer(&mut self.pending, &LineRef { v: VERSION, record })
                         .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
-                    line.push('\n');
-                    use std::io::Seek;
-                    f.seek(std::io::SeekFrom::End(0)).map_err(io)?;
-                    f.write_all(line.as_bytes()).map_err(io)?;
-                    match self.syncer.as_ref() {
-                        Some(s) => s.written().map_err(io)?,
-                        None => f.sync_data().map_err(io)?,
-                    }
+                    self.pending.push(b'\n');
                 }
             }
+            Event::CaughtUp => self.write_pending().map_err(|e| self.io(e))?,
             Event::Cancelled | Event::RunFinished { .. } => {
+                self.write_pending().map_err(|e| self.io(e))?;
                 if let Some(mut s) = self.syncer.take() {
-                    s.finish().map_err(io)?;
+                    s.finish().map_err(|e| self.io(e))?;
                 }
             }
             _ => {}
@@ -349,6 +379,9 @@ mod tests {
             .unwrap();
         }
         let path = dir.path().join(FILE);
+        // A batch's lines are written when the run has caught up.
+        assert_eq!(std::fs::read(&path).unwrap(), b"");
+        w.report(&Event::CaughtUp).unwrap();
         let whole = std::fs::read(&path).unwrap();
         // A torn write: half of a fourth line.
         let mut torn = whole.clone();
@@ -376,6 +409,7 @@ mod tests {
             resumed: false,
         })
         .unwrap();
+        w.report(&Event::CaughtUp).unwrap();
         let r = read(&path).unwrap();
         assert!(!r.torn);
         let idx: Vec<usize> = r.records.iter().map(|x| x.episode.index).collect();

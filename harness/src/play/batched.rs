@@ -10,7 +10,9 @@
 //! blocking, and when nothing is, sleeps [`POLL`] (no sender wakes a
 //! sleeper) and takes what came meanwhile; only when that finds nothing
 //! either does it block until a sender wakes it. A message then waits at
-//! most about [`POLL`] longer than it would have.
+//! most about [`POLL`] longer than it would have. [`Batched::drained`]
+//! says when a batch is over (nothing is queued), which is when a reader
+//! that buffers its output writes it.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Duration;
@@ -22,6 +24,8 @@ pub const POLL: Duration = Duration::from_millis(1);
 /// The receiving end of a channel, read in batches (see the module doc).
 pub struct Batched<T> {
     rx: Receiver<T>,
+    /// A message taken by [`Batched::drained`], given out next.
+    next: Option<T>,
     /// Whether the last call received a message (then an empty queue is
     /// slept on before it is blocked on).
     busy: bool,
@@ -30,7 +34,11 @@ pub struct Batched<T> {
 impl<T> Batched<T> {
     /// Read `rx` in batches.
     pub fn new(rx: Receiver<T>) -> Self {
-        Batched { rx, busy: false }
+        Batched {
+            rx,
+            next: None,
+            busy: false,
+        }
     }
 
     /// The next message; after `timeout` without one,
@@ -55,8 +63,21 @@ impl<T> Batched<T> {
         Ok(m)
     }
 
+    /// Whether nothing is queued now (a batch is over); a message that is
+    /// queued stays the next one [`Batched::recv`] gives.
+    pub fn drained(&mut self) -> bool {
+        if self.next.is_none() {
+            self.next = self.rx.try_recv().ok();
+        }
+        self.next.is_none()
+    }
+
     /// A queued message, if any.
     fn take(&mut self) -> Result<Option<T>, RecvTimeoutError> {
+        if let Some(m) = self.next.take() {
+            self.busy = true;
+            return Ok(Some(m));
+        }
         match self.rx.try_recv() {
             Ok(m) => {
                 self.busy = true;
@@ -97,6 +118,24 @@ mod tests {
         let got: Vec<u32> = Batched::new(rx).collect();
         sender.join().unwrap();
         assert_eq!(got, (0..10_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn drained_says_whether_a_message_is_queued_and_keeps_it_next() {
+        let (tx, rx) = mpsc::channel();
+        let mut b = Batched::new(rx);
+        assert!(b.drained());
+        tx.send(1).unwrap();
+        tx.send(2).unwrap();
+        assert!(!b.drained());
+        assert!(!b.drained());
+        assert_eq!(b.recv(None), Ok(1));
+        assert!(!b.drained());
+        assert_eq!(b.recv(None), Ok(2));
+        assert!(b.drained());
+        drop(tx);
+        assert!(b.drained());
+        assert_eq!(b.recv(None), Err(RecvTimeoutError::Disconnected));
     }
 
     #[test]

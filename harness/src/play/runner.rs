@@ -53,6 +53,10 @@ pub enum RunnerEvent {
     /// see [`infrastructure_error`]) and is played again; the failed try
     /// counts nowhere.
     Replayed(Episode, String),
+    /// A batch of events is over: nothing else is waiting to be reported
+    /// (see [`Batched::drained`]), or the batch is [`BATCH_MAX`] messages
+    /// or [`BATCH_AGE`] long.
+    CaughtUp,
 }
 
 /// How many times an episode is played again after an infrastructure error.
@@ -247,6 +251,15 @@ fn work<G: PlayGame>(pool: &Pool, tx: &mpsc::Sender<Msg>) {
     let _ = tx.send(Msg::Exit);
 }
 
+/// A batch of events ends ([`RunnerEvent::CaughtUp`]) when nothing else
+/// is waiting, or after this many messages, or [`BATCH_AGE`] after the
+/// last one ended, whichever comes first: a run's thread that falls behind
+/// its workers still has its reporters write what finished.
+const BATCH_MAX: usize = 256;
+
+/// The longest a batch of events lasts (see [`BATCH_MAX`]).
+const BATCH_AGE: Duration = Duration::from_millis(100);
+
 /// How often the run's thread looks at `stop()` while no event comes.
 const STOP_POLL: Duration = Duration::from_millis(20);
 
@@ -327,6 +340,8 @@ pub fn run_tournament<G: PlayGame>(
     // Finished episodes whose fate is not known yet, by index.
     let mut held: Vec<EpisodeRecord> = Vec::new();
     let mut rx = Batched::new(rx);
+    // Messages handled since the last `CaughtUp`, and when it was.
+    let (mut since, mut last) = (0usize, Instant::now());
     while live > 0 {
         if !pool.stopped.load(Ordering::Relaxed) && stop() {
             pool.stopped.store(true, Ordering::Relaxed);
@@ -382,6 +397,11 @@ pub fn run_tournament<G: PlayGame>(
                 }
             }
         }
+        since += 1;
+        if rx.drained() || since >= BATCH_MAX || last.elapsed() >= BATCH_AGE {
+            on_event(RunnerEvent::CaughtUp);
+            (since, last) = (0, Instant::now());
+        }
     }
     watchdog.shutdown();
     match first_err {
@@ -431,6 +451,41 @@ mod tests {
             (won.agent, won.outcome, won.result, won.detail.as_str()),
             (0, Outcome::Normal, PlayerResult::Win, "")
         );
+    }
+
+    #[test]
+    fn a_batch_of_events_ends_within_batch_max_messages_and_the_run_ends_caught_up() {
+        let cfg = crate::registry::parse_config(
+            "game = \"connect4\"\nrepetitions = 300\nconcurrency = 2\n\
+             [[agents]]\nagent = \"random\"\nname = \"a\"\n\
+             [[agents]]\nagent = \"random\"\nname = \"b\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let plan = cfg
+            .format
+            .schedule()
+            .plan(crate::play::schedule::PlanInput::from_config(&cfg, 2));
+        // A reporter slower than the workers: the queue is seldom empty.
+        let (mut since, mut longest, mut finished) = (0usize, 0usize, 0usize);
+        let mut last_caught_up = false;
+        run_tournament::<games::connect4::Connect4>(&cfg, &plan, &[], &|| false, &mut |ev| {
+            last_caught_up = matches!(ev, RunnerEvent::CaughtUp);
+            match ev {
+                RunnerEvent::CaughtUp => since = 0,
+                RunnerEvent::Finished(_) => {
+                    finished += 1;
+                    since += 1;
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                _ => since += 1,
+            }
+            longest = longest.max(since);
+        })
+        .unwrap();
+        assert_eq!(finished, plan.len());
+        assert!(longest <= BATCH_MAX, "{longest} events without a CaughtUp");
+        assert!(last_caught_up, "the last event is not CaughtUp");
     }
 
     #[test]

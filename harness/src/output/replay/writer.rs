@@ -37,6 +37,10 @@ pub struct Replays {
 /// main thread waits for it.
 const QUEUE: usize = 256;
 
+/// The replay thread writes the members it made when nothing else is
+/// waiting, or once they are this many bytes.
+const PENDING_MAX: usize = 1 << 20;
+
 /// Where the replays of a run go: a thread of its own, or this thread.
 enum Writer {
     Here(Box<Members>),
@@ -56,11 +60,13 @@ struct Members {
     texts: HashMap<String, Option<String>>,
     json: Vec<u8>,
     index: Option<Index>,
+    /// Members made and not written yet.
+    pending: Vec<u8>,
 }
 
 impl Members {
-    /// Append `record`'s member and flush it.
-    fn write(&mut self, record: &EpisodeRecord) -> Result<(), HarnessError> {
+    /// Make `record`'s member; [`Members::flush`] writes it.
+    fn make(&mut self, record: &EpisodeRecord) -> Result<(), HarnessError> {
         let spec = &record.episode.level;
         if !self.texts.contains_key(spec) {
             let p = Path::new(spec);
@@ -74,14 +80,26 @@ impl Members {
         self.json.clear();
         let head = write_json(self.game, &self.cfg, record, text, &mut self.json)?;
         let gz = gzip_bytes(&self.json);
-        self.file
-            .write_all(&gz)
-            .and_then(|_| self.file.flush())
-            .map_err(|e| HarnessError::io(&self.path, e))?;
+        self.pending.extend_from_slice(&gz);
         if let Some(index) = self.index.as_mut() {
             index.push(head, &gz);
         }
         Ok(())
+    }
+
+    /// Write the members made (one `write`).
+    fn flush(&mut self) -> Result<(), HarnessError> {
+        self.file
+            .write_all(&self.pending)
+            .map_err(|e| HarnessError::io(&self.path, e))?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Make `record`'s member and write it.
+    fn write(&mut self, record: &EpisodeRecord) -> Result<(), HarnessError> {
+        self.make(record)?;
+        self.flush()
     }
 }
 
@@ -103,12 +121,19 @@ impl Writer {
                 let Some(mut members) = taken else {
                     return Ok(None);
                 };
-                for record in Batched::new(rx) {
-                    if let Err(e) = members.write(&record) {
+                // The members of a batch are written at once.
+                let mut rx = Batched::new(rx);
+                while let Ok(record) = rx.recv(None) {
+                    let mut made = members.make(&record);
+                    if made.is_ok() && (members.pending.len() >= PENDING_MAX || rx.drained()) {
+                        made = members.flush();
+                    }
+                    if let Err(e) = made {
                         flag.store(true, Ordering::Relaxed);
                         return Err(e);
                     }
                 }
+                members.flush()?;
                 Ok(members.index)
             });
         match spawned {
@@ -205,6 +230,7 @@ impl Reporter for Replays {
                     texts: HashMap::new(),
                     json: Vec::new(),
                     index: self.index.as_ref().map(SharedIndex::start),
+                    pending: Vec::new(),
                 })?);
             }
             Event::EpisodeFinished { record, .. } => {

@@ -9,7 +9,8 @@
 //!   shows it (see [`crate::run::run_with`]);
 //! - [`ConfigCopy`]: `config.toml`, the config next to the results;
 //! - [`EpisodesCsv`]: `episodes.csv`, a row per (episode, seat), appended
-//!   and flushed as each episode finishes, so nothing finished is lost;
+//!   as episodes finish (a batch's rows at once, at [`Event::CaughtUp`],
+//!   after the journal has written them), so nothing finished is lost;
 //! - [`MovesJsonl`]: `moves.jsonl`, the actions of every episode;
 //! - [`SummaryCsv`] and [`CrosstableCsv`]: the tables, at the end;
 //! - [`Progress`]: the progress bar with ETA on an interactive terminal;
@@ -35,7 +36,7 @@ use crate::output::rows::{self, CrossRow, EpisodeRow, SummaryRow};
 use crate::play::runner::EpisodeRecord;
 use crate::play::schedule::Episode;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What happens in a run, in order: planned, then episodes starting and
@@ -75,6 +76,13 @@ pub enum Event<'a> {
         /// What happened.
         why: &'a str,
     },
+    /// A batch of events is over (the runner has no other event waiting,
+    /// or the batch is long: [`crate::play::runner::RunnerEvent::CaughtUp`]):
+    /// a reporter that buffers what it writes writes it now. Told after
+    /// each batch, after the episodes of a resumed run's earlier parts,
+    /// and never between an episode's [`Event::EpisodeFinished`] to one
+    /// reporter and to the next.
+    CaughtUp,
     /// The run was stopped before its end (Ctrl-C, a write error):
     /// episodes still running finish, no new one starts.
     Cancelled,
@@ -142,10 +150,18 @@ impl Reporter for ConfigCopy {
     }
 }
 
-/// `episodes.csv`, created when the run is planned, a flush per episode.
+/// `episodes.csv`, created when the run is planned; the rows of a batch of
+/// episodes are written at once, at [`Event::CaughtUp`] or the run's end
+/// (after the journal has written the batch's lines).
 pub struct EpisodesCsv {
     path: PathBuf,
-    csv: Option<csv::Writer<File>>,
+    file: Option<File>,
+    /// The batch's rows (none yet: `None`), and whether the header is
+    /// written.
+    batch: Option<csv::Writer<Vec<u8>>>,
+    headed: bool,
+    /// The buffer of the last batch, for the next one.
+    spare: Vec<u8>,
 }
 
 impl EpisodesCsv {
@@ -156,28 +172,57 @@ impl EpisodesCsv {
     pub fn new(dir: &Path) -> Self {
         EpisodesCsv {
             path: dir.join(Self::FILE),
-            csv: None,
+            file: None,
+            batch: None,
+            headed: false,
+            spare: Vec::new(),
         }
+    }
+
+    /// Write the rows not written yet.
+    fn write_pending(&mut self) -> Result<(), HarnessError> {
+        let (Some(file), Some(batch)) = (self.file.as_mut(), self.batch.take()) else {
+            return Ok(());
+        };
+        let io = |e| HarnessError::io(&self.path, e);
+        let mut bytes = batch.into_inner().map_err(|e| io(e.into_error()))?;
+        file.write_all(&bytes).map_err(io)?;
+        bytes.clear();
+        self.spare = bytes;
+        Ok(())
+    }
+}
+
+impl Drop for EpisodesCsv {
+    fn drop(&mut self) {
+        let _ = self.write_pending();
     }
 }
 
 impl Reporter for EpisodesCsv {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
-        let csv_err = |path: &PathBuf| {
-            let path = path.clone();
-            move |source| HarnessError::Csv { path, source }
-        };
         match event {
             Event::RunPlanned { .. } => {
-                self.csv = Some(csv::Writer::from_path(&self.path).map_err(csv_err(&self.path))?);
+                self.file =
+                    Some(File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?);
+                (self.batch, self.headed) = (None, false);
             }
-            Event::EpisodeFinished { rows, .. } => {
-                if let Some(w) = self.csv.as_mut() {
-                    for r in *rows {
-                        w.serialize(r).map_err(csv_err(&self.path))?;
-                    }
-                    w.flush().map_err(|e| HarnessError::io(&self.path, e))?;
+            Event::EpisodeFinished { rows, .. } if self.file.is_some() => {
+                let w = self.batch.get_or_insert_with(|| {
+                    csv::WriterBuilder::new()
+                        .has_headers(!self.headed)
+                        .from_writer(std::mem::take(&mut self.spare))
+                });
+                for r in *rows {
+                    w.serialize(r).map_err(|source| HarnessError::Csv {
+                        path: self.path.clone(),
+                        source,
+                    })?;
+                    self.headed = true;
                 }
+            }
+            Event::CaughtUp | Event::Cancelled | Event::RunFinished { .. } => {
+                self.write_pending()?;
             }
             _ => {}
         }
@@ -189,10 +234,11 @@ impl Reporter for EpisodesCsv {
     }
 }
 
-/// `moves.jsonl`: one JSON object per finished episode with its actions.
+/// `moves.jsonl`: one JSON object per finished episode with its actions,
+/// those of a batch of episodes written at once (as `episodes.csv`).
 pub struct MovesJsonl {
     path: PathBuf,
-    out: Option<BufWriter<File>>,
+    out: Option<(File, Vec<u8>)>,
 }
 
 impl MovesJsonl {
@@ -206,23 +252,41 @@ impl MovesJsonl {
             out: None,
         }
     }
+
+    /// Write the lines not written yet.
+    fn write_pending(&mut self) -> Result<(), HarnessError> {
+        let Some((file, pending)) = self.out.as_mut() else {
+            return Ok(());
+        };
+        file.write_all(pending)
+            .map_err(|e| HarnessError::io(&self.path, e))?;
+        pending.clear();
+        Ok(())
+    }
+}
+
+impl Drop for MovesJsonl {
+    fn drop(&mut self) {
+        let _ = self.write_pending();
+    }
 }
 
 impl Reporter for MovesJsonl {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
-        let io = |e| HarnessError::io(&self.path, e);
         match event {
             Event::RunPlanned { .. } => {
-                self.out = Some(BufWriter::new(File::create(&self.path).map_err(io)?));
+                let file = File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?;
+                self.out = Some((file, Vec::new()));
             }
             Event::EpisodeFinished { record, rows, .. } => {
-                if let Some(out) = self.out.as_mut() {
-                    serde_json::to_writer(&mut *out, &moves_line(record, rows))
-                        .map_err(std::io::Error::other)
-                        .and_then(|_| out.write_all(b"\n"))
-                        .and_then(|_| out.flush())
-                        .map_err(|e| HarnessError::io(&self.path, e))?;
+                if let Some((_, pending)) = self.out.as_mut() {
+                    // Writing to a Vec cannot fail; the line always serializes.
+                    let _ = serde_json::to_writer(&mut *pending, &moves_line(record, rows));
+                    pending.push(b'\n');
                 }
+            }
+            Event::CaughtUp | Event::Cancelled | Event::RunFinished { .. } => {
+                self.write_pending()?;
             }
             _ => {}
         }
