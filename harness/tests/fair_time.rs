@@ -301,9 +301,10 @@ fn an_external_agent_kept_waiting_for_a_cpu_past_the_wait_limit_is_not_disqualif
     );
 }
 
-/// Under the CPU clock an external agent's waits for a CPU are read from
-/// its cgroup's CPU pressure: the wait of a wrapper script's child that
-/// has exited still counts (the run delay of the live process tree loses
+/// An external agent's waits for a CPU are read from its cgroup's CPU
+/// pressure (under the CPU clock, what the wait for an answer does not
+/// count; under the wall clock, what is forgiven): the wait of a wrapper
+/// script's child that has exited still counts (the run delay of the live process tree loses
 /// it), so on a loaded machine a wrapper (`python3` as a pyenv shim that
 /// forks a few dozen scripts) does not make its agent look silent.
 #[test]
@@ -335,6 +336,7 @@ fn the_cpu_waits_of_an_agents_exited_processes_still_count() {
     let spinners = Spinners::start(20);
     let mut p = AgentProcess::spawn(&spec, None).unwrap();
     let before = p.wait_sched().expect("the waits are read").waited;
+    let forgiven_before = p.run_delay().expect("the run delay is read");
     let got = p.recv_line(Instant::now() + Duration::from_secs(120));
     drop(spinners);
     assert!(matches!(&got, Received::Line(l) if l == "done"), "{got:?}");
@@ -342,6 +344,12 @@ fn the_cpu_waits_of_an_agents_exited_processes_still_count() {
     assert!(
         waited >= Duration::from_millis(500),
         "the child's wait for a CPU was lost: {waited:?}"
+    );
+    // And what the wall clock forgives keeps it too.
+    let forgiven = p.run_delay().unwrap().saturating_sub(forgiven_before);
+    assert!(
+        forgiven >= Duration::from_millis(500),
+        "the wall clock lost the child's wait for a CPU: {forgiven:?}"
     );
     p.stop();
 }

@@ -684,43 +684,44 @@ impl AgentProcess {
     }
 
     /// Run delay so far (time ready to run but waiting for a CPU, see
-    /// [`crate::play::timing::run_delay`]) of the agent's live process tree,
-    /// plus the supervisor thread's, which reads its answers. `None` when
-    /// the tree's cannot be read.
+    /// [`crate::play::timing::run_delay`]) of the agent (as in
+    /// [`AgentProcess::wait_sched`]),
+    /// plus the supervisor thread's, which reads its answers: what the wall
+    /// clock forgives. `None` when it cannot be read.
     pub fn run_delay(&self) -> Option<Duration> {
-        self.sched().map(|s| s.waited)
+        use crate::play::timing::run_delay;
+        let agent = match self.pressure_dir() {
+            Some(dir) => run_delay::of_cgroup(dir)?,
+            None => run_delay::of_tree_now(self.root)?.waited,
+        };
+        Some(agent + run_delay::of_supervisor())
     }
 
-    /// [`AgentProcess::run_delay`], and whether any thread of the live
-    /// process tree is running or ready to run now.
-    pub fn sched(&self) -> Option<crate::play::timing::run_delay::TreeSched> {
-        use crate::play::timing::run_delay;
-        let tree = run_delay::of_tree_now(self.root)?;
-        Some(run_delay::TreeSched {
-            waited: tree.waited + run_delay::of_supervisor(),
-            ..tree
-        })
+    /// The agent's cgroup, where it has one with pressure accounting.
+    fn pressure_dir(&self) -> Option<&std::path::Path> {
+        self.cgroup.as_deref().filter(|_| self.pressure)
     }
 
     /// What works on a request waited for a CPU so far, and whether the
     /// agent's tree is runnable now, read on the episode's thread: the
     /// agent's waits, the supervisor's (which reads its answers) and the
     /// calling thread's (the episode's, which writes the request and waits
-    /// for the answer). The agent's waits are its cgroup's CPU pressure
-    /// stall time ([`run_delay::of_cgroup`](crate::play::timing::run_delay::of_cgroup)) where it has one with
-    /// pressure accounting: that keeps the waits of its processes that
-    /// exited (a wrapper script's children) and of a wait in progress.
-    /// Elsewhere they are the run delay of its live process tree, as in
-    /// [`AgentProcess::sched`]. Under the CPU clock the wait for an answer
-    /// does not count them (see [`crate::external::supervise::early_stop`]).
-    /// `None` when the tree (or the pressure, where it is the measure)
-    /// cannot be read.
+    /// for the answer). The agent's waits, here and in
+    /// [`AgentProcess::run_delay`], are its cgroup's CPU pressure stall
+    /// time ([`run_delay::of_cgroup`](crate::play::timing::run_delay::of_cgroup))
+    /// where it has one with pressure accounting: that keeps the waits of
+    /// its processes that exited (a wrapper script's children) and of a
+    /// wait in progress. Elsewhere they are the run delay of its live
+    /// process tree. Under the CPU clock the wait for an answer does not
+    /// count them (see [`crate::external::supervise::early_stop`]). `None`
+    /// when the tree (or the pressure, where it is the measure) cannot be
+    /// read.
     pub fn wait_sched(&self) -> Option<crate::play::timing::run_delay::TreeSched> {
         use crate::play::timing::run_delay;
         let tree = run_delay::of_tree_now(self.root)?;
-        let agent = match (&self.cgroup, self.pressure) {
-            (Some(dir), true) => run_delay::of_cgroup(dir)?,
-            _ => tree.waited,
+        let agent = match self.pressure_dir() {
+            Some(dir) => run_delay::of_cgroup(dir)?,
+            None => tree.waited,
         };
         Some(run_delay::TreeSched {
             waited: agent
