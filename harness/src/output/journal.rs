@@ -298,12 +298,10 @@ impl Reporter for JournalWriter {
                 record,
                 resumed: false,
                 ..
-            } => {
-                if self.file.is_some() {
-                    serde_json::to_writer(&mut self.pending, &LineRef { v: VERSION, record })
-                        .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
-                    self.pending.push(b'\n');
-                }
+            } if self.file.is_some() => {
+                serde_json::to_writer(&mut self.pending, &LineRef { v: VERSION, record })
+                    .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
+                self.pending.push(b'\n');
             }
             Event::CaughtUp => self.write_pending().map_err(|e| self.io(e))?,
             Event::Cancelled | Event::RunFinished { .. } => {

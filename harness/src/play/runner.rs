@@ -54,8 +54,8 @@ pub enum RunnerEvent {
     /// counts nowhere.
     Replayed(Episode, String),
     /// A batch of events is over: nothing else is waiting to be reported
-    /// (see [`Batched::drained`]), or the batch is [`BATCH_MAX`] messages
-    /// or [`BATCH_AGE`] long.
+    /// (see [`Batched::drained`]), or the batch is long (`BATCH_MAX`
+    /// messages or `BATCH_AGE`, constants of this module).
     CaughtUp,
 }
 
