@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use crate::config::duration::{at_most_max, millis, parse_duration, seconds, MAX_DURATION};
-pub use crate::play::judge::{human, Activity, Clock, OnOverrun, TimeLimits, SILENCE_MARGIN};
+pub use crate::play::judge::{human, ms, Activity, Clock, OnOverrun, TimeLimits, SILENCE_MARGIN};
 
 /// CPU time consumed so far by the calling thread.
 pub fn thread_cpu_time() -> Duration {
@@ -299,11 +299,6 @@ pub mod steal {
 /// readings, where both could be read.
 pub fn between(from: Option<Duration>, to: Option<Duration>) -> Option<Duration> {
     from.zip(to).map(|(a, b)| b.saturating_sub(a))
-}
-
-/// Milliseconds as a float, for tables.
-pub fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// What may not have been an agent's own time between `from` and `to`,

@@ -231,9 +231,12 @@ impl Activity {
     }
 }
 
-/// Milliseconds as a float.
-pub(super) fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
+/// Milliseconds as a float, for messages and tables: whole nanoseconds
+/// over a million, the float nearest to the exact value (so 681 ns prints
+/// as `0.000681`, where seconds times a thousand give
+/// `0.0006810000000000001`).
+pub fn ms(d: Duration) -> f64 {
+    d.as_nanos() as f64 / 1e6
 }
 
 /// A duration for messages: `500 ms` below a second, else seconds to the
@@ -248,5 +251,24 @@ pub fn human(d: Duration) -> String {
         format!("{s}0 s")
     } else {
         format!("{s} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn milliseconds_are_the_float_nearest_to_the_exact_value() {
+        for (ns, text) in [
+            (681, "0.000681"),
+            (1_422, "0.001422"),
+            (14_392, "0.014392"),
+            (30_000_000, "30.0"),
+            (40_000_001, "40.000001"),
+        ] {
+            let v = ms(Duration::from_nanos(ns));
+            assert_eq!(serde_json::to_string(&v).unwrap(), text, "{ns} ns");
+        }
     }
 }

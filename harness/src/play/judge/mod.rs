@@ -36,7 +36,7 @@ pub use limits::{
     COUNTED_HANG_MIN, SILENCE_MARGIN,
 };
 
-use limits::ms;
+pub use limits::ms;
 use std::time::Duration;
 
 /// What an agent used over one request, as the harness measured it.
