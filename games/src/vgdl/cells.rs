@@ -56,6 +56,12 @@ pub(crate) struct Scratch {
     pub(crate) indexed: Vec<usize>,
     /// The packed rectangles of a second side.
     pub(crate) packed: super::packed::PackedSide,
+    /// The sprites of one type a cycle updates (`tick_sprites`).
+    pub(crate) members: Vec<usize>,
+    /// The ids of the sprites killed in a cycle (`clear_all`).
+    pub(crate) dead: Vec<u32>,
+    /// The ids the surviving sprites target (`clear_all`).
+    pub(crate) targets: Vec<u32>,
 }
 
 /// Floor division by a fixed positive divisor: a multiply and a shift for

@@ -521,7 +521,9 @@ impl State {
             self.tick_others();
         }
         let rules = Arc::clone(&self.rules);
-        let mut members = Vec::new();
+        // The scratch of `event_handling`, which comes later in the cycle.
+        let mut scratch = self.scratch.take();
+        let members = &mut scratch.members;
         let all = std::mem::take(&mut self.stale_last);
         for &t in rules.sprite_order.iter().rev() {
             let c = rules.types[t as usize].class.unwrap_or(Class::Immovable);
@@ -544,7 +546,7 @@ impl State {
                     s.lx != s.x || s.ly != s.y
                 });
             }
-            for &k in &members {
+            for &k in members.iter() {
                 if !self.sprites[k].disabled {
                     self.pre_movement(k);
                     self.update_sprite(k, c);
@@ -561,6 +563,7 @@ impl State {
                 k += 1;
             }
         }
+        self.scratch.put(scratch);
     }
 
     /// Queues a timed effect as GVGAI's `TreeSet` does: before every
@@ -590,20 +593,19 @@ impl State {
             if !self.others.is_empty() {
                 self.forget_killed_avatars();
             }
-            let mut dead: Vec<u32> = self
-                .sprites
-                .iter()
-                .filter(|s| s.killed)
-                .map(|s| s.id)
-                .collect();
+            let mut scratch = self.scratch.take();
+            let (dead, targets) = (&mut scratch.dead, &mut scratch.targets);
+            dead.clear();
+            dead.extend(self.sprites.iter().filter(|s| s.killed).map(|s| s.id));
             // The shared part's ids come first, not in id order.
             dead.sort_unstable();
-            let targets: Vec<u32> = self
-                .sprites
-                .iter()
-                .filter(|s| !s.killed && s.target != u32::MAX)
-                .map(|s| s.target)
-                .collect();
+            targets.clear();
+            targets.extend(
+                self.sprites
+                    .iter()
+                    .filter(|s| !s.killed && s.target != u32::MAX)
+                    .map(|s| s.target),
+            );
             if !targets.is_empty() || !self.graveyard.is_empty() {
                 for s in self
                     .sprites
@@ -618,6 +620,7 @@ impl State {
             if !self.resources.is_empty() {
                 self.resources.retain(|e| dead.binary_search(&e.0).is_err());
             }
+            self.scratch.put(scratch);
             self.any_killed = false;
             self.rebuild_groups();
         }

@@ -34,6 +34,7 @@ impl State {
             extra,
             indexed,
             packed,
+            ..
         } = &mut *scratch;
         packed.forget();
         let gt = self.game_tick();
