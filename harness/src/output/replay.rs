@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 mod index;
 mod writer;
-pub use index::{Index, SharedIndex};
+pub use index::{Index, ReplayMeta, SharedIndex};
 pub use writer::Replays;
 
 /// The schema of this version, the `schema` field of every replay.

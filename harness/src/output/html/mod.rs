@@ -398,11 +398,7 @@ fn times_section(
                     seat.limits.act_ms,
                     seat.limits.act_hard_ms,
                 ));
-                e.0.extend(
-                    m.ticks
-                        .iter()
-                        .filter_map(|t| t.act_ms.get(s).copied().flatten()),
-                );
+                e.0.extend(m.act_ms.get(s).into_iter().flatten().copied());
                 e.0.extend(seat.last_act_ms);
             }
         }
@@ -523,14 +519,13 @@ mod tests {
         for (budget, some_left_out) in [(EMBED_BUDGET, false), (4_000, true)] {
             let dir = tempfile::tempdir().unwrap();
             let index = run_into(dir.path(), budget).expect("the index of every replay");
-            assert_eq!(index.heads.len() + index.left_out, 20);
+            assert_eq!(index.metas.len() + index.left_out, 20);
             assert_eq!(
                 index.left_out > 0,
                 some_left_out,
                 "{} left out",
                 index.left_out
             );
-            assert!(index.heads.iter().all(|h| h.states.is_empty()));
             let (collected, left_a) = build_with(dir.path(), budget, Some(index)).unwrap();
             let (read_back, left_b) = build(dir.path(), budget).unwrap();
             assert_eq!(left_a, left_b);

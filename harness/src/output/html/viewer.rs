@@ -5,10 +5,10 @@
 //! `arena replay FILE --html OUT`.
 
 use crate::error::HarnessError;
+pub use crate::output::replay::ReplayMeta;
 use crate::output::replay::{self, Replay};
 use base64::Engine;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
 
@@ -16,23 +16,6 @@ use std::path::Path;
 pub const VIEWER_JS: &str = include_str!("viewer.js");
 /// The style sheet of the report and the viewer.
 pub const STYLE_CSS: &str = include_str!("style.css");
-
-/// What the report needs of a replay without its states (parsing skips them).
-#[derive(Clone, Debug, Deserialize)]
-pub struct ReplayMeta {
-    /// Episode index.
-    pub episode: usize,
-    /// Game name.
-    pub game: String,
-    /// Episode seed.
-    pub seed: u64,
-    /// Level.
-    pub level: replay::LevelRef,
-    /// Seats.
-    pub seats: Vec<replay::SeatInfo>,
-    /// Ticks.
-    pub ticks: Vec<replay::Tick>,
-}
 
 /// The viewer's index entry of a replay: `{episode, game, seed, level,
 /// seats, steps}`.
@@ -55,7 +38,7 @@ impl<'a> IndexEntry<'a> {
             seed: meta.seed.to_string(),
             level: &meta.level.spec,
             seats: meta.seats.iter().map(|s| s.agent.as_str()).collect(),
-            steps: meta.ticks.len(),
+            steps: meta.steps,
         }
     }
 }
@@ -92,15 +75,7 @@ impl Embedded {
     /// the number of replays left out.
     pub fn of_index(index: replay::Index) -> (Self, usize) {
         let mut e = Embedded::default();
-        for (head, blob) in index.heads.into_iter().zip(index.blobs) {
-            let meta = ReplayMeta {
-                episode: head.episode,
-                game: head.game,
-                seed: head.seed,
-                level: head.level,
-                seats: head.seats,
-                ticks: head.ticks,
-            };
+        for (meta, blob) in index.metas.into_iter().zip(index.blobs) {
             e.push_encoded(meta, blob);
         }
         e.bytes = index.bytes;
@@ -111,12 +86,7 @@ impl Embedded {
     pub fn of_replays(replays: &[Replay]) -> Result<Self, HarnessError> {
         let mut e = Embedded::default();
         for r in replays {
-            let meta: ReplayMeta = serde_json::from_value(json!({
-                "episode": r.episode, "game": r.game, "seed": r.seed, "level": r.level,
-                "seats": r.seats, "ticks": r.ticks,
-            }))
-            .map_err(|x| HarnessError::ResultsFolder(format!("replay {}: {x}", r.episode)))?;
-            e.push(meta, &replay::gzip_line(r));
+            e.push(ReplayMeta::of(r), &replay::gzip_line(r));
         }
         Ok(e)
     }
@@ -367,6 +337,7 @@ pub fn write_standalone(path: &Path, replays: &[Replay]) -> Result<(), HarnessEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::io::Write;
 
     /// A small replay of Connect Four, episode `n`.
@@ -450,7 +421,10 @@ mod tests {
             e.metas.iter().map(|m| m.episode).collect::<Vec<_>>(),
             [0, 1, 2]
         );
-        assert_eq!(e.metas[1].ticks, replay(1).ticks);
+        let one = replay(1);
+        assert_eq!(e.metas[1].steps, one.ticks.len());
+        let seat0: Vec<f64> = one.ticks.iter().filter_map(|t| t.act_ms[0]).collect();
+        assert_eq!(e.metas[1].act_ms[0], seat0);
         let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
         assert_eq!(e.blobs, [b64(&ours), b64(&theirs), b64(&named)]);
         assert_eq!(e.bytes, all.len());
@@ -488,7 +462,7 @@ mod tests {
                     "seed": m.seed.to_string(),
                     "level": m.level.spec,
                     "seats": m.seats.iter().map(|s| s.agent.as_str()).collect::<Vec<_>>(),
-                    "steps": m.ticks.len(),
+                    "steps": m.steps,
                 })
             })
             .collect();

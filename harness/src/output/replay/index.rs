@@ -2,19 +2,95 @@
 //! ([`Index`]), so that `report.html` at the end of a run reads no replay
 //! back.
 
-use super::Replay;
+use super::{LevelRef, Replay, SeatInfo, Tick};
 use base64::Engine;
+use serde::Deserialize;
 use std::sync::{Arc, Mutex};
 
+/// What the report needs of a replay: not its states, and of its ticks
+/// only their number and each seat's act times (a tick's three vectors,
+/// kept for every replay of a run, were most of a run's memory at its
+/// end). Read from a replay's JSON line, it skips the rest.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(from = "MetaLine")]
+pub struct ReplayMeta {
+    /// Episode index.
+    pub episode: usize,
+    /// Game name.
+    pub game: String,
+    /// Episode seed.
+    pub seed: u64,
+    /// Level.
+    pub level: LevelRef,
+    /// Seats.
+    pub seats: Vec<SeatInfo>,
+    /// Ticks played.
+    pub steps: usize,
+    /// Per seat, the times of its acts in ms, in tick order.
+    pub act_ms: Vec<Vec<f64>>,
+}
+
+/// The fields of a replay's line that [`ReplayMeta`] is made of.
+#[derive(Deserialize)]
+struct MetaLine {
+    episode: usize,
+    game: String,
+    seed: u64,
+    level: LevelRef,
+    seats: Vec<SeatInfo>,
+    ticks: Vec<Tick>,
+}
+
+impl From<MetaLine> for ReplayMeta {
+    fn from(m: MetaLine) -> Self {
+        let act_ms = act_times(m.seats.len(), &m.ticks);
+        ReplayMeta {
+            episode: m.episode,
+            game: m.game,
+            seed: m.seed,
+            level: m.level,
+            seats: m.seats,
+            steps: m.ticks.len(),
+            act_ms,
+        }
+    }
+}
+
+/// Per seat of `seats`, the act times of `ticks` in order.
+fn act_times(seats: usize, ticks: &[Tick]) -> Vec<Vec<f64>> {
+    (0..seats)
+        .map(|s| {
+            ticks
+                .iter()
+                .filter_map(|t| t.act_ms.get(s).copied().flatten())
+                .collect()
+        })
+        .collect()
+}
+
+impl ReplayMeta {
+    /// What the report needs of `replay`.
+    pub fn of(replay: &Replay) -> Self {
+        ReplayMeta {
+            episode: replay.episode,
+            game: replay.game.clone(),
+            seed: replay.seed,
+            level: replay.level.clone(),
+            seats: replay.seats.clone(),
+            steps: replay.ticks.len(),
+            act_ms: act_times(replay.seats.len(), &replay.ticks),
+        }
+    }
+}
+
 /// The replays of a run as the report embeds them, in the file's order:
-/// each one's metadata (the replay without its states) and its gzip member
-/// in base64, up to a budget of compressed bytes (the replays past it are
+/// each one's [`ReplayMeta`] and its gzip member in base64, up to a budget of compressed bytes (the replays past it are
 /// counted, not kept), as [`crate::output::html`] would read them back from
 /// `replays.jsonl.gz`.
 #[derive(Debug, Default)]
 pub struct Index {
-    /// The replays kept, without their states.
-    pub heads: Vec<Replay>,
+    /// What the report needs of the replays kept.
+    pub metas: Vec<ReplayMeta>,
     /// Their gzip members, in base64.
     pub blobs: Vec<String>,
     /// The compressed bytes kept.
@@ -36,16 +112,15 @@ impl Index {
     /// Add the replay `head` (its states left out) written as the gzip
     /// member `gz`, unless it does not fit in the budget (then counted in
     /// [`Index::left_out`]).
-    pub fn push(&mut self, mut head: Replay, gz: &[u8]) {
+    pub fn push(&mut self, head: &Replay, gz: &[u8]) {
         if self.bytes + gz.len() > self.budget {
             self.left_out += 1;
             return;
         }
-        head.states = Vec::new();
         self.bytes += gz.len();
         self.blobs
             .push(base64::engine::general_purpose::STANDARD.encode(gz));
-        self.heads.push(head);
+        self.metas.push(ReplayMeta::of(head));
     }
 }
 

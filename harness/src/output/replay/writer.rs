@@ -82,7 +82,7 @@ impl Members {
         let gz = gzip_bytes(&self.json);
         self.pending.extend_from_slice(&gz);
         if let Some(index) = self.index.as_mut() {
-            index.push(head, &gz);
+            index.push(&head, &gz);
         }
         Ok(())
     }
