@@ -20,6 +20,7 @@ use crate::output::resume::Resume;
 use crate::play::runner::RunnerEvent;
 use crate::registry::args::BenchArgs;
 use crate::run::run_with;
+use crate::stats::median;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -278,40 +279,74 @@ impl Drop for TempDir {
     }
 }
 
-/// `arena bench harness`.
+/// `arena bench harness`: `--rounds` rounds (default 1) of arena with every
+/// output, the runner alone and the peer, in turn, each printed; with more
+/// than one, the medians of the three and of the round's ratios.
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> Result<(), HarnessError> {
     let episodes = args.episodes.unwrap_or(DEFAULT_EPISODES).max(1);
     let jobs = args.jobs.unwrap_or(0);
-    let tmp = TempDir::new()?;
-    let arena = with_outputs(episodes, jobs, &tmp.0)?;
-    line(out, "arena, every default output", &arena)?;
-    let bare = play_only(episodes, jobs)?;
-    line(out, "arena, runner alone (no output)", &bare)?;
-    let peer = ensure_peer(out).and_then(|py| peer(&py, episodes, &tmp.0));
-    match peer {
-        Ok(p) => {
-            line(out, "OpenSpiel evaluate_bots + CSV row", &p)?;
-            writeln!(
-                out,
-                "ratio arena / OpenSpiel: {:.2}x episodes/s (runner alone {:.2}x)",
-                arena.episodes_per_s() / p.episodes_per_s(),
-                bare.episodes_per_s() / p.episodes_per_s()
-            )
-            .map_err(|e| HarnessError::io("<stdout>", e))?;
-            Ok(())
+    let rounds = args.rounds.unwrap_or(1).max(1);
+    let io = |e| HarnessError::io("<stdout>", e);
+    // The peer's Python, looked for (and installed) once.
+    let mut python: Option<Result<PathBuf, String>> = None;
+    let (mut arenas, mut bares) = (Vec::new(), Vec::new());
+    let (mut peers, mut ratios) = (Vec::new(), Vec::new());
+    for round in 1..=rounds {
+        if rounds > 1 {
+            writeln!(out, "round {round} of {rounds}").map_err(io)?;
         }
-        Err(why) => {
-            writeln!(out, "peer: OpenSpiel not available: {why}")
-                .map_err(|e| HarnessError::io("<stdout>", e))?;
-            if std::env::var_os("CI").is_some_and(|v| v == "true") {
-                Err(HarnessError::Machine(format!(
-                    "arena bench harness: OpenSpiel not available: {why}"
-                )))
-            } else {
-                Ok(())
+        let tmp = TempDir::new()?;
+        let arena = with_outputs(episodes, jobs, &tmp.0)?;
+        line(out, "arena, every default output", &arena)?;
+        let bare = play_only(episodes, jobs)?;
+        line(out, "arena, runner alone (no output)", &bare)?;
+        arenas.push(arena.episodes_per_s());
+        bares.push(bare.episodes_per_s());
+        let py = python.get_or_insert_with(|| ensure_peer(out)).clone();
+        match py.and_then(|py| peer(&py, episodes, &tmp.0)) {
+            Ok(p) => {
+                line(out, "OpenSpiel evaluate_bots + CSV row", &p)?;
+                let ratio = arena.episodes_per_s() / p.episodes_per_s();
+                writeln!(
+                    out,
+                    "ratio arena / OpenSpiel: {ratio:.2}x episodes/s (runner alone {:.2}x)",
+                    bare.episodes_per_s() / p.episodes_per_s()
+                )
+                .map_err(io)?;
+                peers.push(p.episodes_per_s());
+                ratios.push(ratio);
+            }
+            Err(why) => {
+                writeln!(out, "peer: OpenSpiel not available: {why}").map_err(io)?;
+                if std::env::var_os("CI").is_some_and(|v| v == "true") {
+                    return Err(HarnessError::Machine(format!(
+                        "arena bench harness: OpenSpiel not available: {why}"
+                    )));
+                }
             }
         }
     }
+    if rounds > 1 {
+        write!(
+            out,
+            "median of {} rounds: arena {:.0} episodes/s, runner alone {:.0}/s",
+            arenas.len(),
+            median(&mut arenas),
+            median(&mut bares)
+        )
+        .map_err(io)?;
+        if !ratios.is_empty() {
+            write!(
+                out,
+                ", OpenSpiel {:.0}/s; ratio {:.2}x",
+                median(&mut peers),
+                median(&mut ratios)
+            )
+            .map_err(io)?;
+        }
+        writeln!(out).map_err(io)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -145,7 +145,7 @@ pub struct PerftArgs {
 /// `arena bench`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena bench harness --episodes 10000\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench gvgai:aliens --seconds 0.5\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
+    after_help = "Examples:\n  arena bench harness --episodes 10000\n  arena bench harness --rounds 3\n  arena bench bait\n  arena bench xiangqi\n  arena bench snake --seconds 2\n  arena bench gvgai:aliens --seconds 0.5\n  arena bench sokoban --levels games/data/sokoban/microban.xsb --time-limit 10s -j 2"
 )]
 pub struct BenchArgs {
     /// The game (the games that have this command are listed by `--help`),
@@ -154,6 +154,10 @@ pub struct BenchArgs {
     /// Episodes (`arena bench harness`; default 10,000).
     #[arg(long)]
     pub episodes: Option<usize>,
+    /// Rounds of arena and the peer in turn, with the medians at the end
+    /// (`arena bench harness`; default 1).
+    #[arg(long)]
+    pub rounds: Option<usize>,
     /// Seconds per measurement (at most a week).
     #[arg(long, default_value_t = 1.0, value_parser = seconds)]
     pub seconds: f64,

@@ -424,20 +424,6 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), HarnessError> 
     failure.map_or(Ok(()), Err)
 }
 
-/// The median of `v` (sorted in place), 0 when empty.
-fn median(v: &mut [f64]) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// `arena bench sokoban --levels FILE --time-limit 10s -j 2`: the default
 /// solver on every level of FILE (default: the shipped Microban), `-j` at a
 /// time (default: the number of cores), each within the time limit (default
@@ -500,7 +486,7 @@ fn bench_with(
     let sum: f64 = rows.iter().map(|r| r.time_ms).sum::<f64>() / 1000.0;
     let mut times: Vec<f64> = solved.iter().map(|r| r.time_ms).collect();
     let max = times.iter().cloned().fold(0.0, f64::max);
-    let med = median(&mut times);
+    let med = crate::stats::median(&mut times);
     writeln!(
         out,
         "sokoban solver `{DEFAULT_AGENT}` on {file}: {} levels, {} per level, {jobs} job(s)",
@@ -628,6 +614,7 @@ mod tests {
             game: "sokoban".into(),
             seconds: 1.0,
             episodes: None,
+            rounds: None,
             depth: None,
             levels: Some(file),
             time_limit: Some(Duration::from_secs(10)),
