@@ -54,12 +54,13 @@ fn cpu_at(now: Instant) -> Duration {
 }
 
 /// Read the calling thread's CPU time at the end of a call, and keep it
-/// for the next call's start ([`cpu_at`]).
-fn cpu_at_end() -> Duration {
+/// for the next call's start ([`cpu_at`]): the wall-clock reading taken
+/// just before it (the call's end) and the CPU time.
+fn cpu_at_end() -> (Instant, Duration) {
     let at = Instant::now();
     let cpu = thread_cpu_time();
     LAST_END.set(Some((at, cpu)));
-    cpu
+    (at, cpu)
 }
 
 /// Under the CPU clock, a reading of this thread's `schedstat` at most this
@@ -220,8 +221,8 @@ impl<G: Game> Contestant<G> for Direct<G> {
                 Phase::Act => Some(agent.act(state, seat, &timer)),
             }))
         });
-        let cpu = cpu_at_end().saturating_sub(cpu0);
-        let at = Instant::now();
+        let (at, cpu1) = cpu_at_end();
+        let cpu = cpu1.saturating_sub(cpu0);
         if !self.watchdog.end(call) {
             self.abandoned = true;
             self.agent = None;
@@ -355,6 +356,6 @@ mod tests {
         assert!(cpu_at(Instant::now()) < far);
         // An end reading is kept for the next start.
         let end = cpu_at_end();
-        assert_eq!(LAST_END.get().map(|(_, c)| c), Some(end));
+        assert_eq!(LAST_END.get(), Some(end));
     }
 }
