@@ -89,15 +89,6 @@ impl<T> Batched<T> {
     }
 }
 
-impl<T> Iterator for Batched<T> {
-    type Item = T;
-
-    /// The next message, waiting for it; `None` once every sender is gone.
-    fn next(&mut self) -> Option<T> {
-        self.recv(None).ok()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,7 +106,11 @@ mod tests {
                 }
             }
         });
-        let got: Vec<u32> = Batched::new(rx).collect();
+        let mut b = Batched::new(rx);
+        let mut got: Vec<u32> = Vec::new();
+        while let Ok(m) = b.recv(None) {
+            got.push(m);
+        }
         sender.join().unwrap();
         assert_eq!(got, (0..10_000).collect::<Vec<_>>());
     }
