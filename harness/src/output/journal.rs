@@ -15,6 +15,7 @@
 //! dropped, and cut off the file before anything is appended.
 
 use crate::error::HarnessError;
+use crate::output::batch_file::BatchFile;
 use crate::output::reporters::{Event, Reporter};
 use crate::play::runner::EpisodeRecord;
 use serde::{Deserialize, Serialize};
@@ -225,11 +226,9 @@ impl Drop for Syncer {
 /// before the run's end is reported.
 pub struct JournalWriter {
     path: PathBuf,
-    file: Option<File>,
+    out: Option<BatchFile>,
     keep: u64,
     syncer: Option<Syncer>,
-    /// Lines not written yet.
-    pending: Vec<u8>,
 }
 
 impl JournalWriter {
@@ -238,39 +237,25 @@ impl JournalWriter {
     pub fn new(dir: &Path, keep: u64) -> Self {
         JournalWriter {
             path: dir.join(FILE),
-            file: None,
+            out: None,
             keep,
             syncer: None,
-            pending: Vec::new(),
         }
-    }
-
-    fn io(&self, e: std::io::Error) -> HarnessError {
-        HarnessError::io(&self.path, e)
     }
 
     /// Write the pending lines (one `write`) and have them synced.
-    fn write_pending(&mut self) -> std::io::Result<()> {
-        let Some(f) = self.file.as_mut() else {
+    fn write_pending(&mut self) -> Result<(), HarnessError> {
+        let Some(out) = self.out.as_mut() else {
             return Ok(());
         };
-        if self.pending.is_empty() {
-            return Ok(());
+        if out.write_out()? {
+            match self.syncer.as_ref() {
+                Some(s) => s.written(),
+                None => out.file().sync_data(),
+            }
+            .map_err(|e| out.error(e))?;
         }
-        let written = f.write_all(&self.pending);
-        self.pending.clear();
-        written?;
-        match self.syncer.as_ref() {
-            Some(s) => s.written(),
-            None => f.sync_data(),
-        }
-    }
-}
-
-impl Drop for JournalWriter {
-    fn drop(&mut self) {
-        // A run that ended on an error still keeps what finished.
-        let _ = self.write_pending();
+        Ok(())
     }
 }
 
@@ -292,22 +277,24 @@ impl Reporter for JournalWriter {
                 use std::io::Seek;
                 f.seek(std::io::SeekFrom::End(0)).map_err(io)?;
                 self.syncer = Some(Syncer::start(f.try_clone().map_err(io)?).map_err(io)?);
-                self.file = Some(f);
+                self.out = Some(BatchFile::new(&self.path, f));
             }
             Event::EpisodeFinished {
                 record,
                 resumed: false,
                 ..
-            } if self.file.is_some() => {
-                serde_json::to_writer(&mut self.pending, &LineRef { v: VERSION, record })
-                    .map_err(|e| HarnessError::io(&self.path, std::io::Error::other(e)))?;
-                self.pending.push(b'\n');
+            } => {
+                if let Some(out) = self.out.as_mut() {
+                    serde_json::to_writer(out.pending(), &LineRef { v: VERSION, record })
+                        .map_err(|e| out.error(std::io::Error::other(e)))?;
+                    out.pending().push(b'\n');
+                }
             }
-            Event::CaughtUp => self.write_pending().map_err(|e| self.io(e))?,
+            Event::CaughtUp => self.write_pending()?,
             Event::Cancelled | Event::RunFinished { .. } => {
-                self.write_pending().map_err(|e| self.io(e))?;
+                self.write_pending()?;
                 if let Some(mut s) = self.syncer.take() {
-                    s.finish().map_err(|e| self.io(e))?;
+                    s.finish().map_err(|e| HarnessError::io(&self.path, e))?;
                 }
             }
             _ => {}

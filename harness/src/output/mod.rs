@@ -7,9 +7,11 @@
 //! `resume` (continuing a killed run), `fingerprint` (what decides a
 //! run's results, which gates resume and merge), `merge` (shards into one
 //! folder),
-//! `replay` (`replays.jsonl.gz`, `arena replay`) and `html` (`report.html`
-//! and the replay viewer).
+//! `replay` (`replays.jsonl.gz`, `arena replay`), `html` (`report.html`
+//! and the replay viewer) and `batch_file` (a file those reporters append
+//! to a batch of episodes at a time).
 
+pub mod batch_file;
 pub mod files;
 pub mod fingerprint;
 pub mod html;

@@ -5,13 +5,12 @@ use super::index::{Index, SharedIndex};
 use super::{gzip_bytes, write_json, FILE_NAME};
 use crate::config::RunConfig;
 use crate::error::HarnessError;
+use crate::output::batch_file::BatchFile;
 use crate::output::reporters::{Event, Reporter};
 use crate::play::batched::Batched;
 use crate::play::runner::EpisodeRecord;
 use crate::registry::GameEntry;
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -53,15 +52,12 @@ enum Writer {
 
 /// Writes each record's gzip member to the file.
 struct Members {
-    path: PathBuf,
-    file: File,
+    out: BatchFile,
     cfg: RunConfig,
     game: &'static dyn GameEntry,
     texts: HashMap<String, Option<String>>,
     json: Vec<u8>,
     index: Option<Index>,
-    /// Members made and not written yet.
-    pending: Vec<u8>,
 }
 
 impl Members {
@@ -80,7 +76,7 @@ impl Members {
         self.json.clear();
         let head = write_json(self.game, &self.cfg, record, text, &mut self.json)?;
         let gz = gzip_bytes(&self.json);
-        self.pending.extend_from_slice(&gz);
+        self.out.pending().extend_from_slice(&gz);
         if let Some(index) = self.index.as_mut() {
             index.push(&head, &gz);
         }
@@ -89,11 +85,7 @@ impl Members {
 
     /// Write the members made (one `write`).
     fn flush(&mut self) -> Result<(), HarnessError> {
-        self.file
-            .write_all(&self.pending)
-            .map_err(|e| HarnessError::io(&self.path, e))?;
-        self.pending.clear();
-        Ok(())
+        self.out.write_out().map(drop)
     }
 
     /// Make `record`'s member and write it.
@@ -110,7 +102,7 @@ impl Writer {
         let (tx, rx) = mpsc::sync_channel::<EpisodeRecord>(QUEUE);
         let failed = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&failed);
-        let path = members.path.clone();
+        let path = members.out.path().to_path_buf();
         // Shared, so that the members come back if the thread cannot start.
         let cell = Arc::new(Mutex::new(Some(members)));
         let theirs = Arc::clone(&cell);
@@ -125,7 +117,8 @@ impl Writer {
                 let mut rx = Batched::new(rx);
                 while let Ok(record) = rx.recv(None) {
                     let mut made = members.make(&record);
-                    if made.is_ok() && (members.pending.len() >= PENDING_MAX || rx.drained()) {
+                    if made.is_ok() && (members.out.pending().len() >= PENDING_MAX || rx.drained())
+                    {
                         made = members.flush();
                     }
                     if let Err(e) = made {
@@ -221,16 +214,13 @@ impl Reporter for Replays {
                 if !cfg.replays {
                     return Ok(());
                 }
-                let file = File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?;
                 self.writer = Some(Writer::start(Members {
-                    path: self.path.clone(),
-                    file,
+                    out: BatchFile::create(&self.path)?,
                     cfg: (*cfg).clone(),
                     game: crate::registry::find(cfg.game)?,
                     texts: HashMap::new(),
                     json: Vec::new(),
                     index: self.index.as_ref().map(SharedIndex::start),
-                    pending: Vec::new(),
                 })?);
             }
             Event::EpisodeFinished { record, .. } => {

@@ -26,6 +26,7 @@
 
 use crate::config::RunConfig;
 use crate::error::HarnessError;
+use crate::output::batch_file::BatchFile;
 pub mod ratings;
 pub mod tally;
 mod terminal;
@@ -35,8 +36,6 @@ pub use terminal::{Progress, TerminalSummary};
 use crate::output::rows::{self, CrossRow, EpisodeRow, SummaryRow};
 use crate::play::runner::EpisodeRecord;
 use crate::play::schedule::Episode;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What happens in a run, in order: planned, then episodes starting and
@@ -155,13 +154,9 @@ impl Reporter for ConfigCopy {
 /// (after the journal has written the batch's lines).
 pub struct EpisodesCsv {
     path: PathBuf,
-    file: Option<File>,
-    /// The batch's rows (none yet: `None`), and whether the header is
-    /// written.
-    batch: Option<csv::Writer<Vec<u8>>>,
+    out: Option<BatchFile>,
+    /// Whether the header is written.
     headed: bool,
-    /// The buffer of the last batch, for the next one.
-    spare: Vec<u8>,
 }
 
 impl EpisodesCsv {
@@ -172,30 +167,9 @@ impl EpisodesCsv {
     pub fn new(dir: &Path) -> Self {
         EpisodesCsv {
             path: dir.join(Self::FILE),
-            file: None,
-            batch: None,
+            out: None,
             headed: false,
-            spare: Vec::new(),
         }
-    }
-
-    /// Write the rows not written yet.
-    fn write_pending(&mut self) -> Result<(), HarnessError> {
-        let (Some(file), Some(batch)) = (self.file.as_mut(), self.batch.take()) else {
-            return Ok(());
-        };
-        let io = |e| HarnessError::io(&self.path, e);
-        let mut bytes = batch.into_inner().map_err(|e| io(e.into_error()))?;
-        file.write_all(&bytes).map_err(io)?;
-        bytes.clear();
-        self.spare = bytes;
-        Ok(())
-    }
-}
-
-impl Drop for EpisodesCsv {
-    fn drop(&mut self) {
-        let _ = self.write_pending();
     }
 }
 
@@ -203,26 +177,31 @@ impl Reporter for EpisodesCsv {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         match event {
             Event::RunPlanned { .. } => {
-                self.file =
-                    Some(File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?);
-                (self.batch, self.headed) = (None, false);
+                self.out = Some(BatchFile::create(&self.path)?);
+                self.headed = false;
             }
-            Event::EpisodeFinished { rows, .. } if self.file.is_some() => {
-                let w = self.batch.get_or_insert_with(|| {
-                    csv::WriterBuilder::new()
-                        .has_headers(!self.headed)
-                        .from_writer(std::mem::take(&mut self.spare))
-                });
-                for r in *rows {
-                    w.serialize(r).map_err(|source| HarnessError::Csv {
+            Event::EpisodeFinished { rows, .. } => {
+                if let Some(out) = self.out.as_mut() {
+                    let csv_err = |source| HarnessError::Csv {
                         path: self.path.clone(),
                         source,
-                    })?;
-                    self.headed = true;
+                    };
+                    let mut w = csv::WriterBuilder::new()
+                        .has_headers(!self.headed)
+                        .buffer_capacity(ROW_BUFFER)
+                        .from_writer(out.pending());
+                    for r in *rows {
+                        w.serialize(r).map_err(csv_err)?;
+                        self.headed = true;
+                    }
+                    // Into the pending bytes, which cannot fail.
+                    w.flush().map_err(|e| HarnessError::io(&self.path, e))?;
                 }
             }
             Event::CaughtUp | Event::Cancelled | Event::RunFinished { .. } => {
-                self.write_pending()?;
+                if let Some(out) = self.out.as_mut() {
+                    out.write_out()?;
+                }
             }
             _ => {}
         }
@@ -234,11 +213,15 @@ impl Reporter for EpisodesCsv {
     }
 }
 
+/// The buffer of the CSV writer an episode's rows go through on their way
+/// to the pending bytes (an episode's rows are a few hundred bytes).
+const ROW_BUFFER: usize = 1024;
+
 /// `moves.jsonl`: one JSON object per finished episode with its actions,
 /// those of a batch of episodes written at once (as `episodes.csv`).
 pub struct MovesJsonl {
     path: PathBuf,
-    out: Option<(File, Vec<u8>)>,
+    out: Option<BatchFile>,
 }
 
 impl MovesJsonl {
@@ -252,41 +235,26 @@ impl MovesJsonl {
             out: None,
         }
     }
-
-    /// Write the lines not written yet.
-    fn write_pending(&mut self) -> Result<(), HarnessError> {
-        let Some((file, pending)) = self.out.as_mut() else {
-            return Ok(());
-        };
-        file.write_all(pending)
-            .map_err(|e| HarnessError::io(&self.path, e))?;
-        pending.clear();
-        Ok(())
-    }
-}
-
-impl Drop for MovesJsonl {
-    fn drop(&mut self) {
-        let _ = self.write_pending();
-    }
 }
 
 impl Reporter for MovesJsonl {
     fn report(&mut self, event: &Event<'_>) -> Result<(), HarnessError> {
         match event {
             Event::RunPlanned { .. } => {
-                let file = File::create(&self.path).map_err(|e| HarnessError::io(&self.path, e))?;
-                self.out = Some((file, Vec::new()));
+                self.out = Some(BatchFile::create(&self.path)?);
             }
             Event::EpisodeFinished { record, rows, .. } => {
-                if let Some((_, pending)) = self.out.as_mut() {
+                if let Some(out) = self.out.as_mut() {
+                    let pending = out.pending();
                     // Writing to a Vec cannot fail; the line always serializes.
                     let _ = serde_json::to_writer(&mut *pending, &moves_line(record, rows));
                     pending.push(b'\n');
                 }
             }
             Event::CaughtUp | Event::Cancelled | Event::RunFinished { .. } => {
-                self.write_pending()?;
+                if let Some(out) = self.out.as_mut() {
+                    out.write_out()?;
+                }
             }
             _ => {}
         }
