@@ -26,41 +26,60 @@ thread_local! {
     static SCHED: Option<SchedFile> = SchedFile::open(this_thread_id());
     /// The last reading of it under the CPU clock, and when it was taken.
     static LAST: Cell<Option<(Instant, (Duration, Duration))>> = const { Cell::new(None) };
-    /// This thread's CPU time at the end of its last call, and a wall-clock
-    /// reading taken just before it.
-    static LAST_END: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+    /// This thread's last reading of its CPU time, and a wall-clock reading
+    /// taken just before it.
+    static LAST_READ: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
 }
 
-/// A call's start reading of the thread's CPU time is the last call's end
+/// A call's start reading of the thread's CPU time is the thread's last
 /// reading plus the wall-clock time since, when that is at most this much
-/// (two built-in agents acting in turn on one thread read the CPU clock, a
-/// system call, once per act instead of twice). The wall clock runs at least
-/// as fast as the thread's CPU time, so the estimate is never below the
-/// true reading: a call is judged short by the time the thread spent
+/// (two built-in agents acting in turn on one thread then read the CPU
+/// clock, a system call, once every few dozen acts). The wall clock runs at
+/// least as fast as the thread's CPU time, so the estimate is never below
+/// the true reading: a call is judged short by the time the thread spent
 /// waiting for a CPU in that gap, at most this much, never long.
 const CHAIN_WITHIN: Duration = Duration::from_micros(50);
 
+/// A call that returns within this much wall-clock time (and within its
+/// soft budget) is not timed by a second reading of the CPU clock: its CPU
+/// time is taken to be its wall-clock time, which it cannot exceed. Its
+/// verdict is the one the true reading gives (both are under the soft
+/// budget); its recorded CPU time is at most this much too long, by the
+/// time the thread waited for a CPU during the call.
+const ESTIMATE_BELOW: Duration = Duration::from_micros(100);
+
+/// A real reading of the calling thread's CPU time, kept for [`cpu_at`];
+/// `now` a wall-clock reading just taken.
+fn read_cpu(now: Instant) -> Duration {
+    let cpu = thread_cpu_time();
+    LAST_READ.set(Some((now, cpu)));
+    cpu
+}
+
 /// The calling thread's CPU time now (`now` a wall-clock reading just
-/// taken): [`thread_cpu_time`], or the last call's end reading carried
-/// forward by the wall-clock time since it (see [`CHAIN_WITHIN`]).
+/// taken): the last reading carried forward by the wall-clock time since
+/// it (see [`CHAIN_WITHIN`]), or a new reading.
 fn cpu_at(now: Instant) -> Duration {
-    if let Some((at, cpu)) = LAST_END.get() {
+    if let Some((at, cpu)) = LAST_READ.get() {
         let gap = now.saturating_duration_since(at);
         if gap <= CHAIN_WITHIN {
             return cpu + gap;
         }
     }
-    thread_cpu_time()
+    read_cpu(now)
 }
 
-/// Read the calling thread's CPU time at the end of a call, and keep it
-/// for the next call's start ([`cpu_at`]): the wall-clock reading taken
-/// just before it (the call's end) and the CPU time.
-fn cpu_at_end() -> (Instant, Duration) {
+/// The calling thread's CPU time at the end of a call that started at
+/// `start` (wall clock) with the CPU time `cpu0`, and the wall-clock
+/// reading of the end: `cpu0` plus the call's wall-clock time when that
+/// is below `below` (see [`ESTIMATE_BELOW`]), a new reading otherwise.
+fn cpu_at_end(start: Instant, cpu0: Duration, below: Duration) -> (Instant, Duration) {
     let at = Instant::now();
-    let cpu = thread_cpu_time();
-    LAST_END.set(Some((at, cpu)));
-    (at, cpu)
+    let wall = at.saturating_duration_since(start);
+    if wall < below {
+        return (at, cpu0 + wall);
+    }
+    (at, read_cpu(at))
 }
 
 /// Under the CPU clock, a reading of this thread's `schedstat` at most this
@@ -210,7 +229,8 @@ impl<G: Game> Contestant<G> for Direct<G> {
             sched_from: (clock == Clock::Cpu).then_some(sched_start).flatten(),
             hook: Arc::clone(&self.hook),
         });
-        let cpu0 = cpu_at(Instant::now());
+        let t0 = Instant::now();
+        let cpu0 = cpu_at(t0);
         let timer = AgentTimer::of_at(&self.limits, start, budget, cpu0);
         let r = in_agent(|| {
             catch_unwind(AssertUnwindSafe(|| match phase {
@@ -221,7 +241,7 @@ impl<G: Game> Contestant<G> for Direct<G> {
                 Phase::Act => Some(agent.act(state, seat, &timer)),
             }))
         });
-        let (at, cpu1) = cpu_at_end();
+        let (at, cpu1) = cpu_at_end(t0, cpu0, ESTIMATE_BELOW.min(budget));
         let cpu = cpu1.saturating_sub(cpu0);
         if !self.watchdog.end(call) {
             self.abandoned = true;
@@ -334,8 +354,8 @@ mod tests {
     }
 
     #[test]
-    fn a_start_reading_is_carried_forward_only_from_a_recent_end_reading() {
-        // A made-up end reading far above the thread's true CPU time shows
+    fn a_start_reading_is_carried_forward_only_from_a_recent_reading() {
+        // A made-up reading far above the thread's true CPU time shows
         // which way a start reading was made.
         let far = Duration::from_secs(1_000_000);
         // Just taken: carried forward by the wall-clock gap (at most
@@ -343,19 +363,46 @@ mod tests {
         // the machine).
         let carried = (0..100).any(|_| {
             let at = Instant::now();
-            LAST_END.set(Some((at, far)));
+            LAST_READ.set(Some((at, far)));
             let now = Instant::now();
             let cpu = cpu_at(now);
             now.duration_since(at) <= CHAIN_WITHIN && cpu == far + now.duration_since(at)
         });
-        assert!(carried, "a recent end reading was never carried forward");
-        // Older than CHAIN_WITHIN: the clock is read.
+        assert!(carried, "a recent reading was never carried forward");
+        // Older than CHAIN_WITHIN: the clock is read, and the reading kept.
         let old = Instant::now();
         std::thread::sleep(CHAIN_WITHIN * 2);
-        LAST_END.set(Some((old, far)));
-        assert!(cpu_at(Instant::now()) < far);
-        // An end reading is kept for the next start.
-        let end = cpu_at_end();
-        assert_eq!(LAST_END.get(), Some(end));
+        LAST_READ.set(Some((old, far)));
+        let now = Instant::now();
+        let read = cpu_at(now);
+        assert!(read < far);
+        assert_eq!(LAST_READ.get(), Some((now, read)));
+    }
+
+    #[test]
+    fn an_end_reading_is_estimated_only_for_a_call_shorter_than_the_bound() {
+        let far = Duration::from_secs(1_000_000);
+        // A call of a few microseconds (in at least one of a hundred tries
+        // however loaded the machine): its CPU time is its wall time, and
+        // no reading is taken.
+        let estimated = (0..100).any(|_| {
+            LAST_READ.set(None);
+            let start = Instant::now();
+            let (at, cpu) = cpu_at_end(start, far, ESTIMATE_BELOW);
+            at.duration_since(start) < ESTIMATE_BELOW
+                && cpu == far + at.duration_since(start)
+                && LAST_READ.get().is_none()
+        });
+        assert!(estimated, "a short call was never estimated");
+        // A call past the bound (or past a zero bound): the clock is read
+        // and the reading kept.
+        let start = Instant::now();
+        spin_cpu(ESTIMATE_BELOW * 2);
+        let (at, cpu) = cpu_at_end(start, far, ESTIMATE_BELOW);
+        assert!(cpu < far);
+        assert_eq!(LAST_READ.get(), Some((at, cpu)));
+        let (at, cpu) = cpu_at_end(Instant::now(), far, Duration::ZERO);
+        assert!(cpu < far);
+        assert_eq!(LAST_READ.get(), Some((at, cpu)));
     }
 }
