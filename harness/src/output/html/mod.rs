@@ -177,7 +177,9 @@ pub fn build_with(
         |m| m.seed.to_string(),
     );
 
-    let mut h = String::with_capacity(embedded.bytes * 4 / 3 + 200_000);
+    // The page is mostly the embedded replays: room for them, the episode
+    // list and the rest, so that it is not copied as it grows.
+    let mut h = String::with_capacity(embedded.script_len() + episodes.len() * 200 + 400_000);
     h.push_str(&format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>arena report: {}</title>\n<style>{}</style></head>\n<body>\n",
         esc(&run),
@@ -340,13 +342,13 @@ pub fn build_with(
     if embedded.blobs.is_empty() {
         h.push_str("<p class=\"note\">No replays in this folder (config key <code>replays = false</code>, or an older run).</p>\n");
     }
-    h.push_str(&format!(
-        "<script id=\"arena-episodes\" type=\"application/json\">{}</script>\n<script>{}</script>\n</section>\n",
-        script_json(&list),
-        script_json(REPORT_JS)
-    ));
+    h.push_str("<script id=\"arena-episodes\" type=\"application/json\">");
+    h.push_str(&script_json(&list));
+    h.push_str("</script>\n<script>");
+    h.push_str(&script_json(REPORT_JS));
+    h.push_str("</script>\n</section>\n");
     if !embedded.blobs.is_empty() {
-        h.push_str(&viewer::section(&embedded, false));
+        viewer::push_section(&mut h, &embedded, false);
     }
     h.push_str("</main></body></html>\n");
     Ok((h, left_out))

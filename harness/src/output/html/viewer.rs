@@ -173,11 +173,24 @@ impl Embedded {
     /// (one index entry and one blob per replay), JSON escaped for HTML.
     /// Written piece by piece; base64 needs neither JSON nor HTML escapes.
     pub fn script(&self) -> String {
+        let mut s = String::new();
+        self.push_script(&mut s);
+        s
+    }
+
+    /// The bytes [`Embedded::script`] takes, about (the blobs and their
+    /// quotes; the index is small beside them).
+    pub fn script_len(&self) -> usize {
+        self.blobs.iter().map(|b| b.len() + 3).sum::<usize>() + self.metas.len() * 160 + 100
+    }
+
+    /// [`Embedded::script`], appended to `s` (the blobs are copied once,
+    /// into the page).
+    pub fn push_script(&self, s: &mut String) {
         let index: Vec<IndexEntry> = self.metas.iter().map(IndexEntry::of).collect();
         // Serializing plain structs of strings and numbers cannot fail.
         let index = serde_json::to_string(&index).unwrap_or_default();
-        let blobs: usize = self.blobs.iter().map(|b| b.len() + 3).sum();
-        let mut s = String::with_capacity(index.len() + blobs + 100);
+        s.reserve(self.script_len());
         s.push_str("<script id=\"arena-replays\" type=\"application/json\">{\"index\":");
         s.push_str(&script_json(&index));
         s.push_str(",\"blobs\":[");
@@ -190,7 +203,6 @@ impl Embedded {
             s.push('"');
         }
         s.push_str("]}</script>\n");
-        s
     }
 }
 
@@ -287,6 +299,12 @@ pub fn esc(s: &str) -> String {
 /// of the report selects an episode.
 pub fn section(embedded: &Embedded, standalone: bool) -> String {
     let mut s = String::new();
+    push_section(&mut s, embedded, standalone);
+    s
+}
+
+/// [`section`], appended to `s`.
+pub fn push_section(s: &mut String, embedded: &Embedded, standalone: bool) {
     s.push_str(&format!(
         "<section id=\"viewer\" class=\"viewer\"{}>\n",
         if standalone {
@@ -309,11 +327,10 @@ pub fn section(embedded: &Embedded, standalone: bool) -> String {
 </section>
 "#,
     );
-    s.push_str(&embedded.script());
+    embedded.push_script(s);
     s.push_str("<script>\n");
     s.push_str(&script_json(VIEWER_JS));
     s.push_str("</script>\n");
-    s
 }
 
 /// Write a standalone viewer page of `replays` to `path`.
