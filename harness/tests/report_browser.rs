@@ -529,3 +529,64 @@ fn report_tables_say_what_the_csv_files_hold() {
     );
     assert!(console_lines(&stderr).is_empty(), "{stderr}");
 }
+
+#[test]
+fn a_replay_in_a_member_with_others_shows_in_the_report() {
+    let Some(chrome) = chromium() else {
+        tools::skip("chromium is not installed (.ci/setup-browser.sh installs it)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "name = \"members\"\ngame = \"connect4\"\nrepetitions = 3\nseed = 5\n\
+         [[agents]]\nagent = \"random\"\nname = \"a\"\n\
+         [[agents]]\nagent = \"random\"\nname = \"b\"\n",
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let (code, stdout, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    // Every replay in one gzip member, as the replay reporter writes the
+    // replays made in one batch; the report read back embeds it as it is.
+    let path = run.join("replays.jsonl.gz");
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6);
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, text.as_bytes()).unwrap();
+    std::fs::write(&path, enc.finish().unwrap()).unwrap();
+    let (code, stdout, err) = arena(&["report", run.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    // The fourth line's episode, at its end.
+    let fourth: Value = serde_json::from_str(lines[3]).unwrap();
+    let episode = fourth["episode"].as_u64().unwrap();
+    let steps = fourth["ticks"].as_array().unwrap().len();
+    let report = format!("file://{}", run.join("report.html").display());
+    let (dom, stderr) = browse(
+        &chrome,
+        &format!("{report}#episode={episode}&tick=end"),
+        &["--dump-dom"],
+    );
+    assert_clean("a shared member", &dom, &stderr);
+    assert_eq!(
+        attr(&dom, "viewer", "data-episode"),
+        Some(episode.to_string())
+    );
+    assert_eq!(attr(&dom, "viewer", "data-tick"), Some(steps.to_string()));
+    let shown: Value =
+        serde_json::from_str(&attr(&dom, "viewer", "data-state").expect("data-state")).unwrap();
+    assert_eq!(&shown, fourth["states"].as_array().unwrap().last().unwrap());
+}

@@ -3,8 +3,9 @@
 //!
 //! # Format (`arena-replay/2`)
 //! `replays.jsonl.gz` in the run's folder: one JSON object per episode, one
-//! per line, each line its own gzip member appended as the episode
-//! finishes (so a stopped run keeps every finished episode, and the file
+//! per line, in finishing order, in gzip members of one or more lines
+//! appended as the episodes finish (the lines made since the last write
+//! share a member: a stopped run keeps every member written, and the file
 //! reads as one gzip stream). An object is a [`Replay`]:
 //! the game, the level (its spec, and its text when the level is a file),
 //! the seeds, the seats (agent, limits, outcome, init time), one [`Tick`]

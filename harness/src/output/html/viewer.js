@@ -19,8 +19,11 @@
   var root = document.getElementById("viewer");
   if (!holder || !root) return;
   var data = JSON.parse(holder.textContent);
-  // data.index: [{episode, game, level, seats:[labels], steps}], data.blobs: base64 gzip.
+  // data.index: [{episode, game, level, seats:[labels], steps, blob, line}],
+  // data.blobs: base64 gzip members; a replay is the line-th line (blank
+  // lines not counted) of its member.
   var cache = {};
+  var member = { blob: -1, lines: null }; // the last member inflated
   var cur = null; // {replay, tick}
   var timer = null;
 
@@ -32,14 +35,25 @@
     return e;
   }
 
-  function load(i) {
-    if (cache[i]) return Promise.resolve(cache[i]);
-    var bin = atob(data.blobs[i]);
+  function lines(b) {
+    if (member.blob === b) return Promise.resolve(member.lines);
+    var bin = atob(data.blobs[b]);
     var bytes = new Uint8Array(bin.length);
     for (var j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Response(stream).text().then(function (t) {
-      var r = JSON.parse(t);
+      var ls = t.split("\n").filter(function (l) { return l.trim() !== ""; });
+      member = { blob: b, lines: ls };
+      return ls;
+    });
+  }
+
+  function load(i) {
+    if (cache[i]) return Promise.resolve(cache[i]);
+    var e = data.index[i];
+    var b = e.blob === undefined ? i : e.blob;
+    return lines(b).then(function (ls) {
+      var r = JSON.parse(ls[e.line || 0]);
       cache[i] = r;
       return r;
     });

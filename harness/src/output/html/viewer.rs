@@ -7,7 +7,6 @@
 use crate::error::HarnessError;
 pub use crate::output::replay::ReplayMeta;
 use crate::output::replay::{self, Replay};
-use base64::Engine;
 use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
@@ -18,7 +17,7 @@ pub const VIEWER_JS: &str = include_str!("viewer.js");
 pub const STYLE_CSS: &str = include_str!("style.css");
 
 /// The viewer's index entry of a replay: `{episode, game, seed, level,
-/// seats, steps}`.
+/// seats, steps, blob, line}`.
 #[derive(Serialize)]
 struct IndexEntry<'a> {
     episode: usize,
@@ -28,11 +27,17 @@ struct IndexEntry<'a> {
     level: &'a str,
     seats: Vec<&'a str>,
     steps: usize,
+    /// The member (in `blobs`) holding its line.
+    blob: usize,
+    /// Its line among the member's lines that are not blank.
+    line: usize,
 }
 
 impl<'a> IndexEntry<'a> {
-    fn of(meta: &'a ReplayMeta) -> Self {
+    fn of(meta: &'a ReplayMeta, (blob, line): (usize, usize)) -> Self {
         IndexEntry {
+            blob,
+            line,
             episode: meta.episode,
             game: &meta.game,
             seed: meta.seed.to_string(),
@@ -44,87 +49,51 @@ impl<'a> IndexEntry<'a> {
 }
 
 /// Replays ready to embed: their metadata (the viewer's index is made of
-/// it) and a base64 gzip member each.
+/// it), where each one's line is, and the gzip members holding them, in
+/// base64 (as [`replay::Index`] collects them).
 #[derive(Default)]
-pub struct Embedded {
-    /// The replays' gzip'd JSON lines, in base64.
-    pub blobs: Vec<String>,
-    /// Their metadata.
-    pub metas: Vec<ReplayMeta>,
-    /// Compressed bytes embedded.
-    pub bytes: usize,
+pub struct Embedded(pub replay::Index);
+
+impl std::ops::Deref for Embedded {
+    type Target = replay::Index;
+    fn deref(&self) -> &replay::Index {
+        &self.0
+    }
 }
 
 impl Embedded {
-    fn push(&mut self, meta: ReplayMeta, gz: &[u8]) {
-        self.bytes += gz.len();
-        let blob = base64::engine::general_purpose::STANDARD.encode(gz);
-        self.push_encoded(meta, blob);
-    }
-
-    /// Add a replay whose gzip member is `blob` (base64); the caller counts
-    /// its bytes.
-    fn push_encoded(&mut self, meta: ReplayMeta, blob: String) {
-        self.blobs.push(blob);
-        self.metas.push(meta);
-    }
-
     /// Embed the replays of an [`replay::Index`] collected as they were
     /// written: the same as [`Embedded::of_file`] of the file they were
     /// written to, with the index's budget, without reading it back. Also
     /// the number of replays left out.
     pub fn of_index(index: replay::Index) -> (Self, usize) {
-        let mut e = Embedded::default();
-        for (meta, blob) in index.metas.into_iter().zip(index.blobs) {
-            e.push_encoded(meta, blob);
-        }
-        e.bytes = index.bytes;
-        (e, index.left_out)
+        let left_out = index.left_out;
+        (Embedded(index), left_out)
     }
 
-    /// Embed replays read in memory (`arena replay --html`).
+    /// Embed replays read in memory (`arena replay --html`), a member each.
     pub fn of_replays(replays: &[Replay]) -> Result<Self, HarnessError> {
-        let mut e = Embedded::default();
+        let mut index = replay::Index::new(usize::MAX);
         for r in replays {
-            e.push(ReplayMeta::of(r), &replay::gzip_line(r));
+            index.push_member(vec![ReplayMeta::of(r)], &replay::gzip_line(r));
         }
-        Ok(e)
+        Ok(Embedded(index))
     }
 
-    /// Embed the replays of a file (gzip members are embedded as they are;
-    /// plain JSON lines are compressed), at most `budget` compressed bytes:
-    /// the replays past it are left out (and counted in the second value).
+    /// Embed the replays of a file (gzip members are embedded as they are,
+    /// whatever number of lines each holds; plain JSON lines are compressed
+    /// one by one), at most `budget` compressed bytes: the replays past it
+    /// are left out (and counted in the second value).
     pub fn of_file(path: &Path, budget: usize) -> Result<(Self, usize), HarnessError> {
         let bytes = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
-        let mut e = Embedded::default();
-        let mut left_out = 0;
-        let mut add = |e: &mut Embedded, line: &str, gz: Option<&[u8]>| {
-            if line.trim().is_empty() {
-                return Ok(());
-            }
-            let meta: ReplayMeta = serde_json::from_str(line).map_err(|x| {
+        let mut index = replay::Index::new(budget);
+        let meta = |line: &str| {
+            serde_json::from_str::<ReplayMeta>(line).map_err(|x| {
                 HarnessError::ResultsFolder(format!(
                     "{}: a replay does not parse: {x}",
                     path.display()
                 ))
-            })?;
-            let packed;
-            let gz = match gz {
-                Some(g) => g,
-                None => {
-                    let r: Replay = serde_json::from_str(line).map_err(|x| {
-                        HarnessError::ResultsFolder(format!("{}: {x}", path.display()))
-                    })?;
-                    packed = replay::gzip_line(&r);
-                    &packed
-                }
-            };
-            if e.bytes + gz.len() > budget {
-                left_out += 1;
-            } else {
-                e.push(meta, gz);
-            }
-            Ok::<(), HarnessError>(())
+            })
         };
         if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut rest = &bytes[..];
@@ -147,13 +116,13 @@ impl Embedded {
                     }
                 };
                 let member = &rest[..rest.len() - left.len()];
-                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-                if lines.len() == 1 {
-                    add(&mut e, lines[0], Some(member))?;
-                } else {
-                    for l in lines {
-                        add(&mut e, l, None)?;
-                    }
+                let metas = text
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(meta)
+                    .collect::<Result<Vec<_>, _>>()?;
+                if !metas.is_empty() {
+                    index.push_member(metas, member);
                 }
                 if left.len() == rest.len() {
                     break;
@@ -162,15 +131,19 @@ impl Embedded {
             }
         } else {
             let text = String::from_utf8_lossy(&bytes);
-            for l in text.lines() {
-                add(&mut e, l, None)?;
+            for l in text.lines().filter(|l| !l.trim().is_empty()) {
+                let r: Replay = serde_json::from_str(l)
+                    .map_err(|x| HarnessError::ResultsFolder(format!("{}: {x}", path.display())))?;
+                index.push_member(vec![meta(l)?], &replay::gzip_line(&r));
             }
         }
-        Ok((e, left_out))
+        let left_out = index.left_out;
+        Ok((Embedded(index), left_out))
     }
 
     /// The `<script>` holding the data, `{"index": [...], "blobs": [...]}`
-    /// (one index entry and one blob per replay), JSON escaped for HTML.
+    /// (an index entry per replay, a blob per gzip member), JSON escaped for
+    /// HTML.
     /// Written piece by piece; base64 needs neither JSON nor HTML escapes.
     pub fn script(&self) -> String {
         let mut s = String::new();
@@ -187,7 +160,12 @@ impl Embedded {
     /// [`Embedded::script`], appended to `s` (the blobs are copied once,
     /// into the page).
     pub fn push_script(&self, s: &mut String) {
-        let index: Vec<IndexEntry> = self.metas.iter().map(IndexEntry::of).collect();
+        let index: Vec<IndexEntry> = self
+            .metas
+            .iter()
+            .zip(&self.places)
+            .map(|(m, &p)| IndexEntry::of(m, p))
+            .collect();
         // Serializing plain structs of strings and numbers cannot fail.
         let index = serde_json::to_string(&index).unwrap_or_default();
         s.reserve(self.script_len());
@@ -354,6 +332,7 @@ pub fn write_standalone(path: &Path, replays: &[Replay]) -> Result<(), HarnessEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
     use serde_json::json;
     use std::io::Write;
 
@@ -430,21 +409,32 @@ mod tests {
             .write(Vec::new(), flate2::Compression::fast());
         enc.write_all(line.as_bytes()).unwrap();
         let named = enc.finish().unwrap();
-        let all = [ours.clone(), theirs.clone(), named.clone()].concat();
+        // Two lines in one member, as the replay reporter writes a batch.
+        let two = [replay(3), replay(4)]
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap() + "\n")
+            .collect::<String>();
+        let shared = replay::gzip_bytes(two.as_bytes());
+        let all = [ours.clone(), theirs.clone(), named.clone(), shared.clone()].concat();
         std::fs::write(&path, &all).unwrap();
         let (e, left_out) = Embedded::of_file(&path, usize::MAX).unwrap();
         assert_eq!(left_out, 0);
         assert_eq!(
             e.metas.iter().map(|m| m.episode).collect::<Vec<_>>(),
-            [0, 1, 2]
+            [0, 1, 2, 3, 4]
         );
+        assert_eq!(e.places, [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1)]);
         let one = replay(1);
         assert_eq!(e.metas[1].steps, one.ticks.len());
         let seat0: Vec<f64> = one.ticks.iter().filter_map(|t| t.act_ms[0]).collect();
         assert_eq!(e.metas[1].act_ms[0], seat0);
         let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
-        assert_eq!(e.blobs, [b64(&ours), b64(&theirs), b64(&named)]);
+        assert_eq!(e.blobs, [b64(&ours), b64(&theirs), b64(&named), b64(&shared)]);
         assert_eq!(e.bytes, all.len());
+        // A budget that the last member does not fit: its two replays are
+        // left out.
+        let (e, left_out) = Embedded::of_file(&path, all.len() - 1).unwrap();
+        assert_eq!((e.metas.len(), e.blobs.len(), left_out), (3, 3, 2));
 
         // A flipped byte in the CRC of the first member.
         let mut bad = all.clone();
@@ -472,7 +462,8 @@ mod tests {
         let index: Vec<serde_json::Value> = e
             .metas
             .iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(i, m)| {
                 json!({
                     "episode": m.episode,
                     "game": m.game,
@@ -480,6 +471,8 @@ mod tests {
                     "level": m.level.spec,
                     "seats": m.seats.iter().map(|s| s.agent.as_str()).collect::<Vec<_>>(),
                     "steps": m.steps,
+                    "blob": i,
+                    "line": 0,
                 })
             })
             .collect();

@@ -68,6 +68,20 @@ fn act_times(seats: usize, ticks: &[Tick]) -> Vec<Vec<f64>> {
         .collect()
 }
 
+impl From<Replay> for ReplayMeta {
+    fn from(replay: Replay) -> Self {
+        ReplayMeta {
+            steps: replay.ticks.len(),
+            act_ms: act_times(replay.seats.len(), &replay.ticks),
+            episode: replay.episode,
+            game: replay.game,
+            seed: replay.seed,
+            level: replay.level,
+            seats: replay.seats,
+        }
+    }
+}
+
 impl ReplayMeta {
     /// What the report needs of `replay`.
     pub fn of(replay: &Replay) -> Self {
@@ -84,14 +98,18 @@ impl ReplayMeta {
 }
 
 /// The replays of a run as the report embeds them, in the file's order:
-/// each one's [`ReplayMeta`] and its gzip member in base64, up to a budget of compressed bytes (the replays past it are
-/// counted, not kept), as [`crate::output::html`] would read them back from
-/// `replays.jsonl.gz`.
+/// each one's [`ReplayMeta`] and where its line is, and the gzip members
+/// holding them in base64, up to a budget of compressed bytes (the members
+/// past it are counted by their replays, not kept), as
+/// [`crate::output::html`] would read them back from `replays.jsonl.gz`.
 #[derive(Debug, Default)]
 pub struct Index {
     /// What the report needs of the replays kept.
     pub metas: Vec<ReplayMeta>,
-    /// Their gzip members, in base64.
+    /// Where each replay of `metas` is: its member's place in `blobs`, and
+    /// its line's among the member's lines that are not blank.
+    pub places: Vec<(usize, usize)>,
+    /// The gzip members, in base64.
     pub blobs: Vec<String>,
     /// The compressed bytes kept.
     pub bytes: usize,
@@ -109,18 +127,34 @@ impl Index {
         }
     }
 
-    /// Add the replay `head` (its states left out) written as the gzip
-    /// member `gz`, unless it does not fit in the budget (then counted in
-    /// [`Index::left_out`]).
-    pub fn push(&mut self, head: &Replay, gz: &[u8]) {
+    /// Add the gzip member `gz` whose lines are the replays `metas`, in
+    /// order, unless it does not fit in the budget (then its replays are
+    /// counted in [`Index::left_out`]).
+    pub fn push_member(&mut self, metas: Vec<ReplayMeta>, gz: &[u8]) {
         if self.bytes + gz.len() > self.budget {
-            self.left_out += 1;
+            self.left_out += metas.len();
             return;
         }
-        self.bytes += gz.len();
-        self.blobs
-            .push(base64::engine::general_purpose::STANDARD.encode(gz));
-        self.metas.push(ReplayMeta::of(head));
+        self.push_encoded(
+            metas,
+            base64::engine::general_purpose::STANDARD.encode(gz),
+            gz.len(),
+        );
+    }
+
+    /// Add a member already in base64 (`bytes` compressed bytes), whatever
+    /// the budget.
+    pub fn push_encoded(&mut self, metas: Vec<ReplayMeta>, blob: String, bytes: usize) {
+        let b = self.blobs.len();
+        self.bytes += bytes;
+        self.blobs.push(blob);
+        self.places.extend((0..metas.len()).map(|line| (b, line)));
+        self.metas.extend(metas);
+    }
+
+    /// Whether a member of `bytes` compressed bytes fits in the budget.
+    pub fn fits(&self, bytes: usize) -> bool {
+        self.bytes + bytes <= self.budget
     }
 }
 

@@ -1,7 +1,7 @@
 //! The replay reporter ([`Replays`]): `replays.jsonl.gz` written by a
 //! thread of its own.
 
-use super::index::{Index, SharedIndex};
+use super::index::{Index, ReplayMeta, SharedIndex};
 use super::{gzip_bytes, write_json, FILE_NAME};
 use crate::config::RunConfig;
 use crate::error::HarnessError;
@@ -16,8 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 
-/// The replay reporter: `replays.jsonl.gz`, a gzip member per finished
-/// episode, in finishing order (off with `replays = false`). The members
+/// The replay reporter: `replays.jsonl.gz`, a line per finished episode,
+/// in finishing order, in gzip members of one or more lines (off with
+/// `replays = false`). The members
 /// are built (the re-play, the JSON, the deflate) and written by a thread
 /// of its own (which takes them in batches while they come fast:
 /// [`Batched`]), so that the run's main thread, which runs every reporter,
@@ -40,6 +41,14 @@ const QUEUE: usize = 256;
 /// waiting, or once they are this many bytes.
 const PENDING_MAX: usize = 1 << 20;
 
+/// A gzip member holds the replays made since the last one was closed, up
+/// to about this many bytes of JSON: a member is closed when it reaches
+/// it, and before its bytes are written. (Replays made in one batch share
+/// a member: deflate finds what one episode's line repeats of the last,
+/// such as its seats, in its 32 KiB window, and a member's header and code
+/// tables are paid once.)
+const MEMBER_MAX: usize = 128 << 10;
+
 /// Where the replays of a run go: a thread of its own, or this thread.
 enum Writer {
     Here(Box<Members>),
@@ -50,18 +59,23 @@ enum Writer {
     },
 }
 
-/// Writes each record's gzip member to the file.
+/// Writes the records' replays to the file, in gzip members of one or
+/// more lines ([`MEMBER_MAX`]).
 struct Members {
     out: BatchFile,
     cfg: RunConfig,
     game: &'static dyn GameEntry,
     texts: HashMap<String, Option<String>>,
+    /// The JSON lines of the open member.
     json: Vec<u8>,
+    /// What the index needs of them.
+    heads: Vec<ReplayMeta>,
     index: Option<Index>,
 }
 
 impl Members {
-    /// Make `record`'s member; [`Members::flush`] writes it.
+    /// Add `record`'s replay to the open member (closed when full);
+    /// [`Members::flush`] writes it.
     fn make(&mut self, record: &EpisodeRecord) -> Result<(), HarnessError> {
         let spec = &record.episode.level;
         if !self.texts.contains_key(spec) {
@@ -73,18 +87,32 @@ impl Members {
             self.texts.insert(spec.clone(), text);
         }
         let text = self.texts.get(spec).cloned().flatten();
-        self.json.clear();
         let head = write_json(self.game, &self.cfg, record, text, &mut self.json)?;
-        let gz = gzip_bytes(&self.json);
-        self.out.pending().extend_from_slice(&gz);
-        if let Some(index) = self.index.as_mut() {
-            index.push(&head, &gz);
+        if self.index.is_some() {
+            self.heads.push(ReplayMeta::from(head));
+        }
+        if self.json.len() >= MEMBER_MAX {
+            self.close();
         }
         Ok(())
     }
 
-    /// Write the members made (one `write`).
+    /// Compress the open member into the bytes to write.
+    fn close(&mut self) {
+        if self.json.is_empty() {
+            return;
+        }
+        let gz = gzip_bytes(&self.json);
+        self.out.pending().extend_from_slice(&gz);
+        if let Some(index) = self.index.as_mut() {
+            index.push_member(std::mem::take(&mut self.heads), &gz);
+        }
+        self.json.clear();
+    }
+
+    /// Close the open member and write the members made (one `write`).
     fn flush(&mut self) -> Result<(), HarnessError> {
+        self.close();
         self.out.write_out().map(drop)
     }
 
@@ -220,6 +248,7 @@ impl Reporter for Replays {
                     game: crate::registry::find(cfg.game)?,
                     texts: HashMap::new(),
                     json: Vec::new(),
+                    heads: Vec::new(),
                     index: self.index.as_ref().map(SharedIndex::start),
                 })?);
             }
@@ -283,7 +312,8 @@ mod tests {
             complete: true,
         })
         .unwrap();
-        // Read right after the end of the run: drained, one member each.
+        // Read right after the end of the run: drained, every line there,
+        // and no member much past MEMBER_MAX.
         let gz = std::fs::read(dir.join(FILE_NAME)).unwrap();
         let mut text = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&gz[..]), &mut text)
@@ -292,8 +322,63 @@ mod tests {
             String::from_utf8(text).unwrap(),
             String::from_utf8(expected).unwrap()
         );
-        let members = gz.windows(4).filter(|w| w == &[0x1f, 0x8b, 8, 0]).count();
-        assert!(members >= order.len(), "{members} gzip members");
+        for member in members(&gz) {
+            let last = member[..member.len() - 1]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            assert!(member.ends_with(b"\n") && last < MEMBER_MAX, "{last}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The text of each gzip member of `gz`.
+    fn members(gz: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut rest = gz;
+        while !rest.is_empty() {
+            let mut dec = flate2::bufread::GzDecoder::new(rest);
+            let mut text = Vec::new();
+            std::io::Read::read_to_end(&mut dec, &mut text).unwrap();
+            rest = dec.into_inner();
+            out.push(text);
+        }
+        out
+    }
+
+    #[test]
+    fn replays_made_together_share_members_and_the_index_says_where_each_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cfg, _) = connect4_record(0, 0);
+        let mut m = Members {
+            out: BatchFile::create(&dir.path().join(FILE_NAME)).unwrap(),
+            game: crate::registry::find(cfg.game).unwrap(),
+            cfg,
+            texts: HashMap::new(),
+            json: Vec::new(),
+            heads: Vec::new(),
+            index: Some(Index::new(usize::MAX)),
+        };
+        let n = 80;
+        for i in 0..n {
+            let (_, rec) = connect4_record(i as u64 * 13 + 1, i);
+            m.make(&rec).unwrap();
+        }
+        m.flush().unwrap();
+        let gz = std::fs::read(dir.path().join(FILE_NAME)).unwrap();
+        let texts = members(&gz);
+        let index = m.index.take().unwrap();
+        // Fewer members than replays, each one's blob in the index.
+        assert!(texts.len() > 1 && texts.len() < n, "{} members", texts.len());
+        assert_eq!(index.blobs.len(), texts.len());
+        assert_eq!((index.metas.len(), index.places.len()), (n, n));
+        for (meta, &(b, line)) in index.metas.iter().zip(&index.places) {
+            let text = String::from_utf8(texts[b].clone()).unwrap();
+            let l = text.lines().filter(|l| !l.trim().is_empty()).nth(line).unwrap();
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["episode"], meta.episode);
+        }
+        let episodes: Vec<usize> = index.metas.iter().map(|m| m.episode).collect();
+        assert_eq!(episodes, (0..n).collect::<Vec<_>>());
     }
 }
