@@ -429,7 +429,10 @@ mod tests {
         let seat0: Vec<f64> = one.ticks.iter().filter_map(|t| t.act_ms[0]).collect();
         assert_eq!(e.metas[1].act_ms[0], seat0);
         let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
-        assert_eq!(e.blobs, [b64(&ours), b64(&theirs), b64(&named), b64(&shared)]);
+        assert_eq!(
+            e.blobs,
+            [b64(&ours), b64(&theirs), b64(&named), b64(&shared)]
+        );
         assert_eq!(e.bytes, all.len());
         // A budget that the last member does not fit: its two replays are
         // left out.

@@ -369,12 +369,20 @@ mod tests {
         let texts = members(&gz);
         let index = m.index.take().unwrap();
         // Fewer members than replays, each one's blob in the index.
-        assert!(texts.len() > 1 && texts.len() < n, "{} members", texts.len());
+        assert!(
+            texts.len() > 1 && texts.len() < n,
+            "{} members",
+            texts.len()
+        );
         assert_eq!(index.blobs.len(), texts.len());
         assert_eq!((index.metas.len(), index.places.len()), (n, n));
         for (meta, &(b, line)) in index.metas.iter().zip(&index.places) {
             let text = String::from_utf8(texts[b].clone()).unwrap();
-            let l = text.lines().filter(|l| !l.trim().is_empty()).nth(line).unwrap();
+            let l = text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .nth(line)
+                .unwrap();
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
             assert_eq!(v["episode"], meta.episode);
         }
