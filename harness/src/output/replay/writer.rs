@@ -18,13 +18,13 @@ use std::thread::JoinHandle;
 
 /// The replay reporter: `replays.jsonl.gz`, a line per finished episode,
 /// in finishing order, in gzip members of one or more lines (off with
-/// `replays = false`). The members
-/// are built (the re-play, the JSON, the deflate) and written by a thread
-/// of its own (which takes them in batches while they come fast:
-/// [`Batched`]), so that the run's main thread, which runs every reporter,
-/// only hands each record over; the thread is drained, and its first
-/// error reported, at the end of the run. Without a thread to spare, the
-/// members are written here. Given a [`SharedIndex`], it also collects what
+/// `replays = false`). The lines are made (the re-play, the JSON) by a
+/// thread of its own (`replays`, which takes the records in batches while
+/// they come fast: [`Batched`]), and the members are deflated and written
+/// by another (`replays-gzip`), so that the run's main thread, which runs
+/// every reporter, only hands each record over; both are drained, and the
+/// first error reported, at the end of the run. Without threads to spare,
+/// the work is done here. Given a [`SharedIndex`], it also collects what
 /// the report embeds of each replay as it is written, and leaves it there
 /// when every replay of the run was written.
 pub struct Replays {
@@ -37,8 +37,9 @@ pub struct Replays {
 /// main thread waits for it.
 const QUEUE: usize = 256;
 
-/// The replay thread writes the members it made when nothing else is
-/// waiting, or once they are this many bytes.
+/// The packing thread writes the members it deflated when nothing else is
+/// waiting after the replay thread asked for it (its own queue was empty),
+/// or once they are this many bytes.
 const PENDING_MAX: usize = 1 << 20;
 
 /// A gzip member holds the replays made since the last one was closed, up
@@ -60,17 +61,165 @@ enum Writer {
 }
 
 /// Writes the records' replays to the file, in gzip members of one or
-/// more lines ([`MEMBER_MAX`]).
+/// more lines ([`MEMBER_MAX`]): makes their JSON lines, and hands each
+/// member closed to its [`Sink`].
 struct Members {
-    out: BatchFile,
+    sink: Sink,
     cfg: RunConfig,
     game: &'static dyn GameEntry,
     texts: HashMap<String, Option<String>>,
     /// The JSON lines of the open member.
     json: Vec<u8>,
-    /// What the index needs of them.
-    heads: Vec<ReplayMeta>,
+    /// What the index needs of them (when there is an index).
+    heads: Option<Vec<ReplayMeta>>,
+}
+
+/// Where closed members go: compressed and written here, or by a thread
+/// of their own (`replays-gzip`), so that making the lines (the re-play,
+/// the views) and deflating them run side by side.
+enum Sink {
+    Here(Packer),
+    Thread {
+        tx: mpsc::SyncSender<Packing>,
+        /// Taken when it is joined.
+        thread: Option<JoinHandle<Result<Option<Index>, HarnessError>>>,
+    },
+}
+
+/// What the packing thread is handed: a member's lines and what the index
+/// needs of them, or the word to write what it has.
+enum Packing {
+    Member(Vec<u8>, Vec<ReplayMeta>),
+    Flush,
+}
+
+/// Compresses members, collects their index and writes them.
+struct Packer {
+    out: BatchFile,
     index: Option<Index>,
+}
+
+impl Packer {
+    fn pack(&mut self, json: &[u8], heads: Vec<ReplayMeta>) {
+        let gz = gzip_bytes(json);
+        self.out.pending().extend_from_slice(&gz);
+        if let Some(index) = self.index.as_mut() {
+            index.push_member(heads, &gz);
+        }
+    }
+}
+
+/// How many closed members may wait for the packing thread (each at most
+/// about [`MEMBER_MAX`] of JSON).
+const PACK_QUEUE: usize = 16;
+
+impl Sink {
+    /// Pack on a thread of its own where one can be started.
+    fn start(packer: Packer) -> Sink {
+        let (tx, rx) = mpsc::sync_channel::<Packing>(PACK_QUEUE);
+        let cell = Arc::new(Mutex::new(Some(packer)));
+        let theirs = Arc::clone(&cell);
+        let spawned = std::thread::Builder::new()
+            .name("replays-gzip".into())
+            .spawn(move || {
+                let Some(mut p) = theirs.lock().map(|mut m| m.take()).unwrap_or(None) else {
+                    return Ok(None);
+                };
+                let mut pending_flush = false;
+                loop {
+                    let msg = match rx.try_recv() {
+                        Ok(m) => m,
+                        Err(mpsc::TryRecvError::Empty) => {
+                            if pending_flush {
+                                p.out.write_out()?;
+                                pending_flush = false;
+                            }
+                            match rx.recv() {
+                                Ok(m) => m,
+                                Err(_) => break,
+                            }
+                        }
+                        Err(mpsc::TryRecvError::Disconnected) => break,
+                    };
+                    match msg {
+                        Packing::Member(json, heads) => {
+                            p.pack(&json, heads);
+                            if p.out.pending().len() >= PENDING_MAX {
+                                p.out.write_out()?;
+                            }
+                        }
+                        Packing::Flush => pending_flush = true,
+                    }
+                }
+                p.out.write_out()?;
+                Ok(p.index)
+            });
+        match spawned {
+            Ok(thread) => Sink::Thread {
+                tx,
+                thread: Some(thread),
+            },
+            Err(_) => match cell.lock().map(|mut m| m.take()).unwrap_or(None) {
+                Some(p) => Sink::Here(p),
+                None => unreachable!("the packer is taken only by its thread"),
+            },
+        }
+    }
+
+    fn member(&mut self, json: Vec<u8>, heads: Vec<ReplayMeta>) -> Result<(), HarnessError> {
+        match self {
+            Sink::Here(p) => {
+                p.pack(&json, heads);
+                Ok(())
+            }
+            Sink::Thread { tx, thread } => {
+                if tx.send(Packing::Member(json, heads)).is_ok() {
+                    return Ok(());
+                }
+                // The thread stopped: its error.
+                Err(join(thread.take()).err().unwrap_or_else(|| {
+                    HarnessError::CheckFailed("the thread compressing the replays stopped".into())
+                }))
+            }
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), HarnessError> {
+        match self {
+            Sink::Here(p) => p.out.write_out().map(drop),
+            Sink::Thread { tx, .. } => {
+                let _ = tx.send(Packing::Flush);
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> Result<Option<Index>, HarnessError> {
+        match self {
+            Sink::Here(mut p) => {
+                p.out.write_out()?;
+                Ok(p.index)
+            }
+            Sink::Thread { tx, thread } => {
+                drop(tx);
+                join(thread)
+            }
+        }
+    }
+}
+
+/// What the packing thread returned (nothing when it was joined before).
+fn join(
+    thread: Option<JoinHandle<Result<Option<Index>, HarnessError>>>,
+) -> Result<Option<Index>, HarnessError> {
+    match thread {
+        Some(t) => t.join().unwrap_or_else(|_| {
+            Err(HarnessError::CheckFailed(
+                "the thread compressing the replays panicked".into(),
+            ))
+        }),
+        None => Ok(None),
+    }
 }
 
 impl Members {
@@ -88,32 +237,32 @@ impl Members {
         }
         let text = self.texts.get(spec).cloned().flatten();
         let head = write_json(self.game, &self.cfg, record, text, &mut self.json)?;
-        if self.index.is_some() {
-            self.heads.push(ReplayMeta::from(head));
+        if let Some(heads) = self.heads.as_mut() {
+            heads.push(ReplayMeta::from(head));
         }
         if self.json.len() >= MEMBER_MAX {
-            self.close();
+            self.close()?;
         }
         Ok(())
     }
 
-    /// Compress the open member into the bytes to write.
-    fn close(&mut self) {
+    /// Hand the open member to the sink.
+    fn close(&mut self) -> Result<(), HarnessError> {
         if self.json.is_empty() {
-            return;
+            return Ok(());
         }
-        let gz = gzip_bytes(&self.json);
-        self.out.pending().extend_from_slice(&gz);
-        if let Some(index) = self.index.as_mut() {
-            index.push_member(std::mem::take(&mut self.heads), &gz);
-        }
-        self.json.clear();
+        let json = std::mem::replace(
+            &mut self.json,
+            Vec::with_capacity(MEMBER_MAX + MEMBER_MAX / 4),
+        );
+        let heads = self.heads.as_mut().map(std::mem::take).unwrap_or_default();
+        self.sink.member(json, heads)
     }
 
-    /// Close the open member and write the members made (one `write`).
+    /// Close the open member and write the members made.
     fn flush(&mut self) -> Result<(), HarnessError> {
-        self.close();
-        self.out.write_out().map(drop)
+        self.close()?;
+        self.sink.flush()
     }
 
     /// Make `record`'s member and write it.
@@ -121,16 +270,21 @@ impl Members {
         self.make(record)?;
         self.flush()
     }
+
+    /// Write what is left; the index.
+    fn finish(mut self) -> Result<Option<Index>, HarnessError> {
+        self.close()?;
+        self.sink.finish()
+    }
 }
 
 impl Writer {
     /// Start writing into `members`' file, on a thread of its own where
     /// one can be started.
-    fn start(members: Members) -> Result<Writer, HarnessError> {
+    fn start(members: Members, path: &Path) -> Result<Writer, HarnessError> {
         let (tx, rx) = mpsc::sync_channel::<EpisodeRecord>(QUEUE);
         let failed = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&failed);
-        let path = members.out.path().to_path_buf();
         // Shared, so that the members come back if the thread cannot start.
         let cell = Arc::new(Mutex::new(Some(members)));
         let theirs = Arc::clone(&cell);
@@ -145,8 +299,7 @@ impl Writer {
                 let mut rx = Batched::new(rx);
                 while let Ok(record) = rx.recv(None) {
                     let mut made = members.make(&record);
-                    if made.is_ok() && (members.out.pending().len() >= PENDING_MAX || rx.drained())
-                    {
+                    if made.is_ok() && rx.drained() {
                         made = members.flush();
                     }
                     if let Err(e) = made {
@@ -154,14 +307,13 @@ impl Writer {
                         return Err(e);
                     }
                 }
-                members.flush()?;
-                Ok(members.index)
+                members.finish()
             });
         match spawned {
             Ok(thread) => Ok(Writer::Thread { tx, thread, failed }),
             Err(e) => match cell.lock().map(|mut m| m.take()).unwrap_or(None) {
                 Some(m) => Ok(Writer::Here(Box::new(m))),
-                None => Err(HarnessError::io(&path, e)),
+                None => Err(HarnessError::io(path, e)),
             },
         }
     }
@@ -181,7 +333,7 @@ impl Writer {
     /// members written, or the thread's error.
     fn finish(self) -> Result<Option<Index>, HarnessError> {
         match self {
-            Writer::Here(m) => Ok(m.index),
+            Writer::Here(m) => m.finish(),
             Writer::Thread { tx, thread, .. } => {
                 drop(tx);
                 thread.join().unwrap_or_else(|_| {
@@ -242,15 +394,21 @@ impl Reporter for Replays {
                 if !cfg.replays {
                     return Ok(());
                 }
-                self.writer = Some(Writer::start(Members {
-                    out: BatchFile::create(&self.path)?,
-                    cfg: (*cfg).clone(),
-                    game: crate::registry::find(cfg.game)?,
-                    texts: HashMap::new(),
-                    json: Vec::new(),
-                    heads: Vec::new(),
-                    index: self.index.as_ref().map(SharedIndex::start),
-                })?);
+                let index = self.index.as_ref().map(SharedIndex::start);
+                self.writer = Some(Writer::start(
+                    Members {
+                        heads: index.is_some().then(Vec::new),
+                        sink: Sink::start(Packer {
+                            out: BatchFile::create(&self.path)?,
+                            index,
+                        }),
+                        cfg: (*cfg).clone(),
+                        game: crate::registry::find(cfg.game)?,
+                        texts: HashMap::new(),
+                        json: Vec::new(),
+                    },
+                    &self.path,
+                )?);
             }
             Event::EpisodeFinished { record, .. } => {
                 if let Some(w) = self.writer.as_mut() {
@@ -351,13 +509,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (cfg, _) = connect4_record(0, 0);
         let mut m = Members {
-            out: BatchFile::create(&dir.path().join(FILE_NAME)).unwrap(),
+            sink: Sink::Here(Packer {
+                out: BatchFile::create(&dir.path().join(FILE_NAME)).unwrap(),
+                index: Some(Index::new(usize::MAX)),
+            }),
             game: crate::registry::find(cfg.game).unwrap(),
             cfg,
             texts: HashMap::new(),
             json: Vec::new(),
-            heads: Vec::new(),
-            index: Some(Index::new(usize::MAX)),
+            heads: Some(Vec::new()),
         };
         let n = 80;
         for i in 0..n {
@@ -365,9 +525,9 @@ mod tests {
             m.make(&rec).unwrap();
         }
         m.flush().unwrap();
+        let index = m.finish().unwrap().unwrap();
         let gz = std::fs::read(dir.path().join(FILE_NAME)).unwrap();
         let texts = members(&gz);
-        let index = m.index.take().unwrap();
         // Fewer members than replays, each one's blob in the index.
         assert!(
             texts.len() > 1 && texts.len() < n,
@@ -388,5 +548,44 @@ mod tests {
         }
         let episodes: Vec<usize> = index.metas.iter().map(|m| m.episode).collect();
         assert_eq!(episodes, (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn members_deflated_on_their_own_thread_are_the_ones_deflated_here() {
+        let (cfg, _) = connect4_record(0, 0);
+        let mut files = Vec::new();
+        let mut indexes = Vec::new();
+        for threaded in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let packer = Packer {
+                out: BatchFile::create(&dir.path().join(FILE_NAME)).unwrap(),
+                index: Some(Index::new(usize::MAX)),
+            };
+            let sink = if threaded {
+                Sink::start(packer)
+            } else {
+                Sink::Here(packer)
+            };
+            assert_eq!(matches!(sink, Sink::Thread { .. }), threaded);
+            let mut m = Members {
+                sink,
+                game: crate::registry::find(cfg.game).unwrap(),
+                cfg: cfg.clone(),
+                texts: HashMap::new(),
+                json: Vec::new(),
+                heads: Some(Vec::new()),
+            };
+            // More members than the packing thread's queue holds.
+            for i in 0..(PACK_QUEUE + 4) * 30 {
+                let (_, rec) = connect4_record(i as u64 * 7 + 3, i);
+                m.make(&rec).unwrap();
+            }
+            let index = m.finish().unwrap().unwrap();
+            files.push(std::fs::read(dir.path().join(FILE_NAME)).unwrap());
+            indexes.push((index.blobs, index.places, index.bytes));
+        }
+        assert!(members(&files[0]).len() > PACK_QUEUE);
+        assert!(files[0] == files[1], "the files differ");
+        assert!(indexes[0] == indexes[1], "the indexes differ");
     }
 }
