@@ -588,4 +588,39 @@ mod tests {
         assert!(files[0] == files[1], "the files differ");
         assert!(indexes[0] == indexes[1], "the indexes differ");
     }
+
+    #[test]
+    fn a_write_error_of_the_packing_thread_is_what_the_replays_report() {
+        let full = Path::new("/dev/full");
+        if !full.exists() {
+            assert!(std::env::var_os("CI").is_none(), "no /dev/full under CI");
+            return;
+        }
+        let (cfg, _) = connect4_record(0, 0);
+        let mut m = Members {
+            sink: Sink::start(Packer {
+                out: BatchFile::create(full).unwrap(),
+                index: None,
+            }),
+            game: crate::registry::find(cfg.game).unwrap(),
+            cfg,
+            texts: HashMap::new(),
+            json: Vec::new(),
+            heads: None,
+        };
+        assert!(matches!(m.sink, Sink::Thread { .. }));
+        let (_, rec) = connect4_record(1, 0);
+        m.make(&rec).unwrap();
+        // The write fails on the packing thread, which stops; the next
+        // member handed over brings its error back.
+        m.flush().unwrap();
+        let err = (1..100_000)
+            .find_map(|i| m.make(&connect4_record(i as u64, i).1).err())
+            .expect("the packing thread's error");
+        assert!(err.to_string().contains("/dev/full"), "{err}");
+        assert!(
+            !err.to_string().contains("stopped"),
+            "not the thread's own error: {err}"
+        );
+    }
 }
