@@ -51,9 +51,8 @@
   function load(i) {
     if (cache[i]) return Promise.resolve(cache[i]);
     var e = data.index[i];
-    var b = e.blob === undefined ? i : e.blob;
-    return lines(b).then(function (ls) {
-      var r = JSON.parse(ls[e.line || 0]);
+    return lines(e.blob).then(function (ls) {
+      var r = JSON.parse(ls[e.line]);
       cache[i] = r;
       return r;
     });

@@ -134,7 +134,7 @@ impl Embedded {
             for l in text.lines().filter(|l| !l.trim().is_empty()) {
                 let r: Replay = serde_json::from_str(l)
                     .map_err(|x| HarnessError::ResultsFolder(format!("{}: {x}", path.display())))?;
-                index.push_member(vec![meta(l)?], &replay::gzip_line(&r));
+                index.push_member(vec![ReplayMeta::of(&r)], &replay::gzip_line(&r));
             }
         }
         let left_out = index.left_out;

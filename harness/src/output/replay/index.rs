@@ -135,26 +135,12 @@ impl Index {
             self.left_out += metas.len();
             return;
         }
-        self.push_encoded(
-            metas,
-            base64::engine::general_purpose::STANDARD.encode(gz),
-            gz.len(),
-        );
-    }
-
-    /// Add a member already in base64 (`bytes` compressed bytes), whatever
-    /// the budget.
-    pub fn push_encoded(&mut self, metas: Vec<ReplayMeta>, blob: String, bytes: usize) {
         let b = self.blobs.len();
-        self.bytes += bytes;
-        self.blobs.push(blob);
+        self.bytes += gz.len();
+        self.blobs
+            .push(base64::engine::general_purpose::STANDARD.encode(gz));
         self.places.extend((0..metas.len()).map(|line| (b, line)));
         self.metas.extend(metas);
-    }
-
-    /// Whether a member of `bytes` compressed bytes fits in the budget.
-    pub fn fits(&self, bytes: usize) -> bool {
-        self.bytes + bytes <= self.budget
     }
 }
 

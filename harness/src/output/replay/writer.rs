@@ -55,7 +55,7 @@ enum Writer {
     Here(Box<Members>),
     Thread {
         tx: mpsc::SyncSender<EpisodeRecord>,
-        thread: JoinHandle<Result<Option<Index>, HarnessError>>,
+        thread: JoinHandle<Done>,
         failed: Arc<AtomicBool>,
     },
 }
@@ -82,7 +82,7 @@ enum Sink {
     Thread {
         tx: mpsc::SyncSender<Packing>,
         /// Taken when it is joined.
-        thread: Option<JoinHandle<Result<Option<Index>, HarnessError>>>,
+        thread: Option<JoinHandle<Done>>,
     },
 }
 
@@ -117,52 +117,42 @@ impl Sink {
     /// Pack on a thread of its own where one can be started.
     fn start(packer: Packer) -> Sink {
         let (tx, rx) = mpsc::sync_channel::<Packing>(PACK_QUEUE);
-        let cell = Arc::new(Mutex::new(Some(packer)));
-        let theirs = Arc::clone(&cell);
-        let spawned = std::thread::Builder::new()
-            .name("replays-gzip".into())
-            .spawn(move || {
-                let Some(mut p) = theirs.lock().map(|mut m| m.take()).unwrap_or(None) else {
-                    return Ok(None);
-                };
-                let mut pending_flush = false;
-                loop {
-                    let msg = match rx.try_recv() {
-                        Ok(m) => m,
-                        Err(mpsc::TryRecvError::Empty) => {
-                            if pending_flush {
-                                p.out.write_out()?;
-                                pending_flush = false;
-                            }
-                            match rx.recv() {
-                                Ok(m) => m,
-                                Err(_) => break,
-                            }
+        let spawned = spawn_with("replays-gzip", packer, move |mut p| {
+            let mut pending_flush = false;
+            loop {
+                let msg = match rx.try_recv() {
+                    Ok(m) => m,
+                    Err(mpsc::TryRecvError::Empty) => {
+                        if pending_flush {
+                            p.out.write_out()?;
+                            pending_flush = false;
                         }
-                        Err(mpsc::TryRecvError::Disconnected) => break,
-                    };
-                    match msg {
-                        Packing::Member(json, heads) => {
-                            p.pack(&json, heads);
-                            if p.out.pending().len() >= PENDING_MAX {
-                                p.out.write_out()?;
-                            }
+                        match rx.recv() {
+                            Ok(m) => m,
+                            Err(_) => break,
                         }
-                        Packing::Flush => pending_flush = true,
                     }
+                    Err(mpsc::TryRecvError::Disconnected) => break,
+                };
+                match msg {
+                    Packing::Member(json, heads) => {
+                        p.pack(&json, heads);
+                        if p.out.pending().len() >= PENDING_MAX {
+                            p.out.write_out()?;
+                        }
+                    }
+                    Packing::Flush => pending_flush = true,
                 }
-                p.out.write_out()?;
-                Ok(p.index)
-            });
+            }
+            p.out.write_out()?;
+            Ok(p.index)
+        });
         match spawned {
             Ok(thread) => Sink::Thread {
                 tx,
                 thread: Some(thread),
             },
-            Err(_) => match cell.lock().map(|mut m| m.take()).unwrap_or(None) {
-                Some(p) => Sink::Here(p),
-                None => unreachable!("the packer is taken only by its thread"),
-            },
+            Err(p) => Sink::Here(p),
         }
     }
 
@@ -177,7 +167,7 @@ impl Sink {
                     return Ok(());
                 }
                 // The thread stopped: its error.
-                Err(join(thread.take()).err().unwrap_or_else(|| {
+                Err(join(thread.take(), PACKING).err().unwrap_or_else(|| {
                     HarnessError::CheckFailed("the thread compressing the replays stopped".into())
                 }))
             }
@@ -202,21 +192,52 @@ impl Sink {
             }
             Sink::Thread { tx, thread } => {
                 drop(tx);
-                join(thread)
+                join(thread, PACKING)
             }
         }
     }
 }
 
-/// What the packing thread returned (nothing when it was joined before).
-fn join(
-    thread: Option<JoinHandle<Result<Option<Index>, HarnessError>>>,
-) -> Result<Option<Index>, HarnessError> {
+/// What the replays' threads end with: the index of the members written,
+/// or the first error.
+type Done = Result<Option<Index>, HarnessError>;
+
+/// The thread that makes the lines, and the one that deflates them, as
+/// their panics name them.
+const MAKING: &str = "writing";
+const PACKING: &str = "compressing";
+
+/// Run `work(value)` on a new thread named `name`; `value` back when no
+/// thread can be started.
+fn spawn_with<T: Send + 'static>(
+    name: &str,
+    value: T,
+    work: impl FnOnce(T) -> Done + Send + 'static,
+) -> Result<JoinHandle<Done>, T> {
+    // Shared, so that the value comes back if the thread cannot start.
+    let cell = Arc::new(Mutex::new(Some(value)));
+    let theirs = Arc::clone(&cell);
+    let spawned = std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || match theirs.lock().map(|mut v| v.take()) {
+            Ok(Some(v)) => work(v),
+            _ => Ok(None),
+        });
+    spawned.map_err(|_| {
+        let mut cell = cell.lock().unwrap_or_else(|p| p.into_inner());
+        cell.take()
+            .expect("the value of a thread that did not start")
+    })
+}
+
+/// What the thread (the one `doing` the replays) ended with; nothing when
+/// it was joined before.
+fn join(thread: Option<JoinHandle<Done>>, doing: &str) -> Done {
     match thread {
         Some(t) => t.join().unwrap_or_else(|_| {
-            Err(HarnessError::CheckFailed(
-                "the thread compressing the replays panicked".into(),
-            ))
+            Err(HarnessError::CheckFailed(format!(
+                "the thread {doing} the replays panicked"
+            )))
         }),
         None => Ok(None),
     }
@@ -281,40 +302,28 @@ impl Members {
 impl Writer {
     /// Start writing into `members`' file, on a thread of its own where
     /// one can be started.
-    fn start(members: Members, path: &Path) -> Result<Writer, HarnessError> {
+    fn start(members: Members) -> Writer {
         let (tx, rx) = mpsc::sync_channel::<EpisodeRecord>(QUEUE);
         let failed = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&failed);
-        // Shared, so that the members come back if the thread cannot start.
-        let cell = Arc::new(Mutex::new(Some(members)));
-        let theirs = Arc::clone(&cell);
-        let spawned = std::thread::Builder::new()
-            .name("replays".into())
-            .spawn(move || {
-                let taken = theirs.lock().map(|mut m| m.take()).unwrap_or(None);
-                let Some(mut members) = taken else {
-                    return Ok(None);
-                };
-                // The members of a batch are written at once.
-                let mut rx = Batched::new(rx);
-                while let Ok(record) = rx.recv(None) {
-                    let mut made = members.make(&record);
-                    if made.is_ok() && rx.drained() {
-                        made = members.flush();
-                    }
-                    if let Err(e) = made {
-                        flag.store(true, Ordering::Relaxed);
-                        return Err(e);
-                    }
+        let spawned = spawn_with("replays", members, move |mut members| {
+            // The members of a batch are written at once.
+            let mut rx = Batched::new(rx);
+            while let Ok(record) = rx.recv(None) {
+                let mut made = members.make(&record);
+                if made.is_ok() && rx.drained() {
+                    made = members.flush();
                 }
-                members.finish()
-            });
+                if let Err(e) = made {
+                    flag.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            members.finish()
+        });
         match spawned {
-            Ok(thread) => Ok(Writer::Thread { tx, thread, failed }),
-            Err(e) => match cell.lock().map(|mut m| m.take()).unwrap_or(None) {
-                Some(m) => Ok(Writer::Here(Box::new(m))),
-                None => Err(HarnessError::io(path, e)),
-            },
+            Ok(thread) => Writer::Thread { tx, thread, failed },
+            Err(m) => Writer::Here(Box::new(m)),
         }
     }
 
@@ -336,11 +345,7 @@ impl Writer {
             Writer::Here(m) => m.finish(),
             Writer::Thread { tx, thread, .. } => {
                 drop(tx);
-                thread.join().unwrap_or_else(|_| {
-                    Err(HarnessError::CheckFailed(
-                        "the thread writing the replays panicked".into(),
-                    ))
-                })
+                join(Some(thread), MAKING)
             }
         }
     }
@@ -395,20 +400,17 @@ impl Reporter for Replays {
                     return Ok(());
                 }
                 let index = self.index.as_ref().map(SharedIndex::start);
-                self.writer = Some(Writer::start(
-                    Members {
-                        heads: index.is_some().then(Vec::new),
-                        sink: Sink::start(Packer {
-                            out: BatchFile::create(&self.path)?,
-                            index,
-                        }),
-                        cfg: (*cfg).clone(),
-                        game: crate::registry::find(cfg.game)?,
-                        texts: HashMap::new(),
-                        json: Vec::new(),
-                    },
-                    &self.path,
-                )?);
+                self.writer = Some(Writer::start(Members {
+                    heads: index.is_some().then(Vec::new),
+                    sink: Sink::start(Packer {
+                        out: BatchFile::create(&self.path)?,
+                        index,
+                    }),
+                    cfg: (*cfg).clone(),
+                    game: crate::registry::find(cfg.game)?,
+                    texts: HashMap::new(),
+                    json: Vec::new(),
+                }));
             }
             Event::EpisodeFinished { record, .. } => {
                 if let Some(w) = self.writer.as_mut() {
