@@ -337,6 +337,24 @@ fn report_and_viewer_work_in_a_browser() {
     println!("screenshots: {}", shots.display());
 }
 
+/// `arena run` of the config `text` (written to `dir/c.toml`) into
+/// `dir/run` with the extra flag `flag`, which must succeed: the run's
+/// folder and what it printed.
+fn run_config(dir: &Path, text: &str, flag: &str) -> (PathBuf, String) {
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let run = dir.join("run");
+    let (code, stdout, err) = arena(&[
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        flag,
+    ]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    (run, stdout)
+}
+
 /// The rows of `csv` text as maps from column name to cell (read by
 /// header, independently of arena's row types).
 fn csv_maps(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
@@ -401,25 +419,15 @@ fn report_tables_say_what_the_csv_files_hold() {
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-browser");
     std::fs::create_dir_all(&shots).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("c.toml");
-    std::fs::write(
-        &cfg,
+    let (run, stdout) = run_config(
+        dir.path(),
         "name = \"ratings-browser\"\ngame = \"connect4\"\nlevels = [\"start\"]\nrepetitions = 2\nseed = 7\n\
          [time]\nact = \"500ms\"\nact_hard = \"1s\"\n\
          [[agents]]\nagent = \"random\"\nname = \"random-a\"\n\
          [[agents]]\nagent = \"random\"\nname = \"random-b\"\n\
          [[agents]]\nname = \"garbage\"\ncommand = [\"sh\", \"-c\", \"while read l; do echo nonsense; done\"]\n",
-    )
-    .unwrap();
-    let run = dir.path().join("run");
-    let (code, stdout, err) = arena(&[
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        run.to_str().unwrap(),
         "--allow-broken",
-    ]);
-    assert_eq!(code, 0, "{stdout}{err}");
+    );
     let report = format!("file://{}", run.join("report.html").display());
     let (dom, stderr) = browse(&chrome, &report, &["--dump-dom"]);
     assert_clean("ratings report", &dom, &stderr);
@@ -537,23 +545,13 @@ fn a_replay_in_a_member_with_others_shows_in_the_report() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("c.toml");
-    std::fs::write(
-        &cfg,
+    let (run, _) = run_config(
+        dir.path(),
         "name = \"members\"\ngame = \"connect4\"\nrepetitions = 3\nseed = 5\n\
          [[agents]]\nagent = \"random\"\nname = \"a\"\n\
          [[agents]]\nagent = \"random\"\nname = \"b\"\n",
-    )
-    .unwrap();
-    let run = dir.path().join("run");
-    let (code, stdout, err) = arena(&[
-        "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        run.to_str().unwrap(),
         "-q",
-    ]);
-    assert_eq!(code, 0, "{stdout}{err}");
+    );
     // Every replay in one gzip member, as the replay reporter writes the
     // replays made in one batch; the report read back embeds it as it is.
     let path = run.join("replays.jsonl.gz");
